@@ -1,0 +1,49 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+# They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
+# ours) and install Tesseract through apt-get when it is missing.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+LS_VENV := .ls-venv
+LABEL_STUDIO_VERSION := 1.23.2
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps test demo lint schemas bench clean
+
+deps: $(VENV)/.installed $(LS_VENV)/.installed system-deps
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	touch $@
+
+$(LS_VENV)/.installed:
+	$(PYTHON) -m venv $(LS_VENV)
+	$(LS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
+	touch $@
+
+system-deps:
+	@command -v tesseract >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; }
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+
+test: deps lint
+	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q
+
+demo: deps
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio bash scripts/demo.sh
+
+schemas: $(VENV)/.installed
+	$(PY) -m curator.schemas
+
+bench: deps
+	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) $(LS_VENV) build

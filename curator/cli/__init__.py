@@ -1,0 +1,112 @@
+"""The `curator` command: a lazy click group, so `--help` imports nothing heavy.
+
+Each command lives in its own module under curator/cli/ and is imported only when run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from curator import __version__
+from curator.errors import CuratorError
+
+# name -> (module under curator.cli, attribute, one-line help shown by `curator --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": ("store_cmds", "init", "Create a new store."),
+    "list": ("store_cmds", "list_fixtures", "List fixtures."),
+    "show": ("store_cmds", "show", "Show one fixture."),
+    "validate": ("store_cmds", "validate", "Check schema, lineage and label integrity."),
+    "stats": ("stats", "stats", "Store composition against the adversarial target."),
+    "label": ("label", "label", "Set and inspect ground-truth label revisions."),
+    "import": ("import_cmd", "import_sources", "Import threads, chat logs and PDFs as fixtures."),
+    "audit": ("audit", "audit", "Scan fixtures and bundles for leaked personal data."),
+    "mutate": ("mutate", "mutate", "Make adversarial variants with transformed labels."),
+    "review": ("review", "review", "Push to and pull from Label Studio."),
+    "promote": ("promote", "promote", "Turn production failures into fixtures."),
+    "bundle": ("bundle", "bundle", "Build, verify and diff fixture bundles."),
+    "gate": ("gate", "gate", "Score predictions against a bundle and gate on floors."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, (module, _, _) in COMMANDS.items() if _module_exists(module))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS or not _module_exists(COMMANDS[cmd_name][0]):
+            return None
+        module, attribute, _ = COMMANDS[cmd_name]
+        return getattr(importlib.import_module(f"curator.cli.{module}"), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _module_exists(module: str) -> bool:
+    here = os.path.dirname(__file__)
+    return os.path.exists(os.path.join(here, f"{module}.py"))
+
+
+class Env:
+    """What every command gets: where the store is, and whether to show tracebacks."""
+
+    def __init__(self, store_path: str | None, debug: bool) -> None:
+        self.store_path = store_path
+        self.debug = debug
+
+    def store(self):  # noqa: ANN201 - curator.store.Store, imported lazily
+        from pathlib import Path
+
+        from curator.store import Store
+
+        return Store.open(Path(self.store_path) if self.store_path else None)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store_path", metavar="PATH", envvar="CURATOR_STORE",
+              help="The store to use (default: nearest folder upward with curator.toml).")
+@click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
+@click.version_option(__version__, prog_name="curator")
+@click.pass_context
+def cli(ctx: click.Context, store_path: str | None, debug: bool) -> None:
+    """Build and maintain golden test sets for LLM systems.
+
+    Exit codes: 0 done, 1 a check found problems, 2 bad usage or bad input.
+    """
+    ctx.obj = Env(store_path, debug)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI: every failure is one line on stderr and exit code 2."""
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    try:
+        result = cli.main(args=args, prog_name="curator", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.exceptions.Abort:
+        click.echo("curator: error: aborted", err=True)
+        sys.exit(2)
+    except click.ClickException as error:
+        click.echo(f"curator: error: {error.format_message()}", err=True)
+        sys.exit(2)
+    except CuratorError as error:
+        if debug:
+            raise
+        click.echo(f"curator: error: {error}", err=True)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        click.echo("curator: error: interrupted", err=True)
+        sys.exit(130)
+    except OSError as error:
+        if debug:
+            raise
+        click.echo(f"curator: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), err=True)
+        sys.exit(2)
+    sys.exit(result if isinstance(result, int) else 0)

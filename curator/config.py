@@ -1,0 +1,58 @@
+"""curator.toml: reading it, and the default a new store starts with."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from curator.errors import CuratorError
+from curator.model import DocTypeSpec, FieldSpec, StoreConfig
+
+CONFIG_NAME = "curator.toml"
+
+
+def default_config_text() -> str:
+    return resources.files("curator").joinpath("data", CONFIG_NAME).read_text(encoding="utf-8")
+
+
+def load_config(path: Path) -> StoreConfig:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CuratorError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise CuratorError(f"{path}: not valid TOML: {error}") from None
+    try:
+        return StoreConfig.model_validate(raw)
+    except ValidationError as error:
+        raise CuratorError(f"{path}: {first_problem(error)}") from None
+
+
+def doc_type(config: StoreConfig, name: str) -> DocTypeSpec:
+    try:
+        return config.doc_types[name]
+    except KeyError:
+        known = ", ".join(sorted(config.doc_types)) or "none"
+        raise CuratorError(f"unknown doc type {name!r} (known: {known})") from None
+
+
+def field_spec(config: StoreConfig, doc_type_name: str, field: str) -> FieldSpec:
+    spec = doc_type(config, doc_type_name)
+    try:
+        return spec.fields[field]
+    except KeyError:
+        known = ", ".join(spec.fields)
+        raise CuratorError(
+            f"unknown field {field!r} for doc type {doc_type_name!r} (known: {known})"
+        ) from None
+
+
+def first_problem(error: ValidationError) -> str:
+    """One line out of a pydantic error: where and what, enough to fix the file."""
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"]) or "top level"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{where}: {problem['msg']}{more}"

@@ -1,0 +1,179 @@
+"""Label revisions: making a new one from a user's edits, and checking one against content.
+
+A revision is a whole snapshot (the last line of labels.jsonl is the current truth), so a
+new revision starts from the previous one and changes only what it is told to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from curator import clock
+from curator.config import field_spec
+from curator.errors import CuratorError
+from curator.model import (
+    DocumentContent,
+    FieldLabel,
+    LabelRevision,
+    Rubric,
+    Span,
+    StoreConfig,
+    ThreadContent,
+)
+from curator.normalise import UnparsableValue, check
+from curator.spans import find_all
+
+if TYPE_CHECKING:
+    from curator.store import Store
+
+
+def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
+    """FIELD=VALUE pairs; an empty VALUE means the field is expected absent."""
+    assignments: dict[str, str] = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep or not field.strip():
+            raise CuratorError(f"expected FIELD=VALUE, got {pair!r}")
+        assignments[field.strip()] = value.strip()
+    return assignments
+
+
+def revise(
+    config: StoreConfig,
+    doc_type: str | None,
+    content: DocumentContent | ThreadContent,
+    previous: LabelRevision | None,
+    *,
+    assignments: Mapping[str, str] | None = None,
+    add_rubrics: Sequence[str] = (),
+    drop_rubrics: Sequence[str] = (),
+    author: str,
+    source: str = "manual",
+    reason: str | None = None,
+) -> LabelRevision:
+    """The next revision: `previous` with the given fields and rubrics changed.
+
+    Unknown fields, values that do not parse for their type, and dropping a rubric that is
+    not there are errors. Evidence is found in the content when the value occurs in it.
+    """
+    fields = dict(previous.fields) if previous else {}
+    for field, value in (assignments or {}).items():
+        if doc_type is None:
+            raise CuratorError("this fixture has no doc type, so it has no fields; use --rubric")
+        spec = field_spec(config, doc_type, field)
+        if not value:
+            fields[field] = FieldLabel(type=spec.type, value=None, expected_absent=True)
+            continue
+        try:
+            check(value, spec.type)
+        except UnparsableValue as error:
+            raise CuratorError(f"{field}: {error} (field type {spec.type})") from None
+        fields[field] = FieldLabel(type=spec.type, value=value, evidence=locate(content, value))
+
+    rubrics = list(previous.rubrics) if previous else []
+    for text in drop_rubrics:
+        remaining = [r for r in rubrics if r.text != text]
+        if len(remaining) == len(rubrics):
+            raise CuratorError(f"no rubric {text!r} to drop")
+        rubrics = remaining
+    known = {r.text for r in rubrics}
+    for text in add_rubrics:
+        if not text.strip():
+            raise CuratorError("a rubric cannot be empty")
+        if text not in known:
+            rubrics.append(Rubric(text=text))
+            known.add(text)
+
+    return LabelRevision(
+        rev=(previous.rev + 1) if previous else 1,
+        time=clock.now_iso(),
+        author=author,
+        source=source,
+        reason=reason,
+        fields=fields,
+        rubrics=rubrics,
+    )
+
+
+def locate(content: DocumentContent | ThreadContent, value: str) -> Span | None:
+    """Where `value` first occurs: exact match first, then ignoring case."""
+    for ignore_case in (False, True):
+        for where, text in _texts(content):
+            hits = find_all(text, value, ignore_case=ignore_case)
+            if hits:
+                start, end = hits[0]
+                return Span(**where, start=start, end=end)
+    return None
+
+
+def evidence_text(content: DocumentContent | ThreadContent, span: Span) -> str | None:
+    """The text a span points at, or None when the page or post does not exist."""
+    if span.page is not None:
+        if not isinstance(content, DocumentContent) or span.page > len(content.pages):
+            return None
+        text = content.page(span.page).text
+    else:
+        if not isinstance(content, ThreadContent) or span.post not in content.export.posts:
+            return None
+        text = content.export.posts[span.post].message
+    if span.end > len(text):
+        return None
+    return text[span.start : span.end]
+
+
+def evidence_problems(content: DocumentContent | ThreadContent, revision: LabelRevision) -> list[str]:
+    """Fields whose evidence does not point at their value (or recorded evidence text)."""
+    problems = []
+    for name, label in revision.fields.items():
+        if label.evidence is None:
+            continue
+        found = evidence_text(content, label.evidence)
+        expected = label.evidence_text if label.evidence_text is not None else label.value
+        if found is None:
+            problems.append(f"field {name}: evidence {label.evidence.model_dump(exclude_none=True)} is outside the content")
+        elif found != expected:
+            problems.append(f"field {name}: evidence text {found!r} is not {expected!r}")
+    return problems
+
+
+def _texts(content: DocumentContent | ThreadContent) -> list[tuple[dict[str, object], str]]:
+    if isinstance(content, DocumentContent):
+        return [({"page": page.number}, page.text) for page in content.pages]
+    return [({"post": post.id}, post.message) for post in content.export.ordered_posts()]
+
+
+def default_author() -> str:
+    import getpass
+    import os
+
+    return os.environ.get("CURATOR_AUTHOR") or getpass.getuser()
+
+
+def set_labels(
+    store: Store,
+    fixture_id: str,
+    *,
+    assignments: Mapping[str, str] | None = None,
+    add_rubrics: Sequence[str] = (),
+    drop_rubrics: Sequence[str] = (),
+    reason: str | None = None,
+    author: str | None = None,
+) -> LabelRevision:
+    """Append a manual revision to a fixture; nothing is written when any part is invalid."""
+    if not assignments and not add_rubrics and not drop_rubrics:
+        raise CuratorError("nothing to set: give FIELD=VALUE pairs or --rubric")
+    with store.transaction() as txn:
+        record = store.load(fixture_id)
+        revision = revise(
+            store.config,
+            record.fixture.doc_type,
+            record.content,
+            record.labels,
+            assignments=assignments,
+            add_rubrics=add_rubrics,
+            drop_rubrics=drop_rubrics,
+            author=author or default_author(),
+            reason=reason,
+        )
+        return txn.append_revision(fixture_id, revision)

@@ -1,0 +1,323 @@
+"""Every file curator writes, as pydantic models: the one source of truth.
+
+`schemas/` holds JSON Schemas generated from these models (`python -m curator.schemas`);
+a test fails when they drift. Thread content keeps the Mattermost ThreadExport shape,
+unknown members included, so a thread exports back as the Go eval loader reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+
+FIXTURE_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8}$"
+REVISION_SOURCE_PATTERN = (
+    r"^(import-suggestion|manual|promote|labelstudio:[^/\s]+/[^/\s]+|mutation:[a-z0-9-]+)$"
+)
+
+
+class FieldType(StrEnum):
+    person = "person"
+    organisation = "organisation"
+    address = "address"
+    date = "date"
+    money = "money"
+    number = "number"
+    text = "text"
+
+
+class Kind(StrEnum):
+    thread = "thread"
+    document = "document"
+
+
+class Status(StrEnum):
+    draft = "draft"
+    needs_review = "needs-review"
+    reviewed = "reviewed"
+    active = "active"
+    retired = "retired"
+
+
+class Strict(BaseModel):
+    """Curator's own records: unknown members are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Open(BaseModel):
+    """Records from outside (Mattermost): unknown members are kept as they came."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# ---------------------------------------------------------------- fixture.json
+
+
+class Provenance(Strict):
+    source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the raw source")
+    source_name: str = Field(description="file name of the raw source, no directories")
+    importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
+    imported_at: str
+    trace_id: str | None = None
+
+
+class MutationStep(Strict):
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    seed: int
+    measured: dict[str, Any] = Field(
+        default_factory=dict, description="what the mutation measured, e.g. the achieved CER"
+    )
+
+
+class Lineage(Strict):
+    parent: str = Field(pattern=FIXTURE_ID_PATTERN)
+    parent_label_rev: int = Field(ge=1, description="the parent's label revision it was made from")
+    mutations: list[MutationStep] = Field(min_length=1)
+
+
+class KnownBadAnswer(Strict):
+    """An output a system really produced that is wrong; bundles carry it so evals can check it."""
+
+    trace_id: str | None = None
+    observed_at: str | None = None
+    failure_mode: str
+    fields: dict[str, Any] = Field(default_factory=dict)
+    text: str | None = None
+
+
+class ReviewState(Strict):
+    conflict_fields: list[str] = Field(
+        default_factory=list, description="fields annotators disagree on; a lead must settle them"
+    )
+
+
+class Fixture(Strict):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: str = Field(pattern=FIXTURE_ID_PATTERN)
+    kind: Kind
+    doc_type: str | None = None
+    category: str
+    status: Status = Status.draft
+    tags: list[str] = Field(default_factory=list)
+    title: str = ""
+    created_at: str
+    provenance: Provenance
+    lineage: Lineage | None = None
+    known_bad: list[KnownBadAnswer] = Field(default_factory=list)
+    review: ReviewState = Field(default_factory=ReviewState)
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def adversarial(self) -> bool:
+        return self.lineage is not None or self.provenance.importer == "promote"
+
+
+# ---------------------------------------------------------------- content.json: documents
+
+
+class Page(Strict):
+    number: int = Field(ge=1)
+    text: str
+    origin: Literal["text-layer", "ocr"]
+    ocr_confidence: float | None = Field(default=None, ge=0, le=100)
+    language: str | None = None
+
+
+class DocumentContent(Strict):
+    kind: Literal["document"] = "document"
+    pages: list[Page]
+
+    def page(self, number: int) -> Page:
+        return self.pages[number - 1]
+
+
+# ---------------------------------------------------------------- content.json: threads
+
+
+class Post(Open):
+    id: str
+    create_at: int = 0
+    update_at: int = 0
+    edit_at: int = 0
+    delete_at: int = 0
+    user_id: str = ""
+    channel_id: str = ""
+    root_id: str = ""
+    message: str = ""
+    type: str = ""
+    props: dict[str, Any] = Field(default_factory=dict)
+    file_ids: list[str] | None = None
+    has_reactions: bool = False
+    reply_count: int = 0
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class User(Open):
+    id: str
+    username: str = ""
+    email: str = ""
+    nickname: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    position: str = ""
+    roles: str = ""
+    props: dict[str, Any] = Field(default_factory=dict)
+    locale: str = ""
+
+
+class ThreadExport(Open):
+    posts: dict[str, Post]
+    channel: dict[str, Any] = Field(default_factory=dict)
+    team: dict[str, Any] = Field(default_factory=dict)
+    users: dict[str, User] = Field(default_factory=dict)
+    file_infos: dict[str, Any] = Field(default_factory=dict)
+    files: dict[str, str] = Field(default_factory=dict, description="file id -> base64 bytes")
+
+    @field_validator("posts")
+    @classmethod
+    def _has_posts(cls, posts: dict[str, Post]) -> dict[str, Post]:
+        if not posts:
+            raise ValueError("a thread export needs at least one post")
+        return posts
+
+    def ordered_posts(self) -> list[Post]:
+        """Posts in conversation order: by create_at, ties broken by id for determinism."""
+        return sorted(self.posts.values(), key=lambda post: (post.create_at, post.id))
+
+
+class ThreadContent(Strict):
+    kind: Literal["thread"] = "thread"
+    export: ThreadExport
+    orphan_post_ids: list[str] = Field(
+        default_factory=list, description="replies whose root fell outside the export window"
+    )
+
+    @field_serializer("export")
+    def _as_exported(self, export: ThreadExport) -> dict[str, Any]:
+        # Only the members the export had (or curator set): the shape stays Mattermost's.
+        return export.model_dump(mode="json", exclude_unset=True)
+
+
+Content = Annotated[DocumentContent | ThreadContent, Field(discriminator="kind")]
+
+
+class ContentFile(Strict):
+    """Wrapper so content.json validates as one model with a discriminated union."""
+
+    content: Content
+
+
+# ---------------------------------------------------------------- labels.jsonl
+
+
+class Span(Strict):
+    """Evidence: characters [start, end) of a document page, or of a post's message."""
+
+    page: int | None = Field(default=None, ge=1)
+    post: str | None = None
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _where(self) -> Span:
+        if (self.page is None) == (self.post is None):
+            raise ValueError("a span names exactly one of page or post")
+        if self.end < self.start:
+            raise ValueError("a span ends before it starts")
+        return self
+
+
+class FieldLabel(Strict):
+    type: FieldType
+    value: str | None = Field(description="the true value; null when expected_absent")
+    expected_absent: bool = Field(
+        default=False, description="the input lacks this field; a system must not invent it"
+    )
+    evidence: Span | None = None
+    evidence_text: str | None = Field(
+        default=None,
+        description="the text at the evidence span when it is not the value itself (OCR noise)",
+    )
+    variants: list[str] = Field(default_factory=list, description="other accepted answers")
+    authority: str | None = Field(
+        default=None, description="which text is authoritative and why, when sources conflict"
+    )
+
+    @model_validator(mode="after")
+    def _absent_has_no_value(self) -> FieldLabel:
+        if self.expected_absent and self.value is not None:
+            raise ValueError("an expected-absent field has no value")
+        if not self.expected_absent and self.value is None:
+            raise ValueError("a field needs a value unless it is expected_absent")
+        return self
+
+
+class Rubric(Strict):
+    text: str = Field(min_length=1)
+    evidence_posts: list[str] = Field(
+        default_factory=list, description="ids of the posts the rubric is judged on"
+    )
+
+
+class LabelRevision(Strict):
+    rev: int = Field(ge=1)
+    time: str
+    author: str
+    source: str = Field(pattern=REVISION_SOURCE_PATTERN)
+    reason: str | None = None
+    fields: dict[str, FieldLabel] = Field(default_factory=dict)
+    rubrics: list[Rubric] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------- helpers
+
+_SLUG_RUN = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str, max_words: int = 5) -> str:
+    words = [w for w in _SLUG_RUN.split(text.lower()) if w][:max_words]
+    return "-".join(words) or "fixture"
+
+
+# ---------------------------------------------------------------- curator.toml
+
+
+class FieldSpec(Strict):
+    type: FieldType
+    labels: list[str] = Field(min_length=1, description="phrases that introduce the field")
+    description: str = ""
+
+
+class DocTypeSpec(Strict):
+    description: str = ""
+    fields: dict[str, FieldSpec] = Field(min_length=1)
+
+
+class StoreSettings(Strict):
+    name: str = "golden-set"
+    locale: str = "en_US"
+    categories: list[str] = Field(default_factory=list)
+    adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
+    dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+
+
+class StoreConfig(Strict):
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    doc_types: dict[str, DocTypeSpec] = Field(default_factory=dict)
+    glossaries: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="language -> label phrase -> translation (bilingual)"
+    )

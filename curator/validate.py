@@ -1,0 +1,116 @@
+"""`curator validate`: schema, lineage and label integrity of the whole store."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from curator.errors import CuratorError
+from curator.labels import evidence_problems
+from curator.model import Kind
+from curator.store import ADVERSARIAL, FIXTURE_DIRS, GOLDENS, FixtureRecord, Store
+
+
+@dataclass(frozen=True)
+class Finding:
+    fixture: str
+    problem: str
+    kind: str = "invalid"  # invalid | stale
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+def validate_store(store: Store) -> list[Finding]:
+    """Every problem in the store; an empty list means it is sound."""
+    findings: list[Finding] = []
+    records: dict[str, FixtureRecord] = {}
+    store.config  # noqa: B018 - a broken curator.toml is a usage error, raised here
+    for fixture_id in store.ids():
+        try:
+            records[fixture_id] = store.load(fixture_id)
+        except CuratorError as error:
+            findings.append(Finding(fixture_id, str(error)))
+    for fixture_id, record in records.items():
+        findings.extend(Finding(fixture_id, p) for p in _fixture_problems(store, record))
+        findings.extend(_lineage_findings(record, records))
+    findings.extend(_stray_entries(store))
+    return findings
+
+
+def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
+    fixture, content = record.fixture, record.content
+    problems = []
+    if fixture.id != record.directory.name:
+        problems.append(f"fixture.json id {fixture.id!r} does not match its folder")
+    expected_folder = ADVERSARIAL if fixture.adversarial else GOLDENS
+    if record.directory.parent.name != expected_folder:
+        problems.append(f"belongs in {expected_folder}/, found in {record.directory.parent.name}/")
+    if fixture.kind.value != content.kind:
+        problems.append(f"fixture kind {fixture.kind} but content is a {content.kind}")
+    categories = store.config.store.categories
+    if categories and fixture.category not in categories:
+        problems.append(f"category {fixture.category!r} is not in curator.toml")
+    doc_spec = None
+    if fixture.doc_type is not None:
+        doc_spec = store.config.doc_types.get(fixture.doc_type)
+        if doc_spec is None:
+            problems.append(f"unknown doc type {fixture.doc_type!r}")
+    elif fixture.kind is Kind.document:
+        problems.append("a document fixture needs a doc type")
+    for expected, revision in enumerate(record.revisions, start=1):
+        if revision.rev != expected:
+            problems.append(f"labels.jsonl: revision {expected} is numbered {revision.rev}")
+            break
+    for revision in record.revisions[-1:]:
+        for name, label in revision.fields.items():
+            if doc_spec is not None and name not in doc_spec.fields:
+                problems.append(f"field {name}: not a field of doc type {fixture.doc_type}")
+            elif doc_spec is not None and doc_spec.fields[name].type != label.type:
+                problems.append(f"field {name}: type {label.type} but the doc type says {doc_spec.fields[name].type}")
+        problems.extend(evidence_problems(content, revision))
+        if fixture.kind is Kind.thread:
+            posts = content.export.posts  # type: ignore[union-attr]
+            for rubric in revision.rubrics:
+                missing = [p for p in rubric.evidence_posts if p not in posts]
+                if missing:
+                    problems.append(f"rubric {rubric.text!r}: evidence posts not in thread: {', '.join(missing)}")
+    return problems
+
+
+def _lineage_findings(record: FixtureRecord, records: dict[str, FixtureRecord]) -> list[Finding]:
+    lineage = record.fixture.lineage
+    if lineage is None:
+        return []
+    parent = records.get(lineage.parent)
+    if parent is None:
+        return [Finding(record.fixture.id, f"lineage: parent {lineage.parent} is not in the store")]
+    if parent.fixture.kind != record.fixture.kind:
+        return [Finding(record.fixture.id, f"lineage: parent {lineage.parent} is a {parent.fixture.kind}")]
+    current = parent.labels.rev if parent.labels else 0
+    if lineage.parent_label_rev > current:
+        return [Finding(record.fixture.id, f"lineage: made from rev {lineage.parent_label_rev} of {lineage.parent}, which has only {current}")]
+    if lineage.parent_label_rev < current:
+        return [
+            Finding(
+                record.fixture.id,
+                f"stale: made from rev {lineage.parent_label_rev} of {lineage.parent}, now at rev {current} "
+                "(run `curator mutate --refresh`)",
+                kind="stale",
+            )
+        ]
+    return []
+
+
+def _stray_entries(store: Store) -> list[Finding]:
+    findings = []
+    for folder in FIXTURE_DIRS:
+        base: Path = store.root / folder
+        if not base.is_dir():
+            continue
+        for entry in sorted(base.iterdir()):
+            if entry.name == ".gitkeep":
+                continue
+            if not entry.is_dir() or entry.name.startswith("."):
+                findings.append(Finding(entry.name, f"stray entry {folder}/{entry.name}"))
+    return findings

@@ -1,0 +1,63 @@
+"""Shared test helpers: a fresh store, and running the real CLI entry point."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from curator.cli import main
+from curator.store import Store
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str, store: Path | None = None) -> Run:
+    """Run `curator ARGS` in-process through main(), exactly as the console script does."""
+    argv = (["--store", str(store)] if store else []) + [str(a) for a in args]
+    runner = CliRunner()
+    with runner.isolation() as (out, err, _):
+        try:
+            main(argv)
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
+        stdout = out.getvalue().decode()
+        stderr = err.getvalue().decode() if err is not None else ""
+    return Run(code, stdout, stderr)
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """Environment for running `python -m curator` in a child process from this checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.update(extra)
+    return env
+
+
+CURATOR = [sys.executable, "-m", "curator"]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store.init(tmp_path / "store")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under a store except .curator/ (lock and staging churn): for 'unchanged' checks."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".curator" not in p.relative_to(root).parts
+    }
