@@ -138,3 +138,12 @@ def test_help_lists_commands_without_importing_heavy_libraries():
     out = subprocess.run([CURATOR[0], "-c", code], env=subprocess_env(), capture_output=True, text=True, check=True).stdout
     assert "validate" in out and "label" in out
     assert "HEAVY []" in out
+
+
+def test_label_set_finds_evidence_written_differently(store):
+    lease = add_lease(store)
+    assert run_cli("label", "set", lease, "lease_start_date=2024-01-15", store=store.root).exit_code == 0
+    label = store.load(lease).labels.fields["lease_start_date"]
+    text = store.load(lease).content.pages[0].text
+    assert text[label.evidence.start:label.evidence.end] == "January 15, 2024"
+    assert run_cli("validate", store=store.root).exit_code == 0

@@ -39,3 +39,16 @@ def test_unparsable_values_raise(value, kind):
 
 def test_same_value_falls_back_to_text_for_unparsable():
     assert same_value("TBD", "tbd", "date")
+
+
+def test_find_value_in_any_written_form():
+    from curator.normalise import find_value
+
+    text = "Start: January 15, 2024. Rent 1.250,00 EUR due. Tenant: Dana  Whitfield"
+    (start, end), = find_value(text, "2024-01-15", "date")
+    assert text[start:end] == "January 15, 2024"
+    (start, end), = find_value(text, "$1,250", "money")
+    assert text[start:end] == "1.250,00 EUR"
+    (start, end), = find_value(text, "dana whitfield", "person")
+    assert text[start:end] == "Dana  Whitfield"
+    assert find_value(text, "2024-02-01", "date") == []
