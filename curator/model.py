@@ -321,3 +321,44 @@ class StoreConfig(Strict):
     glossaries: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="language -> label phrase -> translation (bilingual)"
     )
+
+
+# ---- predictions (curator gate)
+
+
+class FieldPrediction(Strict):
+    """What a system extracted for one field, and how sure it was."""
+
+    value: str | int | float | None = Field(
+        default=None, description="the extracted value; null or \"\" when the system found none"
+    )
+    confidence: float | None = Field(
+        default=None, ge=0, le=1, description="the system's probability that the value is right"
+    )
+
+
+class RubricVerdict(Strict):
+    """The user's own judge's verdict on one rubric statement of a thread fixture."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    rubric: str = Field(min_length=1, description="the rubric text, as in the bundle's labels")
+    passed: bool = Field(alias="pass")
+    score: float | None = Field(default=None, ge=0, le=1)
+
+
+class PredictionMetrics(Strict):
+    """Retrieval-quality metrics computed elsewhere (for example by RAGAS), each in [0, 1]."""
+
+    context_recall: float | None = Field(default=None, ge=0, le=1)
+    faithfulness: float | None = Field(default=None, ge=0, le=1)
+    answer_relevancy: float | None = Field(default=None, ge=0, le=1)
+
+
+class Prediction(Strict):
+    """One line of a predictions JSONL file: a system's output for one bundle fixture."""
+
+    fixture_id: str = Field(min_length=1, description="the id of a fixture in the bundle")
+    fields: dict[str, FieldPrediction] = Field(default_factory=dict)
+    rubrics: list[RubricVerdict] = Field(default_factory=list)
+    metrics: PredictionMetrics | None = None
