@@ -362,3 +362,107 @@ class Prediction(Strict):
     fields: dict[str, FieldPrediction] = Field(default_factory=dict)
     rubrics: list[RubricVerdict] = Field(default_factory=list)
     metrics: PredictionMetrics | None = None
+
+
+# ---- gate floors and report (curator gate)
+
+
+class Floors(Strict):
+    """Quality floors `curator gate` enforces; each gate is skipped when it has nothing to measure."""
+
+    overall_accuracy: float = Field(default=0.9, ge=0, le=1, description="minimum item accuracy")
+    adversarial_accuracy: float = Field(
+        default=0.8, ge=0, le=1, description="minimum item accuracy on adversarial fixtures"
+    )
+    max_brier: float = Field(default=0.2, ge=0, le=1, description="maximum Brier score")
+    max_faithfulness_drop: float = Field(
+        default=0.05, ge=0, le=1, description="largest allowed fall of mean faithfulness vs the baseline"
+    )
+
+
+class QualityWeights(Strict):
+    context_recall: float = Field(default=0.35, ge=0)
+    faithfulness: float = Field(default=0.40, ge=0)
+    answer_relevancy: float = Field(default=0.25, ge=0)
+
+    @model_validator(mode="after")
+    def _some_weight(self) -> QualityWeights:
+        if self.context_recall + self.faithfulness + self.answer_relevancy <= 0:
+            raise ValueError("the quality weights must not all be 0")
+        return self
+
+
+class FloorsFile(Strict):
+    """floors.toml: `[floors]` and `[weights]` tables, every key optional."""
+
+    floors: Floors = Field(default_factory=Floors)
+    weights: QualityWeights = Field(default_factory=QualityWeights)
+
+
+class ItemScore(Strict):
+    name: str = Field(description="the field name, or the rubric text")
+    kind: Literal["field", "rubric"]
+    outcome: Literal["right", "wrong", "omitted", "missing"]
+    classes: list[str] = Field(default_factory=list, description="failure classes, see docs/gate.md")
+    expected: str | None = None
+    variants: list[str] = Field(default_factory=list)
+    expected_absent: bool = False
+    predicted: str | None = None
+    confidence: float | None = None
+    score: float | None = None
+
+
+class FixtureScore(Strict):
+    id: str
+    kind: Kind
+    category: str
+    adversarial: bool
+    mutations: list[str] = Field(default_factory=list)
+    missing: bool = Field(description="no prediction line for this fixture")
+    passed: bool = Field(description="every item right")
+    right: int = Field(ge=0)
+    total: int = Field(ge=0)
+    classes: list[str] = Field(default_factory=list)
+    metrics: dict[str, float] = Field(default_factory=dict)
+    composite: float | None = None
+    extra_fields: list[str] = Field(default_factory=list)
+    items: list[ItemScore] = Field(default_factory=list)
+
+
+class GateCheck(Strict):
+    name: str
+    status: Literal["pass", "fail", "skip"]
+    value: float | None = None
+    threshold: float
+    detail: str
+
+
+class Regression(Strict):
+    id: str
+    before: str = Field(description="right/total items in the baseline")
+    after: str = Field(description="right/total items now")
+    classes: list[str] = Field(default_factory=list)
+
+
+class GateReport(Strict):
+    """report.json of `curator gate`; pass it back as --baseline to the next run."""
+
+    format: Literal["curator-gate-report"] = "curator-gate-report"
+    schema_version: Literal[1] = SCHEMA_VERSION
+    generated_at: str
+    bundle: str
+    predictions: str
+    predictions_sha256: str
+    baseline: str | None = None
+    passed: bool
+    gates: list[GateCheck]
+    floors: Floors
+    accuracy: dict[str, Any]
+    fixtures_passed: int
+    fixtures_total: int
+    missing_fixtures: list[str] = Field(default_factory=list)
+    failure_classes: dict[str, int]
+    calibration: dict[str, Any]
+    quality: dict[str, Any]
+    regressions: list[Regression] = Field(default_factory=list)
+    fixtures: list[FixtureScore]

@@ -24,6 +24,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "label-revision.schema.json": model.LabelRevision,
     "curator-toml.schema.json": model.StoreConfig,
     "predictions.schema.json": model.Prediction,
+    "floors-toml.schema.json": model.FloorsFile,
+    "gate-report.schema.json": model.GateReport,
 }
 
 
