@@ -8,6 +8,7 @@ defines each one and tests/score/test_scoring.py checks each on a hand-built cas
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,12 +41,14 @@ FAILURE_CLASSES = (
     HALLUCINATION,
     FIELD_TARGETING,
     TRUNCATION_ARTIFACT,
-    CONFIDENCE_MISMATCH,
     OMISSION,
     WRONG_VALUE,
     RUBRIC_FAILED,
     MISSING,
+    CONFIDENCE_MISMATCH,  # last: it qualifies one of the others
 )
+
+_WORD = re.compile(r"\w+")
 
 # A wrong answer given with at least this confidence is a confidence mismatch.
 OVERCONFIDENT = 0.9
@@ -232,7 +235,9 @@ def is_partial(value: str, truth: str) -> bool:
         return False
     if whole.startswith(part):
         return True
-    words, run = whole.split(), part.split()
+    words, run = _WORD.findall(whole), _WORD.findall(part)
+    if not run:
+        return False
     return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
