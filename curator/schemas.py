@@ -23,6 +23,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "content.schema.json": model.ContentFile,
     "label-revision.schema.json": model.LabelRevision,
     "curator-toml.schema.json": model.StoreConfig,
+    "bundle-manifest.schema.json": model.BundleManifest,
+    "bundle-fixture.schema.json": model.BundleLine,
 }
 
 
