@@ -466,3 +466,88 @@ class GateReport(Strict):
     quality: dict[str, Any]
     regressions: list[Regression] = Field(default_factory=list)
     fixtures: list[FixtureScore]
+
+
+# ---------------------------------------------------------------- bundles
+
+SEMVER_PATTERN = (
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
+
+
+class BundleMetadata(Strict):
+    """The rest of fixture.json, so a bundle line rebuilds the Fixture exactly."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    status: Status
+    tags: list[str] = Field(default_factory=list)
+    title: str = ""
+    created_at: str
+    provenance: Provenance
+    review: ReviewState = Field(default_factory=ReviewState)
+    warnings: list[str] = Field(default_factory=list)
+
+
+class BundleLine(Strict):
+    """One line of a bundle's fixtures.jsonl: input, expected output, known-bad answers."""
+
+    id: str = Field(pattern=FIXTURE_ID_PATTERN)
+    kind: Kind
+    doc_type: str | None = None
+    category: str
+    adversarial: bool
+    mutation_kinds: list[str] = Field(default_factory=list)
+    input: Content = Field(description="document pages, or the thread in Mattermost export shape")
+    expected: LabelRevision | None = Field(
+        description="the current label revision: typed fields with variants and evidence, or rubrics"
+    )
+    known_bad: list[KnownBadAnswer] = Field(default_factory=list)
+    lineage: Lineage | None = None
+    metadata: BundleMetadata
+
+
+class BundleEntry(Strict):
+    """What the manifest says about one bundled fixture."""
+
+    id: str = Field(pattern=FIXTURE_ID_PATTERN)
+    kind: Kind
+    doc_type: str | None = None
+    category: str
+    status: Status
+    adversarial: bool
+    mutation_kinds: list[str] = Field(default_factory=list)
+    label_rev: int | None = Field(ge=1, description="the label revision bundled; null if unlabelled")
+    line_sha256: str = Field(pattern=SHA256_PATTERN, description="sha256 of its fixtures.jsonl line")
+    source_sha256: dict[str, str] = Field(
+        description="store file name -> sha256 of the fixture.json, content.json, labels.jsonl it came from"
+    )
+    files: list[str] = Field(default_factory=list, description="bundle files of this fixture alone")
+
+
+class BundleCounts(Strict):
+    total: int = Field(ge=1)
+    adversarial: int = Field(ge=0)
+    by_kind: dict[str, int] = Field(default_factory=dict)
+    by_category: dict[str, int] = Field(default_factory=dict)
+    by_mutation: dict[str, int] = Field(default_factory=dict, description="mutation kind -> fixtures")
+
+
+class BundleManifest(Strict):
+    """bundles/<version>/manifest.json: what is in the bundle and the sha256 of every file."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    bundle_version: str = Field(pattern=SEMVER_PATTERN)
+    curator_version: str
+    built_at: str = Field(description="newest label revision time in the bundle: reproducible")
+    previous: str | None = Field(default=None, description="the version CHANGELOG.md is against")
+    formats: list[str]
+    statuses: list[Status] = Field(min_length=1, description="the fixture statuses selected")
+    content_sha256: str = Field(
+        pattern=SHA256_PATTERN, description="digest of fixtures.jsonl and formats: same content, same digest"
+    )
+    counts: BundleCounts
+    fixtures: list[BundleEntry]
+    files: dict[str, str] = Field(description="path -> sha256 of every file except manifest.json")

@@ -26,6 +26,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "predictions.schema.json": model.Prediction,
     "floors-toml.schema.json": model.FloorsFile,
     "gate-report.schema.json": model.GateReport,
+    "bundle-manifest.schema.json": model.BundleManifest,
+    "bundle-fixture.schema.json": model.BundleLine,
 }
 
 
