@@ -160,7 +160,7 @@ def run_gate(
         cases, predicted, floors=floors_file, baseline=baseline_report,
         bundle_name=bundle.resolve().name, predictions_name=predictions.name,
         predictions_sha256=hashlib.sha256(predictions.read_bytes()).hexdigest(),
-        baseline_name=baseline.name if baseline else None,
+        baseline_name=str(baseline) if baseline else None,
     )
     run = GateRun(report)
     if out is not None:

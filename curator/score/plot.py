@@ -23,7 +23,10 @@ def write_reliability_png(report: GateReport, path: Path) -> None:
         axes.bar([row["low"] for row in rows], [row["accuracy"] for row in rows], width=width,
                  align="edge", edgecolor="black", alpha=0.7, label="observed accuracy")
         axes.plot([row["mean_confidence"] for row in rows], [row["accuracy"] for row in rows],
-                  marker="o", color="black", linewidth=1, label="mean confidence")
+                  marker="o", color="black", linewidth=1, label="bin: mean confidence vs accuracy")
+        for row in rows:
+            axes.annotate(f"n={row['count']}", (row["low"] + width / 2, row["accuracy"]),
+                          textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8)
     brier = report.calibration["brier"]
     title = "Reliability" + ("" if brier is None else f" (Brier {brier:.4f})")
     axes.set(xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="accuracy", title=title)
