@@ -121,3 +121,14 @@ def test_strict_floors_fail_good_predictions_as_a_subprocess(built_bundle, good,
                           capture_output=True, text=True, env=subprocess_env())
     assert done.returncode == 1
     assert done.stderr.strip() == "curator: gate failed: brier"
+
+
+def test_bundle_archive_scores_like_its_directory(built_bundle, good, tmp_path):
+    import tarfile
+
+    archive = tmp_path / "1.0.0.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(built_bundle, arcname="1.0.0")
+    from_dir = json.loads(gate(built_bundle, good, tmp_path / "d", "--json").stdout)
+    from_archive = json.loads(gate(archive, good, tmp_path / "a", "--json").stdout)
+    assert from_archive["fixtures"] == from_dir["fixtures"] and from_archive["passed"]
