@@ -15,6 +15,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
     field_serializer,
     field_validator,
     model_validator,
@@ -329,11 +332,14 @@ class StoreConfig(Strict):
 class FieldPrediction(Strict):
     """What a system extracted for one field, and how sure it was."""
 
-    value: str | int | float | None = Field(
-        default=None, description="the extracted value; null or \"\" when the system found none"
+    # strict: JSON true is not the number 1, and "0.9" is not a confidence.
+    value: StrictStr | StrictInt | StrictFloat | None = Field(
+        default=None,
+        description="the extracted value; null or \"\" when the system found none",
     )
     confidence: float | None = Field(
-        default=None, ge=0, le=1, description="the system's probability that the value is right"
+        default=None, ge=0, le=1, strict=True,
+        description="the system's probability that the value is right",
     )
 
 
@@ -343,16 +349,16 @@ class RubricVerdict(Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     rubric: str = Field(min_length=1, description="the rubric text, as in the bundle's labels")
-    passed: bool = Field(alias="pass")
-    score: float | None = Field(default=None, ge=0, le=1)
+    passed: bool = Field(alias="pass", strict=True)
+    score: float | None = Field(default=None, ge=0, le=1, strict=True)
 
 
 class PredictionMetrics(Strict):
     """Retrieval-quality metrics computed elsewhere (for example by RAGAS), each in [0, 1]."""
 
-    context_recall: float | None = Field(default=None, ge=0, le=1)
-    faithfulness: float | None = Field(default=None, ge=0, le=1)
-    answer_relevancy: float | None = Field(default=None, ge=0, le=1)
+    context_recall: float | None = Field(default=None, ge=0, le=1, strict=True)
+    faithfulness: float | None = Field(default=None, ge=0, le=1, strict=True)
+    answer_relevancy: float | None = Field(default=None, ge=0, le=1, strict=True)
 
 
 class Prediction(Strict):

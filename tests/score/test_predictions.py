@@ -73,3 +73,19 @@ def test_verdict_for_a_rubric_the_fixture_lacks(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(CuratorError, match="no such file"):
         load_predictions(tmp_path / "nope.jsonl", CASES)
+
+
+@pytest.mark.parametrize(("member", "where"), [
+    ({"value": True}, "fields.tenant.value"),  # true is not the number 1
+    ({"value": "x", "confidence": "0.9"}, "fields.tenant.confidence"),  # a string is no confidence
+])
+def test_values_are_typed_strictly(tmp_path, member, where):
+    message = error_of(tmp_path, {"fixture_id": "lease-a-0000000a", "fields": {"tenant": member}})
+    assert f":1: {where}" in message
+
+
+def test_metric_outside_0_1_and_lax_rubric_verdict(tmp_path):
+    bad_metric = {"fixture_id": "lease-a-0000000a", "metrics": {"faithfulness": 1.2}}
+    assert ":1: metrics.faithfulness: Input should be less than or equal to 1" in error_of(tmp_path, bad_metric)
+    lax = {"fixture_id": "ready-b-0000000b", "rubrics": [{"rubric": "mentions @ana", "pass": "yes"}]}
+    assert ":1: rubrics.0.pass: Input should be a valid boolean" in error_of(tmp_path, lax)
