@@ -17,9 +17,10 @@ def render_junit(report: GateReport) -> str:
         if not fixture.passed:
             failure = ET.SubElement(case, "failure", message=_message(fixture),
                                     type=",".join(fixture.classes) or "wrong")
-            failure.text = "\n".join(_item_line(item) for item in fixture.items if not item.outcome == "right")
+            failure.text = "\n".join(_item_line(item) for item in fixture.items if item.outcome != "right")
     gates = _suite(root, "curator-gate.gates", len(report.gates),
-                   sum(g.status == "fail" for g in report.gates))
+                   sum(g.status == "fail" for g in report.gates),
+                   sum(g.status == "skip" for g in report.gates))
     for check in report.gates:
         case = ET.SubElement(gates, "testcase", name=check.name, classname="gate", time="0")
         if check.status == "fail":
@@ -30,9 +31,9 @@ def render_junit(report: GateReport) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _suite(root: ET.Element, name: str, tests: int, failures: int) -> ET.Element:
+def _suite(root: ET.Element, name: str, tests: int, failures: int, skipped: int = 0) -> ET.Element:
     return ET.SubElement(root, "testsuite", name=name, tests=str(tests), failures=str(failures),
-                         errors="0", skipped="0", time="0")
+                         errors="0", skipped=str(skipped), time="0")
 
 
 def _message(fixture: FixtureScore) -> str:

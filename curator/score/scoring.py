@@ -152,14 +152,7 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
     for name, label in labels.fields.items():
         predicted = prediction.fields.get(name)
         result.items.append(score_field(name, label, predicted, labels, text, truncated))
-    verdicts = {normalise_text(v.rubric): v for v in prediction.rubrics}
-    for rubric in labels.rubrics:
-        verdict = verdicts.get(normalise_text(rubric.text))
-        if verdict is None:
-            result.items.append(ItemResult(rubric.text, "rubric", MISSING, [MISSING]))
-        else:
-            outcome, classes = (RIGHT, []) if verdict.passed else (WRONG, [RUBRIC_FAILED])
-            result.items.append(ItemResult(rubric.text, "rubric", outcome, classes, score=verdict.score))
+    result.items += score_rubrics(labels, prediction)
     result.extra_fields = sorted(set(prediction.fields) - set(labels.fields))
     if prediction.metrics is not None:
         result.metrics = prediction.metrics.model_dump(exclude_none=True)
@@ -206,6 +199,21 @@ def score_field(
         item.classes.append(CONFIDENCE_MISMATCH)
     item.classes.sort(key=FAILURE_CLASSES.index)
     return item
+
+
+def score_rubrics(labels: LabelRevision, prediction: Prediction) -> list[ItemResult]:
+    """Each rubric of the labels judged by the prediction's verdict; text compared normalised."""
+    verdicts = {normalise_text(v.rubric): v for v in prediction.rubrics}
+    items = []
+    for rubric in labels.rubrics:
+        verdict = verdicts.get(normalise_text(rubric.text))
+        if verdict is None:
+            items.append(ItemResult(rubric.text, "rubric", MISSING, [MISSING]))
+        elif verdict.passed:
+            items.append(ItemResult(rubric.text, "rubric", RIGHT, score=verdict.score))
+        else:
+            items.append(ItemResult(rubric.text, "rubric", WRONG, [RUBRIC_FAILED], score=verdict.score))
+    return items
 
 
 def value_text(value: str | int | float | None) -> str | None:

@@ -176,7 +176,7 @@ def test_junit_has_one_testcase_per_fixture():
     assert cases[THREAD].find("failure").get("message") == "no prediction for this fixture"
     assert [case.get("name") for case in gate_suite] == [
         "overall_accuracy", "adversarial_accuracy", "brier", "faithfulness_drop"]
-    assert gate_suite[3].find("skipped") is not None
+    assert gate_suite[3].find("skipped") is not None and gate_suite.get("skipped") == "1"
 
 
 def test_outputs_written_with_reliability_png(tmp_path):
