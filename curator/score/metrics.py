@@ -63,10 +63,12 @@ def brier(pairs: list[tuple[float, bool]]) -> float | None:
 
 def reliability(pairs: list[tuple[float, bool]], bins: int = RELIABILITY_BINS) -> list[dict[str, Any]]:
     """Equal-width confidence bins [lo, hi) (the last one closed): how often each bin was right."""
+    grouped: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
+    for confidence, right in pairs:
+        grouped[_bin(confidence, bins)].append((confidence, right))
     table = []
-    for index in range(bins):
+    for index, inside in enumerate(grouped):
         low, high = index / bins, (index + 1) / bins
-        inside = [(c, r) for c, r in pairs if _bin(c, bins) == index]
         mean_confidence = _mean(c for c, _ in inside)
         accuracy = _mean(float(r) for _, r in inside)
         table.append({
