@@ -16,12 +16,13 @@ from curator.model import (
     DocumentContent,
     FieldLabel,
     FieldPrediction,
+    FieldType,
     Fixture,
     LabelRevision,
     Prediction,
     ThreadContent,
 )
-from curator.normalise import matches_any, normalise_text
+from curator.normalise import find_value, matches_any, normalise_text
 
 # Item outcomes.
 RIGHT = "right"
@@ -147,7 +148,7 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
         result.items = [_missing_field(name, label) for name, label in labels.fields.items()]
         result.items += [ItemResult(r.text, "rubric", MISSING, [MISSING]) for r in labels.rubrics]
         return result
-    text = normalise_text(content_text(case.content))
+    text = content_text(case.content)
     truncated = any(is_truncation(name) for name in mutations)
     for name, label in labels.fields.items():
         predicted = prediction.fields.get(name)
@@ -167,7 +168,7 @@ def score_field(
     document_text: str,
     truncated: bool,
 ) -> ItemResult:
-    """Judge one field. `document_text` is the fixture's text already through normalise_text."""
+    """Judge one field of a fixture whose whole text is `document_text`."""
     value = value_text(predicted.value) if predicted else None
     confidence = predicted.confidence if predicted else None
     accepted = [] if label.expected_absent else [label.value or "", *label.variants]
@@ -187,7 +188,7 @@ def score_field(
         return item
     else:
         item.outcome = WRONG
-        if not supported(value, labels, document_text):
+        if not supported(value, label.type, labels, document_text):
             item.classes.append(HALLUCINATION)
         if _targets_other_field(name, value, labels):
             item.classes.append(FIELD_TARGETING)
@@ -224,10 +225,12 @@ def value_text(value: str | int | float | None) -> str | None:
     return text if text.strip() else None
 
 
-def supported(value: str, labels: LabelRevision, document_text: str) -> bool:
-    """The document backs the value: its text contains it, or a labelled value equals it."""
-    needle = normalise_text(value)
-    if needle and needle in document_text:
+def supported(value: str, field_type: FieldType, labels: LabelRevision, document_text: str) -> bool:
+    """The document backs the value: its text holds it (as written, or in any form equal for
+    the field's type: "2024-03-03" where it says "March 3, 2024"), or a labelled value equals it."""
+    if find_value(document_text, value, FieldType.text):
+        return True
+    if field_type is not FieldType.text and find_value(document_text, value, field_type):
         return True
     for other in labels.fields.values():
         known = [v for v in (other.value, other.evidence_text, *other.variants) if v]

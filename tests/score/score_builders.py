@@ -20,7 +20,8 @@ from curator.score.scoring import SimpleCase
 LEASE_TEXT = (
     "Residential Lease. Landlord: Maria Jensen. Tenant: Oliver Grant. "
     "Premises Address: 12 Harbour Road, Springfield. Lease Start Date: January 15, 2024. "
-    "Monthly Rent: $1,250.00. Amendment: the Monthly Rent of $1,100.00 is replaced."
+    "Monthly Rent: $1,250.00. Amendment: the Monthly Rent of $1,100.00 is replaced. "
+    "Signed on March 3, 2024."
 )
 
 LEASE_FIELDS: dict[str, dict[str, Any]] = {

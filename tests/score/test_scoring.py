@@ -90,6 +90,10 @@ def test_wrong_value_the_document_does_contain():
     # The superseded rent of the amendment: in the text, but not the answer.
     got = score_one("monthly_rent", "$1,100.00")
     assert (got.outcome, got.classes) == (WRONG, [WRONG_VALUE])
+    # The signing date, written "March 3, 2024" in the text: supported in another form.
+    got = score_one("lease_start_date", "2024-03-03")
+    assert (got.outcome, got.classes) == (WRONG, [WRONG_VALUE])
+    assert score_one("lease_start_date", "2024-03-04").classes == [HALLUCINATION]
 
 
 def test_confidence_mismatch_is_wrong_with_confidence_at_least_0_9():

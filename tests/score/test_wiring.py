@@ -1,19 +1,10 @@
-"""The gate's schemas are committed, and its modules stay light to import."""
+"""The gate command is registered and its modules stay light to import."""
 
 from __future__ import annotations
 
 import subprocess
 
-import pytest
-
-from curator import schemas
-from tests.conftest import CURATOR, REPO, subprocess_env
-
-
-@pytest.mark.parametrize("name", ["predictions.schema.json", "floors-toml.schema.json",
-                                  "gate-report.schema.json"])
-def test_committed_schema_matches_the_model(name):
-    assert (REPO / "schemas" / name).read_text() == schemas.render(schemas.generate()[name])
+from tests.conftest import CURATOR, subprocess_env
 
 
 def test_gate_modules_import_no_heavy_library():
