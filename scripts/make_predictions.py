@@ -6,9 +6,11 @@
 
 `good` answers every field right (sometimes in an accepted variant's wording) with high,
 honest confidences, passes every rubric and reports healthy retrieval metrics. `regressed`
-is what a bad release looks like: on adversarial fixtures it hallucinates, takes another
-field's value, truncates or drops values (often with confidence >= 0.9), it fails the
-first rubric of each thread, its faithfulness falls, and it skips the bundle's last fixture.
+is what a bad release looks like: it hallucinates, takes another field's value, truncates
+or drops values, mostly with confidence >= 0.9 (two fields of every adversarial fixture,
+one of every second golden document, plus invented values for expected-absent fields of
+adversarial ones), fails the first rubric of each thread, loses faithfulness, and skips
+the bundle's last golden fixture.
 Deterministic: the same bundle gives byte-identical output (no clock, no global random).
 """
 
@@ -52,21 +54,31 @@ def good_fields(item: Any) -> dict[str, dict[str, Any]]:
     return fields
 
 
-def regressed_fields(item: Any, index: int) -> dict[str, dict[str, Any]]:
-    fields = good_fields(item)
-    if not item.fixture.adversarial:
+class Regressor:
+    """Hands out failure modes in turn, so even a few fixtures show all of them."""
+
+    def __init__(self) -> None:
+        self.ordinal = 0
+        self.golden_documents = 0
+
+    def fields(self, item: Any) -> dict[str, dict[str, Any]]:
+        fields = good_fields(item)
+        labels = item.labels.fields
+        present = [name for name, label in labels.items() if not label.expected_absent]
+        if item.fixture.adversarial:
+            wrong = 2
+            for name, label in labels.items():
+                if label.expected_absent:  # invent a value the input lacks
+                    fields[name] = {"value": INVENTED.get(str(label.type), "n/a"), "confidence": 0.95}
+        else:
+            self.golden_documents += 1
+            wrong = 1 if self.golden_documents % 2 == 0 else 0  # every second golden document
+        for _ in range(min(wrong, len(present))):
+            target = present[self.ordinal % len(present)]
+            mode = FAILURE_MODES[self.ordinal % len(FAILURE_MODES)]
+            fields[target] = wrong_answer(labels, present, target, mode)
+            self.ordinal += 1
         return fields
-    labels = item.labels.fields
-    present = [name for name, label in labels.items() if not label.expected_absent]
-    for name, label in labels.items():
-        if label.expected_absent:  # invent a value the input lacks
-            fields[name] = {"value": INVENTED.get(str(label.type), "n/a"), "confidence": 0.95}
-    # Two failure modes per adversarial fixture, cycling, so three fixtures show all four.
-    for step in range(min(2, len(present))):
-        ordinal = 2 * index + step
-        target = present[ordinal % len(present)]
-        fields[target] = wrong_answer(labels, present, target, FAILURE_MODES[ordinal % len(FAILURE_MODES)])
-    return fields
 
 
 def wrong_answer(labels: dict, present: list[str], target: str, mode: str) -> dict[str, Any]:
@@ -91,18 +103,19 @@ def metrics(item: Any, drop: float) -> dict[str, float]:
     }
 
 
-def predict(item: Any, index: int, quality: str) -> dict[str, Any]:
-    regressed = quality == "regressed"
+def predict(item: Any, regressor: Regressor | None) -> dict[str, Any]:
+    """One predictions line; `regressor` set makes it a regressed release's answer."""
+    regressed = regressor is not None
     line: dict[str, Any] = {"fixture_id": item.fixture.id}
     if item.labels is not None and item.labels.fields:
-        line["fields"] = regressed_fields(item, index) if regressed else good_fields(item)
+        line["fields"] = regressor.fields(item) if regressed else good_fields(item)
     if item.labels is not None and item.labels.rubrics:
         line["rubrics"] = [
             {"rubric": rubric.text, "pass": not (regressed and n == 0),
              "score": 0.3 if regressed and n == 0 else 0.9}
             for n, rubric in enumerate(item.labels.rubrics)
         ]
-    drop = (0.15 if item.fixture.adversarial else 0.05) if regressed else 0.0
+    drop = (0.15 if item.fixture.adversarial else 0.08) if regressed else 0.0
     line["metrics"] = metrics(item, drop)
     return line
 
@@ -123,12 +136,11 @@ def main(argv: list[str] | None = None) -> int:
         golden = [n for n, item in enumerate(items) if not item.fixture.adversarial]
         if golden and len(items) > 1:
             del items[golden[-1]]
-    lines, adversarial_seen = [], 0
-    for item in items:
-        # Failure modes cycle over the adversarial fixtures, so even a few show them all.
-        lines.append(json.dumps(predict(item, adversarial_seen, args.quality), ensure_ascii=False))
-        adversarial_seen += item.fixture.adversarial
-    text = "\n".join(lines) + "\n"
+    regressor = Regressor() if args.quality == "regressed" else None
+    # Adversarial fixtures first, so they get the failure modes in order.
+    ordered = sorted(items, key=lambda item: not item.fixture.adversarial)
+    lines = {item.fixture.id: json.dumps(predict(item, regressor), ensure_ascii=False) for item in ordered}
+    text = "\n".join(lines[item.fixture.id] for item in items) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     else:

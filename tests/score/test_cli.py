@@ -68,11 +68,12 @@ def test_regressed_predictions_fail_against_the_good_baseline(built_bundle, good
                  "confidence_mismatch", "rubric_failed", "missing"):
         assert classes[name] > 0, name
     regressed_ids = {r["id"] for r in report["regressions"]}
-    assert len(regressed_ids) == 5  # 3 adversarial leases, the thread, the skipped fixture
+    # The 3 adversarial leases, every second golden lease, the thread, the skipped fixture.
+    assert len(regressed_ids) == 6
     summary = (tmp_path / "bad" / "summary.md").read_text()
-    assert "## curator gate ❌ failed" in summary and "### Regressed against the baseline (5)" in summary
+    assert "## curator gate ❌ failed" in summary and "### Regressed against the baseline (6)" in summary
     suite = ET.parse(tmp_path / "bad" / "junit.xml").getroot().find("testsuite")
-    assert (suite.get("tests"), suite.get("failures")) == ("7", "5")
+    assert (suite.get("tests"), suite.get("failures")) == ("7", "6")
 
 
 def test_output_is_deterministic(built_bundle, regressed, tmp_path):
