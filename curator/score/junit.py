@@ -46,7 +46,8 @@ def _message(fixture: FixtureScore) -> str:
 def _item_line(item: ItemScore) -> str:
     classes = f" [{', '.join(item.classes)}]" if item.classes else ""
     if item.kind == "rubric":
-        return f"rubric {item.name!r}: {item.outcome}{classes}"
+        verdict = {"wrong": "failed", "missing": "no verdict"}.get(item.outcome, item.outcome)
+        return f"rubric {item.name!r}: {verdict}{classes}"
     expected = "(expected absent)" if item.expected_absent else repr(item.expected)
     confidence = "" if item.confidence is None else f" (confidence {item.confidence:g})"
     return f"{item.name}: expected {expected}, got {item.predicted!r}{confidence}{classes}"
