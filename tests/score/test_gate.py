@@ -5,7 +5,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from score_builders import all_right, document_case, prediction, thread_case
 
 from curator.errors import CuratorError
 from curator.model import FloorsFile
@@ -13,6 +12,7 @@ from curator.score.gate import build_report, load_floors, write_outputs
 from curator.score.junit import render_junit
 from curator.score.markdown import render_markdown
 from curator.score.report import load_baseline, render_json
+from tests.score.score_builders import all_right, document_case, prediction, thread_case
 
 GOLD = "lease-a-0000000a"
 ADV = "lease-b-0000000b"

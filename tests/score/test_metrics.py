@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from score_builders import all_right, document_case, prediction, thread_case
 
 from curator.score import metrics
 from curator.score.scoring import score_fixture
+from tests.score.score_builders import all_right, document_case, prediction, thread_case
 
 
 def test_brier_on_known_confidences():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from score_builders import document_case, thread_case
 
 from curator.errors import CuratorError
 from curator.score.predictions import load_predictions
+from tests.score.score_builders import document_case, thread_case
 
 CASES = [document_case("lease-a-0000000a"), thread_case("ready-b-0000000b", ("mentions @ana",))]
 GOOD = {"fixture_id": "lease-a-0000000a", "fields": {"tenant": {"value": "Oliver Grant", "confidence": 0.9}}}

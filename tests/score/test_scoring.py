@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from score_builders import all_right, document_case, prediction, thread_case
-
 from curator.score.scoring import (
     CONFIDENCE_MISMATCH,
     FIELD_TARGETING,
@@ -19,6 +17,7 @@ from curator.score.scoring import (
     is_partial,
     score_fixture,
 )
+from tests.score.score_builders import all_right, document_case, prediction, thread_case
 
 
 def item(result, name):
