@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# Runs from a checkout too, without curator installed.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 # Invented answers by field type, for hallucinations: plausible, and in no sample document.
 INVENTED = {
     "person": "Jordan Whitfield",

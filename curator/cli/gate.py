@@ -31,6 +31,7 @@ def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | Non
     Example: curator gate --bundle bundles/1.0.0 --predictions preds.jsonl --baseline last/report.json
     """
     from curator.score.gate import run_gate
+    from curator.score.report import render_json
 
     run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot)
     report = run.report
@@ -50,7 +51,10 @@ def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | Non
         lines += [f"  wrote {path}" for path in run.written]
         return "\n".join(lines)
 
-    emit(as_json, report.model_dump(mode="json"), text)
+    if as_json:
+        click.echo(render_json(report), nl=False)
+    else:
+        emit(False, None, text)
     if not report.passed:
         failed = ", ".join(c.name for c in report.gates if c.status == "fail")
         click.echo(f"curator: gate failed: {failed}", err=True)

@@ -62,7 +62,8 @@ def load_baseline(path: Path) -> GateReport:
 
 
 def render_json(report: GateReport) -> str:
-    return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    # pydantic's serialiser: the stdlib's pure-Python indenting encoder was most of a run.
+    return report.model_dump_json(indent=2) + "\n"
 
 
 def _share(fixture: FixtureScore) -> float:
