@@ -69,9 +69,16 @@ def _quality(quality: dict[str, Any]) -> list[str]:
         return []
     lines = ["### Retrieval quality", "", "| Metric | Mean |", "|---|---:|"]
     for name in names:
-        value = quality.get(name)
-        lines.append(f"| {name} | {'–' if value is None else f'{value:.3f}'} |")
+        lines.append(f"| {name} | {_num(quality.get(name))} |")
+    by_category = quality.get("composite_by_category") or {}
+    if by_category:
+        lines += ["", "| Category | Composite |", "|---|---:|"]
+        lines += [f"| {category} | {_num(value)} |" for category, value in by_category.items()]
     return lines + [""]
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
 
 
 def _failures(report: GateReport) -> list[str]:

@@ -90,11 +90,17 @@ def quality(results: list[FixtureResult], weights: Mapping[str, float] | None = 
     """
     weights = dict(weights or DEFAULT_WEIGHTS)
     means = {name: _mean(r.metrics[name] for r in results if name in r.metrics) for name in QUALITY_METRICS}
-    composites = [c for c in (fixture_composite(r.metrics, weights) for r in results) if c is not None]
+    composites = [(r.category, fixture_composite(r.metrics, weights)) for r in results]
+    composites = [(category, c) for category, c in composites if c is not None]
+    by_category = {
+        category: _mean(c for cat, c in composites if cat == category)
+        for category in sorted({category for category, _ in composites})
+    }
     return {
         "weights": weights,
         **means,
-        "composite": _mean(composites),
+        "composite": _mean(c for _, c in composites),
+        "composite_by_category": by_category,
         "fixtures_with_all_metrics": len(composites),
     }
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from curator.errors import CuratorError
-from curator.model import FloorsFile
+from curator.model import FloorsFile, PredictionMetrics
 from curator.score.gate import build_report, load_floors, write_outputs
 from curator.score.junit import render_junit
 from curator.score.markdown import render_markdown
@@ -144,6 +144,17 @@ def test_floors_file_overrides_defaults(tmp_path):
     loaded = load_floors(toml)
     assert loaded.floors.overall_accuracy == 0.946 and loaded.floors.max_brier == 0.2
     assert loaded.weights.faithfulness == 1.0 and loaded.weights.context_recall == 0.35
+
+
+def test_floors_file_weights_drive_the_composite():
+    found = predictions()
+    found[GOLD].metrics = found[ADV].metrics = None
+    found[GOLD] = found[GOLD].model_copy(update={"metrics": PredictionMetrics(
+        context_recall=1.0, faithfulness=0.5, answer_relevancy=0.0)})
+    weights = FloorsFile.model_validate({"weights": {"context_recall": 1, "faithfulness": 1,
+                                                     "answer_relevancy": 0}})
+    assert build_report(CASES, found).quality["composite"] == pytest.approx(0.35 + 0.2)
+    assert build_report(CASES, found, floors=weights).quality["composite"] == pytest.approx(0.75)
 
 
 def test_markdown_summary():

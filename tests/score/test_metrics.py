@@ -100,6 +100,7 @@ def test_quality_composite_default_and_custom_weights():
     assert quality["faithfulness"] == pytest.approx((0.9 + 1.0 + 0.5) / 3)
     assert quality["context_recall"] == pytest.approx(0.7)
     assert quality["fixtures_with_all_metrics"] == 2
+    assert quality["composite_by_category"] == {"clean": pytest.approx((0.815 + 0.86) / 2)}
     # Weights need not sum to 1: 1:1:2 -> (0.8 + 0.9 + 1.4) / 4
     custom = metrics.quality(results[:1], {"context_recall": 1, "faithfulness": 1, "answer_relevancy": 2})
     assert custom["composite"] == pytest.approx(0.775)
