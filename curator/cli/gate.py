@@ -26,9 +26,16 @@ _PATH = click.Path(path_type=Path)
 @click.pass_context
 def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | None,
          baseline: Path | None, out: Path, plot: bool, as_json: bool) -> None:
-    """Score PREDICTIONS against BUNDLE; exit 1 naming each floor that fails.
+    """Score predictions against a bundle; exit 1 naming each floor that fails.
 
-    Example: curator gate --bundle bundles/1.0.0 --predictions preds.jsonl --baseline last/report.json
+    Writes report.json (pass it as --baseline next time), summary.md (a pull-request
+    comment) and junit.xml into --out. Bad input (a malformed line, an unknown fixture,
+    a confidence outside [0, 1]) is an error naming the line, exit 2.
+
+    \b
+    Example:
+      curator gate --bundle bundles/1.0.0 --predictions preds.jsonl \\
+          --floors floors.toml --baseline last/report.json --plot
     """
     from curator.score.gate import run_gate
     from curator.score.report import render_json
