@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from curator.score import metrics
 from curator.score.scoring import score_fixture
@@ -109,3 +111,14 @@ def test_quality_composite_default_and_custom_weights():
 def test_quality_without_metrics():
     quality = metrics.quality([score_fixture(document_case(), None)])
     assert quality["composite"] is None and quality["faithfulness"] is None
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans()), max_size=40))
+def test_reliability_and_brier_invariants(pairs):
+    table = metrics.reliability(pairs)
+    assert sum(row["count"] for row in table) == len(pairs)
+    for row in table:
+        if row["count"]:
+            assert row["low"] - 1e-9 <= row["mean_confidence"] <= row["high"] + 1e-9
+    score = metrics.brier(pairs)
+    assert score is None if not pairs else 0 <= score <= 1
