@@ -6,6 +6,7 @@ and schema-invalid file by name; works the same on a bundle directory or its arc
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -107,6 +108,7 @@ def _line_problems(files: BundleFiles, manifest: BundleManifest) -> list[Problem
             line = BundleLine.model_validate_json(raw)
         except ValidationError as error:
             problems.append(Problem(where, "schema", first_problem(error)))
+            seen.add(_id_of(raw))  # reported once, as a schema problem, not also as missing
             continue
         seen.add(line.id)
         if line.id not in expected:
@@ -116,6 +118,14 @@ def _line_problems(files: BundleFiles, manifest: BundleManifest) -> list[Problem
     for fixture_id in sorted(expected.keys() - seen):
         problems.append(Problem(FIXTURES, "missing", f"fixture {fixture_id}"))
     return problems
+
+
+def _id_of(raw: str) -> str | None:
+    try:
+        found = json.loads(raw).get("id")
+    except (ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def render(result: Verification) -> str:
