@@ -7,7 +7,6 @@ Everything here is a pure function of the fixture's three store files, which is 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,12 +78,13 @@ def bundle_line(record: FixtureRecord) -> BundleLine:
 
 
 def dump_line(line: BundleLine) -> str:
-    return json.dumps(line.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 unescaped (same bytes as json.dumps(..., separators=(",", ":")))."""
+    return line.model_dump_json()
 
 
 def dump_thread(content: ThreadContent) -> str:
     """The export exactly as stored (only the members it had): what the Go loader reads."""
-    return json.dumps(content.export.model_dump(mode="json", exclude_unset=True), indent=2, ensure_ascii=False) + "\n"
+    return content.export.model_dump_json(indent=2, exclude_unset=True) + "\n"
 
 
 def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialised:
