@@ -38,6 +38,10 @@ KINDS = {
     "ORGANIZATION": "organisation",
     "LOCATION": "address",
 }
+# When two hits cover the same characters, the more specific one (checksummed, structured)
+# names the value: "4111 1111 1111 1111" is a card before it is a phone number.
+KIND_PRIORITY = {kind: i for i, kind in enumerate(
+    ("email", "credit_card", "iban", "ip", "ssn", "national_id", "url", "phone", "person", "organisation", "address"))}
 PATTERN_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
 # Extensions people write in chat ("settings.py") that happen to be country TLDs.
 FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
@@ -110,14 +114,21 @@ def recognizers() -> list:
 
     from curator.anonymise.names import NameRecognizer
 
+    from presidio_analyzer import Pattern
+
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
             return offline_tld_extract()(pattern_text).fqdn != ""
 
+    # Presidio's card pattern predates Mastercard's 2-series BINs (2221-2720); same Luhn check.
+    card_patterns = [*CreditCardRecognizer.PATTERNS, Pattern(
+        "Mastercard 2-series", r"\b2(?:2[2-9]\d|[3-6]\d\d|7[01]\d|720)[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}\b", 0.3)]
+
     return [
         OfflineEmailRecognizer(),
-        PhoneRecognizer(),
-        CreditCardRecognizer(),
+        # leniency 0 (POSSIBLE): numbers people type with unassigned area codes are still numbers
+        PhoneRecognizer(leniency=0),
+        CreditCardRecognizer(patterns=card_patterns),
         IbanRecognizer(),
         IpRecognizer(),
         UrlRecognizer(),

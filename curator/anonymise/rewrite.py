@@ -104,7 +104,7 @@ class Rewriter:
 def resolve(candidates: list[Span]) -> list[Span]:
     """Non-overlapping spans: longer first, then the stronger detector."""
     chosen: list[Span] = []
-    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, s.start)):
+    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
         if span.end <= span.start:
             continue
         if all(span.end <= c.start or span.start >= c.end for c in chosen):
