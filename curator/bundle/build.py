@@ -93,11 +93,10 @@ def build_bundle(
         items = [item for item in serialise_store(store, cache) if item.status in wanted]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
-        fixtures_jsonl = jsonl.render(items)
-        digest = manifest.content_digest(fixtures_jsonl, chosen_formats)
+        digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
 
         if final.exists():
-            existing = manifest.read_manifest(final)
+            existing = manifest.read_manifest(final)  # a version whose manifest is broken is refused too
             if existing.content_sha256 != digest:
                 raise CuratorError(
                     f"bundle {version} already exists with different content; versions are "
@@ -110,6 +109,7 @@ def build_bundle(
         if archive_path.exists():
             raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
 
+        fixtures_jsonl = jsonl.render(items)
         previous = manifest.previous_version(store.bundles_dir, version)
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         changelog_text = _changelog(store, version, previous, items)
