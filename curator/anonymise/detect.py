@@ -114,7 +114,7 @@ def recognizers() -> list:
 
     from curator.anonymise.names import NameRecognizer
 
-    from presidio_analyzer import Pattern
+    from presidio_analyzer import Pattern, PatternRecognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
@@ -126,8 +126,11 @@ def recognizers() -> list:
 
     return [
         OfflineEmailRecognizer(),
-        # leniency 0 (POSSIBLE): numbers people type with unassigned area codes are still numbers
-        PhoneRecognizer(leniency=0),
+        PhoneRecognizer(),
+        # phonenumbers only accepts assigned area codes; people type unassigned ones too
+        PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
+            Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
+        ], context=["phone", "call", "cell", "mobile"]),
         CreditCardRecognizer(patterns=card_patterns),
         IbanRecognizer(),
         IpRecognizer(),
@@ -167,6 +170,7 @@ class Detector:
     def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None) -> None:
         self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
+
         self._cache: dict[str, list[Hit]] = {}
         self._nlp = None
         model = ner_model or os.environ.get(NER_ENV) or None
