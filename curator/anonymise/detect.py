@@ -101,6 +101,7 @@ def offline_tld_extract():  # noqa: ANN201 - tldextract.TLDExtract, imported laz
 def recognizers() -> list:
     """Presidio's recognizers for curator's entities, set up to never touch the network."""
     offline_environment()
+    from presidio_analyzer import Pattern, PatternRecognizer
     from presidio_analyzer.predefined_recognizers import (
         CreditCardRecognizer,
         EmailRecognizer,
@@ -113,8 +114,6 @@ def recognizers() -> list:
     )
 
     from curator.anonymise.names import NameRecognizer
-
-    from presidio_analyzer import Pattern, PatternRecognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
