@@ -101,6 +101,7 @@ def offline_tld_extract():  # noqa: ANN201 - tldextract.TLDExtract, imported laz
 def recognizers() -> list:
     """Presidio's recognizers for curator's entities, set up to never touch the network."""
     offline_environment()
+    from presidio_analyzer import Pattern, PatternRecognizer
     from presidio_analyzer.predefined_recognizers import (
         CreditCardRecognizer,
         EmailRecognizer,
@@ -114,8 +115,6 @@ def recognizers() -> list:
 
     from curator.anonymise.names import NameRecognizer
 
-    from presidio_analyzer import Pattern
-
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
             return offline_tld_extract()(pattern_text).fqdn != ""
@@ -126,8 +125,11 @@ def recognizers() -> list:
 
     return [
         OfflineEmailRecognizer(),
-        # leniency 0 (POSSIBLE): numbers people type with unassigned area codes are still numbers
-        PhoneRecognizer(leniency=0),
+        PhoneRecognizer(),
+        # phonenumbers only accepts assigned area codes; people type unassigned ones too
+        PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
+            Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
+        ], context=["phone", "call", "cell", "mobile"]),
         CreditCardRecognizer(patterns=card_patterns),
         IbanRecognizer(),
         IpRecognizer(),
@@ -167,6 +169,7 @@ class Detector:
     def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None) -> None:
         self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
+
         self._cache: dict[str, list[Hit]] = {}
         self._nlp = None
         model = ner_model or os.environ.get(NER_ENV) or None

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector
+from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault, tokens
 from curator.spans import Edit, OffsetMap, apply_edits
