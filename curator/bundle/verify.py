@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
 from curator.bundle.formats.mattermost import RUBRICS
-from curator.bundle.manifest import file_sha256
+from curator.bundle.manifest import content_digest, file_sha256
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
 from curator.config import first_problem
@@ -66,6 +66,9 @@ def verify_bundle(path: Path) -> Verification:
         result.problems.append(Problem(MANIFEST, "schema", first_problem(error)))
         return result
     result.version = manifest.bundle_version
+    lines = [entry.line_sha256 for entry in manifest.fixtures]
+    if content_digest(lines, manifest.formats) != manifest.content_sha256:
+        result.problems.append(Problem(MANIFEST, "schema", "content_sha256 does not match its fixtures and formats"))
     present = set(files.names()) - {MANIFEST}
     for name in sorted(present | manifest.files.keys()):
         if name not in present:

@@ -193,3 +193,49 @@ def test_cached_fixtures_are_not_parsed_again_but_changes_are(sample, monkeypatc
     assert loads == [new]
     changelog = (sample.bundles_dir / "1.0.2" / "CHANGELOG.md").read_text()
     assert "## Added (1)" in changelog and new in changelog
+
+
+def test_lost_cache_texts_are_rebuilt_from_the_store(sample):
+    build_bundle(sample, "1.0.0")
+    (sample.root / ".curator" / "cache" / "bundle-texts.json").unlink()
+    build_bundle(sample, "1.0.1")
+    first = (sample.bundles_dir / "1.0.0" / "fixtures.jsonl").read_bytes()
+    assert (sample.bundles_dir / "1.0.1" / "fixtures.jsonl").read_bytes() == first
+    build_bundle(sample, "1.0.2")  # and the texts are cached again
+    assert (sample.root / ".curator" / "cache" / "bundle-texts.json").exists()
+
+
+def test_a_corrupt_cache_is_ignored(sample):
+    build_bundle(sample, "1.0.0")
+    for path in (sample.root / ".curator" / "cache").iterdir():
+        path.write_text("{not json")
+    build_bundle(sample, "1.0.1")
+    first = (sample.bundles_dir / "1.0.0" / "fixtures.jsonl").read_bytes()
+    assert (sample.bundles_dir / "1.0.1" / "fixtures.jsonl").read_bytes() == first
+
+
+def test_a_killed_build_never_leaves_a_half_built_bundle(sample, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from curator.bundle.verify import verify_bundle
+    from tests.conftest import CURATOR, subprocess_env
+
+    for delay in (0.5, 1.5, 3.0, 5.0):
+        process = subprocess.Popen([*CURATOR, "--store", str(sample.root), "bundle", "build", "1.0.0", "--archive"],
+                                   env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        bundle = sample.bundles_dir / "1.0.0"
+        if bundle.exists():  # it finished before the kill: then it is whole
+            assert verify_bundle(bundle).ok
+            break
+    else:
+        assert not (sample.bundles_dir / "1.0.0").exists()
+    # The next build cleans up whatever staging the kill left and succeeds.
+    assert run_cli("bundle", "build", "1.0.0", store=sample.root).exit_code == 0
+    assert verify_bundle(sample.bundles_dir / "1.0.0").ok
+    assert list((sample.root / ".curator" / "staging").glob("bundle-*")) == []

@@ -90,3 +90,12 @@ def test_a_tampered_archive_names_the_file(sample, tmp_path):
 def test_verify_of_nothing_is_a_usage_error(tmp_path):
     run = run_cli("bundle", "verify", str(tmp_path / "missing"))
     assert run.exit_code == 2 and "no bundle at" in run.stderr
+
+
+def test_a_manifest_whose_digest_does_not_match_its_entries(sample):
+    root = _built(sample)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["fixtures"][0]["line_sha256"] = "0" * 64
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    problems = {(p.path, p.kind) for p in verify_bundle(root).problems}
+    assert ("manifest.json", "schema") in problems and ("fixtures.jsonl:1", "tampered") in problems
