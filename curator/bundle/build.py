@@ -23,7 +23,10 @@ from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, MANIFEST, open_bund
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
-from curator.store import Store
+from curator.store import LOCAL, Store
+
+STAGING = "staging"
+STAGING_PREFIX = "bundle-"
 
 
 @dataclass(frozen=True)
@@ -88,16 +91,16 @@ def build_bundle(
     archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
 
     with store.locked():
+        _clear_stale_staging(store)
         cache = open_cache(store)
         wanted = {s.value for s in chosen_statuses}
         items = [item for item in serialise_store(store, cache) if item.status in wanted]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
-        fixtures_jsonl = jsonl.render(items)
-        digest = manifest.content_digest(fixtures_jsonl, chosen_formats)
+        digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
 
         if final.exists():
-            existing = manifest.read_manifest(final)
+            existing = manifest.read_manifest(final)  # a version whose manifest is broken is refused too
             if existing.content_sha256 != digest:
                 raise CuratorError(
                     f"bundle {version} already exists with different content; versions are "
@@ -110,12 +113,13 @@ def build_bundle(
         if archive_path.exists():
             raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
 
+        fixtures_jsonl = jsonl.render(items)
         previous = manifest.previous_version(store.bundles_dir, version)
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         changelog_text = _changelog(store, version, previous, items)
         leakgate.check(store, items, {CHANGELOG: changelog_text})
 
-        staged = atomic.staging_dir(store.local_path("staging"), f"bundle-{version}.")
+        staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
         try:
             written = _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
             (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
@@ -130,6 +134,14 @@ def build_bundle(
             write_archive(final, archive_path, version)
         cache.save()
         return BuildResult(version, final, False, built, archive_path if archive else None)
+
+
+def _clear_stale_staging(store: Store) -> None:
+    """Staging left by a killed build: safe to drop, we hold the lock no other build runs under."""
+    staging = store.root / LOCAL / STAGING
+    if staging.is_dir():
+        for leftover in staging.glob(f"{STAGING_PREFIX}*"):
+            atomic.remove_tree(leftover)
 
 
 def _write_formats(

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator.bundle.reader import FIXTURES, BundleFiles, open_bundle
+from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.errors import CuratorError
 from curator.normalise import same_value
 
@@ -92,7 +92,15 @@ def lines_by_id(lines: Iterable[str], label: str) -> dict[str, dict[str, Any]]:
 
 def diff_bundles(before: Path, after: Path) -> BundleDiff:
     a, b = open_bundle(before), open_bundle(after)
-    return diff_lines(parse_lines(a), parse_lines(b), before_name=a.label, after_name=b.label)
+    return diff_lines(parse_lines(a), parse_lines(b), before_name=_name(a), after_name=_name(b))
+
+
+def _name(files: BundleFiles) -> str:
+    """The bundle's version from its manifest, else its file name: what a reader calls it."""
+    try:
+        return str(json.loads(files.read(MANIFEST))["bundle_version"])
+    except (KeyError, ValueError, TypeError, OSError):
+        return Path(files.label).name
 
 
 def diff_lines(

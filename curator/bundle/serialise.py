@@ -7,8 +7,7 @@ Everything here is a pure function of the fixture's three store files, which is 
 from __future__ import annotations
 
 import hashlib
-import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from curator.model import BundleLine, BundleMetadata, Fixture, ThreadContent
@@ -19,15 +18,48 @@ SOURCE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 _LINE_MEMBERS = {"id", "kind", "doc_type", "category", "lineage", "known_bad"}
 
 
-@dataclass(frozen=True)
 class Serialised:
-    line: str  # the fixtures.jsonl line, without its newline
-    entry: dict[str, Any]  # BundleEntry members except `files` (they depend on the formats)
-    thread: str | None = None  # mattermost/<id>.json text, for threads
-    rubrics: list[str] = field(default_factory=list)
-    # When its truth was last set: the bundled label revision's time, else its creation time.
-    # The newest of these is a bundle's built_at, so rebuilds never read the clock.
-    label_time: str = ""
+    """One fixture ready to bundle.
+
+    `entry` and `label_time` are small and always at hand (they decide selection and
+    whether anything changed); the bulky texts (line, thread file, rubrics) are fetched on
+    first use, so a rebuild that turns out to be a no-op never loads them.
+    """
+
+    def __init__(
+        self,
+        entry: dict[str, Any],
+        label_time: str,
+        texts: dict[str, Any] | None = None,
+        fetch: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        self.entry = entry  # BundleEntry members except `files` (they depend on the formats)
+        # When its truth was last set: the bundled label revision's time, else its creation
+        # time. The newest of these is a bundle's built_at, so builds never read the clock.
+        self.label_time = label_time
+        self._texts = texts
+        self._fetch = fetch
+
+    @property
+    def texts(self) -> dict[str, Any]:
+        if self._texts is None:
+            assert self._fetch is not None
+            self._texts = self._fetch()
+        return self._texts
+
+    @property
+    def line(self) -> str:
+        """The fixtures.jsonl line, without its newline."""
+        return self.texts["line"]
+
+    @property
+    def thread(self) -> str | None:
+        """mattermost/<id>.json text, for threads."""
+        return self.texts["thread"]
+
+    @property
+    def rubrics(self) -> list[str]:
+        return self.texts["rubrics"]
 
     @property
     def id(self) -> str:
@@ -37,18 +69,12 @@ class Serialised:
     def status(self) -> str:
         return self.entry["status"]
 
-    def as_cache(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "entry": self.entry,
-            "thread": self.thread,
-            "rubrics": self.rubrics,
-            "label_time": self.label_time,
-        }
+    @property
+    def line_sha256(self) -> str:
+        return self.entry["line_sha256"]
 
-    @classmethod
-    def from_cache(cls, data: dict[str, Any]) -> Serialised:
-        return cls(**data)
+    def meta(self) -> dict[str, Any]:
+        return {"entry": self.entry, "label_time": self.label_time}
 
 
 def sha256(data: bytes) -> str:
@@ -79,12 +105,13 @@ def bundle_line(record: FixtureRecord) -> BundleLine:
 
 
 def dump_line(line: BundleLine) -> str:
-    return json.dumps(line.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 unescaped (same bytes as json.dumps(..., separators=(",", ":")))."""
+    return line.model_dump_json()
 
 
 def dump_thread(content: ThreadContent) -> str:
     """The export exactly as stored (only the members it had): what the Go loader reads."""
-    return json.dumps(content.export.model_dump(mode="json", exclude_unset=True), indent=2, ensure_ascii=False) + "\n"
+    return content.export.model_dump_json(indent=2, exclude_unset=True) + "\n"
 
 
 def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialised:
@@ -103,11 +130,9 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
         "line_sha256": sha256(line.encode("utf-8")),
         "source_sha256": dict(source_sha256),
     }
-    thread = dump_thread(record.content) if isinstance(record.content, ThreadContent) else None
-    return Serialised(
-        line=line,
-        entry=entry,
-        thread=thread,
-        rubrics=[r.text for r in labels.rubrics] if labels else [],
-        label_time=labels.time if labels else fixture.created_at,
-    )
+    texts = {
+        "line": line,
+        "thread": dump_thread(record.content) if isinstance(record.content, ThreadContent) else None,
+        "rubrics": [r.text for r in labels.rubrics] if labels else [],
+    }
+    return Serialised(entry, labels.time if labels else fixture.created_at, texts=texts)
