@@ -1,5 +1,6 @@
 """Scoring a system's predictions against a bundle, and gating CI on quality floors.
 
+    source.py       the bundle's fixtures, through curator.bundle.load
     predictions.py  the predictions JSONL format, read and checked against the bundle
     scoring.py      one fixture: each field / rubric right or wrong, failure classes
     metrics.py      accuracy tables, Brier score, reliability bins, quality composite

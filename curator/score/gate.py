@@ -68,6 +68,7 @@ def build_report(
     predictions_sha256: str = "",
     baseline_name: str | None = None,
 ) -> GateReport:
+    """Score every case (a case without a prediction counts wrong) and check the floors."""
     floors = floors or FloorsFile()
     weights = floors.weights.model_dump()
     results = [score_fixture(case, predictions.get(case.fixture.id)) for case in cases]
