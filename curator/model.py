@@ -15,6 +15,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
     field_serializer,
     field_validator,
     model_validator,
@@ -321,3 +324,236 @@ class StoreConfig(Strict):
     glossaries: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="language -> label phrase -> translation (bilingual)"
     )
+
+
+# ---- predictions (curator gate)
+
+
+class FieldPrediction(Strict):
+    """What a system extracted for one field, and how sure it was."""
+
+    # strict: JSON true is not the number 1, and "0.9" is not a confidence.
+    value: StrictStr | StrictInt | StrictFloat | None = Field(
+        default=None,
+        description="the extracted value; null or \"\" when the system found none",
+    )
+    confidence: float | None = Field(
+        default=None, ge=0, le=1, strict=True,
+        description="the system's probability that the value is right",
+    )
+
+
+class RubricVerdict(Strict):
+    """The user's own judge's verdict on one rubric statement of a thread fixture."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    rubric: str = Field(min_length=1, description="the rubric text, as in the bundle's labels")
+    passed: bool = Field(alias="pass", strict=True)
+    score: float | None = Field(default=None, ge=0, le=1, strict=True)
+
+
+class PredictionMetrics(Strict):
+    """Retrieval-quality metrics computed elsewhere (for example by RAGAS), each in [0, 1]."""
+
+    context_recall: float | None = Field(default=None, ge=0, le=1, strict=True)
+    faithfulness: float | None = Field(default=None, ge=0, le=1, strict=True)
+    answer_relevancy: float | None = Field(default=None, ge=0, le=1, strict=True)
+
+
+class Prediction(Strict):
+    """One line of a predictions JSONL file: a system's output for one bundle fixture."""
+
+    fixture_id: str = Field(min_length=1, description="the id of a fixture in the bundle")
+    fields: dict[str, FieldPrediction] = Field(default_factory=dict)
+    rubrics: list[RubricVerdict] = Field(default_factory=list)
+    metrics: PredictionMetrics | None = None
+
+
+# ---- gate floors and report (curator gate)
+
+
+class Floors(Strict):
+    """Quality floors `curator gate` enforces; each gate is skipped when it has nothing to measure."""
+
+    overall_accuracy: float = Field(default=0.9, ge=0, le=1, description="minimum item accuracy")
+    adversarial_accuracy: float = Field(
+        default=0.8, ge=0, le=1, description="minimum item accuracy on adversarial fixtures"
+    )
+    max_brier: float = Field(default=0.2, ge=0, le=1, description="maximum Brier score")
+    max_faithfulness_drop: float = Field(
+        default=0.05, ge=0, le=1, description="largest allowed fall of mean faithfulness vs the baseline"
+    )
+
+
+class QualityWeights(Strict):
+    context_recall: float = Field(default=0.35, ge=0)
+    faithfulness: float = Field(default=0.40, ge=0)
+    answer_relevancy: float = Field(default=0.25, ge=0)
+
+    @model_validator(mode="after")
+    def _some_weight(self) -> QualityWeights:
+        if self.context_recall + self.faithfulness + self.answer_relevancy <= 0:
+            raise ValueError("the quality weights must not all be 0")
+        return self
+
+
+class FloorsFile(Strict):
+    """floors.toml: `[floors]` and `[weights]` tables, every key optional."""
+
+    floors: Floors = Field(default_factory=Floors)
+    weights: QualityWeights = Field(default_factory=QualityWeights)
+
+
+class ItemScore(Strict):
+    name: str = Field(description="the field name, or the rubric text")
+    kind: Literal["field", "rubric"]
+    outcome: Literal["right", "wrong", "omitted", "missing"]
+    classes: list[str] = Field(default_factory=list, description="failure classes, see docs/gate.md")
+    expected: str | None = None
+    variants: list[str] = Field(default_factory=list)
+    expected_absent: bool = False
+    predicted: str | None = None
+    confidence: float | None = None
+    score: float | None = None
+
+
+class FixtureScore(Strict):
+    id: str
+    kind: Kind
+    category: str
+    adversarial: bool
+    mutations: list[str] = Field(default_factory=list)
+    missing: bool = Field(description="no prediction line for this fixture")
+    passed: bool = Field(description="every item right")
+    right: int = Field(ge=0)
+    total: int = Field(ge=0)
+    classes: list[str] = Field(default_factory=list)
+    metrics: dict[str, float] = Field(default_factory=dict)
+    composite: float | None = None
+    extra_fields: list[str] = Field(default_factory=list)
+    items: list[ItemScore] = Field(default_factory=list)
+
+
+class GateCheck(Strict):
+    name: str
+    status: Literal["pass", "fail", "skip"]
+    value: float | None = None
+    threshold: float
+    detail: str
+
+
+class Regression(Strict):
+    id: str
+    before: str = Field(description="right/total items in the baseline")
+    after: str = Field(description="right/total items now")
+    classes: list[str] = Field(default_factory=list)
+
+
+class GateReport(Strict):
+    """report.json of `curator gate`; pass it back as --baseline to the next run."""
+
+    format: Literal["curator-gate-report"] = "curator-gate-report"
+    schema_version: Literal[1] = SCHEMA_VERSION
+    generated_at: str
+    bundle: str
+    predictions: str
+    predictions_sha256: str
+    baseline: str | None = None
+    passed: bool
+    gates: list[GateCheck]
+    floors: Floors
+    accuracy: dict[str, Any]
+    fixtures_passed: int
+    fixtures_total: int
+    missing_fixtures: list[str] = Field(default_factory=list)
+    failure_classes: dict[str, int]
+    calibration: dict[str, Any]
+    quality: dict[str, Any]
+    regressions: list[Regression] = Field(default_factory=list)
+    fixtures: list[FixtureScore]
+
+
+# ---------------------------------------------------------------- bundles
+
+SEMVER_PATTERN = (
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
+
+
+class BundleMetadata(Strict):
+    """The rest of fixture.json, so a bundle line rebuilds the Fixture exactly."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    status: Status
+    tags: list[str] = Field(default_factory=list)
+    title: str = ""
+    created_at: str
+    provenance: Provenance
+    review: ReviewState = Field(default_factory=ReviewState)
+    warnings: list[str] = Field(default_factory=list)
+
+
+class BundleLine(Strict):
+    """One line of a bundle's fixtures.jsonl: input, expected output, known-bad answers."""
+
+    id: str = Field(pattern=FIXTURE_ID_PATTERN)
+    kind: Kind
+    doc_type: str | None = None
+    category: str
+    adversarial: bool
+    mutation_kinds: list[str] = Field(default_factory=list)
+    input: Content = Field(description="document pages, or the thread in Mattermost export shape")
+    expected: LabelRevision | None = Field(
+        description="the current label revision: typed fields with variants and evidence, or rubrics"
+    )
+    known_bad: list[KnownBadAnswer] = Field(default_factory=list)
+    lineage: Lineage | None = None
+    metadata: BundleMetadata
+
+
+class BundleEntry(Strict):
+    """What the manifest says about one bundled fixture."""
+
+    id: str = Field(pattern=FIXTURE_ID_PATTERN)
+    kind: Kind
+    doc_type: str | None = None
+    category: str
+    status: Status
+    adversarial: bool
+    mutation_kinds: list[str] = Field(default_factory=list)
+    label_rev: int | None = Field(ge=1, description="the label revision bundled; null if unlabelled")
+    line_sha256: str = Field(pattern=SHA256_PATTERN, description="sha256 of its fixtures.jsonl line")
+    source_sha256: dict[str, str] = Field(
+        description="store file name -> sha256 of the fixture.json, content.json, labels.jsonl it came from"
+    )
+    files: list[str] = Field(default_factory=list, description="bundle files of this fixture alone")
+
+
+class BundleCounts(Strict):
+    total: int = Field(ge=1)
+    adversarial: int = Field(ge=0)
+    by_kind: dict[str, int] = Field(default_factory=dict)
+    by_category: dict[str, int] = Field(default_factory=dict)
+    by_mutation: dict[str, int] = Field(default_factory=dict, description="mutation kind -> fixtures")
+
+
+class BundleManifest(Strict):
+    """bundles/<version>/manifest.json: what is in the bundle and the sha256 of every file."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    bundle_version: str = Field(pattern=SEMVER_PATTERN)
+    curator_version: str
+    built_at: str = Field(description="newest label revision time in the bundle: reproducible")
+    previous: str | None = Field(default=None, description="the version CHANGELOG.md is against")
+    formats: list[str]
+    statuses: list[Status] = Field(min_length=1, description="the fixture statuses selected")
+    content_sha256: str = Field(
+        pattern=SHA256_PATTERN, description="digest of fixtures.jsonl and formats: same content, same digest"
+    )
+    counts: BundleCounts
+    fixtures: list[BundleEntry]
+    files: dict[str, str] = Field(description="path -> sha256 of every file except manifest.json")

@@ -1,0 +1,205 @@
+"""`curator bundle build`: a frozen, versioned, verifiable release of the golden set.
+
+Build order keeps every promise of the command: everything is validated and rendered in
+memory first (version, formats, selection, immutability, leak gate), then written into a
+staging folder under .curator/ and renamed into bundles/VERSION whole, so a failure or a
+kill never leaves a half-built bundle. The same store gives byte-identical bundles: no
+wall-clock time, sorted everything, and built_at is the newest label revision time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator import __version__, atomic
+from curator.bundle import changelog, leakgate, manifest
+from curator.bundle.archive import write_archive
+from curator.bundle.cache import open_cache, serialise_store
+from curator.bundle.diff import diff_lines, lines_by_id, parse_lines
+from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
+from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, MANIFEST, open_bundle
+from curator.bundle.serialise import Serialised
+from curator.errors import CuratorError
+from curator.model import BundleEntry, BundleManifest, Status
+from curator.store import LOCAL, Store
+
+STAGING = "staging"
+STAGING_PREFIX = "bundle-"
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    version: str
+    path: Path
+    unchanged: bool  # the version already existed with this very content
+    manifest: BundleManifest
+    archive: Path | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "version": self.version,
+            "path": str(self.path),
+            "unchanged": self.unchanged,
+            "archive": str(self.archive) if self.archive else None,
+            "previous": self.manifest.previous,
+            "formats": self.manifest.formats,
+            "counts": self.manifest.counts.model_dump(mode="json"),
+            "content_sha256": self.manifest.content_sha256,
+        }
+
+
+def parse_formats(formats: str | Iterable[str] | None) -> list[str]:
+    """Known formats in canonical order; jsonl is always included (everything reads it)."""
+    if formats is None:
+        return list(FORMATS)
+    names = formats.split(",") if isinstance(formats, str) else list(formats)
+    names = [n.strip() for n in names if n.strip()]
+    unknown = [n for n in names if n not in FORMATS]
+    if unknown:
+        raise CuratorError(f"unknown bundle format {unknown[0]!r} (known: {', '.join(FORMATS)})")
+    if not names:
+        raise CuratorError(f"no bundle format given (known: {', '.join(FORMATS)})")
+    return [f for f in FORMATS if f in names or f == "jsonl"]
+
+
+def parse_statuses(statuses: Iterable[str]) -> list[Status]:
+    chosen = []
+    for name in statuses:
+        try:
+            chosen.append(Status(name))
+        except ValueError:
+            known = ", ".join(s.value for s in Status)
+            raise CuratorError(f"unknown status {name!r} (known: {known})") from None
+    return sorted(set(chosen), key=list(Status).index) or [Status.active]
+
+
+def build_bundle(
+    store: Store,
+    version: str,
+    *,
+    formats: str | Iterable[str] | None = None,
+    statuses: Sequence[str] = ("active",),
+    archive: bool = False,
+) -> BuildResult:
+    """Build bundles/VERSION from the store's fixtures with the given statuses."""
+    manifest.check_version(version)
+    chosen_formats = parse_formats(formats)
+    chosen_statuses = parse_statuses(statuses)
+    final = store.bundles_dir / version
+    archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
+
+    with store.locked():
+        _clear_stale_staging(store)
+        cache = open_cache(store)
+        wanted = {s.value for s in chosen_statuses}
+        items = [item for item in serialise_store(store, cache) if item.status in wanted]
+        if not items:
+            raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
+        digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
+
+        if final.exists():
+            existing = manifest.read_manifest(final)  # a version whose manifest is broken is refused too
+            if existing.content_sha256 != digest:
+                raise CuratorError(
+                    f"bundle {version} already exists with different content; versions are "
+                    "immutable, build a new version"
+                )
+            if archive and not archive_path.exists():
+                write_archive(final, archive_path, version)
+            cache.save()
+            return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
+        if archive_path.exists():
+            raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
+
+        fixtures_jsonl = jsonl.render(items)
+        previous = manifest.previous_version(store.bundles_dir, version)
+        thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
+        changelog_text = _changelog(store, version, previous, items)
+        leakgate.check(store, items, {CHANGELOG: changelog_text})
+
+        staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
+        try:
+            written = _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
+            (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
+            written.append(CHANGELOG)
+            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, thread_files)
+            (staged / MANIFEST).write_bytes(manifest.render(built))
+            atomic.publish_dir(staged, final)
+        except BaseException:
+            atomic.remove_tree(staged)
+            raise
+        if archive:
+            write_archive(final, archive_path, version)
+        cache.save()
+        return BuildResult(version, final, False, built, archive_path if archive else None)
+
+
+def _clear_stale_staging(store: Store) -> None:
+    """Staging left by a killed build: safe to drop, we hold the lock no other build runs under."""
+    staging = store.root / LOCAL / STAGING
+    if staging.is_dir():
+        for leftover in staging.glob(f"{STAGING_PREFIX}*"):
+            atomic.remove_tree(leftover)
+
+
+def _write_formats(
+    staged: Path,
+    formats: list[str],
+    items: list[Serialised],
+    fixtures_jsonl: bytes,
+    thread_files: dict[str, bytes],
+    digest: str,
+) -> list[str]:
+    written = jsonl.write(staged, fixtures_jsonl)
+    if "hf" in formats or "parquet" in formats:
+        table = hf.arrow_table(items)
+        if "hf" in formats:
+            written += hf.write(staged, table, digest)
+        if "parquet" in formats:
+            written += parquet.write(staged, table)
+    if "mattermost" in formats:
+        written += mattermost.write(staged, thread_files)
+    return written
+
+
+def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:
+    if previous is None:
+        return changelog.render(version, None, len(items))
+    before = parse_lines(open_bundle(store.bundles_dir / previous))
+    after = lines_by_id((item.line for item in items), version)
+    return changelog.render(version, diff_lines(before, after, before_name=previous, after_name=version), len(items))
+
+
+def _manifest(
+    version: str,
+    previous: str | None,
+    formats: list[str],
+    statuses: list[Status],
+    digest: str,
+    items: list[Serialised],
+    staged: Path,
+    thread_files: dict[str, bytes],
+) -> BundleManifest:
+    files = {
+        path.relative_to(staged).as_posix(): manifest.file_sha256(path.read_bytes())
+        for path in sorted(staged.rglob("*"))
+        if path.is_file() and path.name != MANIFEST
+    }
+    entries = []
+    for item in items:
+        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in thread_files else []
+        entries.append(BundleEntry.model_validate({**item.entry, "files": own}))
+    return BundleManifest(
+        bundle_version=version,
+        curator_version=__version__,
+        built_at=max(item.label_time for item in items),
+        previous=previous,
+        formats=formats,
+        statuses=statuses,
+        content_sha256=digest,
+        counts=manifest.counts(items),
+        fixtures=entries,
+        files=dict(sorted(files.items())),
+    )

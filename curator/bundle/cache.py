@@ -1,0 +1,165 @@
+"""Per-fixture serialisations cached under .curator/cache/, keyed by the store files' hashes.
+
+A rebuild only parses, validates and dumps the fixtures whose bytes changed (expensive).
+Hashing needs the bytes, so, as git's index does, each fixture also remembers the
+(size, mtime_ns, inode) of its files when they were hashed: a file whose stat is unchanged
+is not read again. Every store write replaces a file by rename (new inode, new mtime), so a
+changed file is always seen.
+
+Two files: a small index (stats, hashes, manifest entries: enough to decide that nothing
+changed) and the bulky texts (lines, thread files), read only when a bundle is written.
+The cache is local and disposable: an unreadable or outdated one is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from curator import __version__, atomic
+from curator.bundle.serialise import SOURCE_FILES, Serialised, serialise, sha256
+from curator.store import FIXTURE_DIRS, Store
+
+INDEX_NAME = "cache/bundle-index.json"
+TEXTS_NAME = "cache/bundle-texts.json"
+# Bump when the line format or the entry shape changes, so old entries are not reused.
+CACHE_FORMAT = 3
+_STAMP = [CACHE_FORMAT, __version__]
+
+
+class SerialisationCache:
+    def __init__(self, index_path: Path, texts_path: Path) -> None:
+        self.index_path, self.texts_path = index_path, texts_path
+        index = _read_json(index_path)
+        fresh = isinstance(index, dict) and index.get("format") == _STAMP
+        self._old_meta: dict[str, Any] = dict(index.get("entries", {})) if fresh else {}
+        self._old_stats: dict[str, Any] = dict(index.get("stats", {})) if fresh else {}
+        self._old_texts: dict[str, Any] | None = None if fresh else {}
+        self._meta: dict[str, Any] = {}
+        self._stats: dict[str, Any] = {}
+        self._texts: dict[str, dict[str, Any]] = {}
+        self._texts_added = False
+
+    def hashes(self, fixture_id: str, stats: list[list[int]]) -> dict[str, str] | None:
+        """The remembered hashes of a fixture's files, when their stat has not changed."""
+        known = self._old_stats.get(fixture_id)
+        if isinstance(known, list) and len(known) == 2 and known[0] == stats:
+            return known[1]
+        return None
+
+    def remember(self, fixture_id: str, stats: list[list[int]], hashes: dict[str, str]) -> None:
+        self._stats[fixture_id] = [stats, hashes]
+
+    def meta(self, key: str) -> dict[str, Any] | None:
+        found = self._old_meta.get(key)
+        if found is not None:
+            self._meta[key] = found
+        return found
+
+    def texts(self, key: str) -> dict[str, Any] | None:
+        if key in self._texts:
+            return self._texts[key]
+        if self._old_texts is None:
+            loaded = _read_json(self.texts_path)
+            fresh = isinstance(loaded, dict) and loaded.get("format") == _STAMP
+            self._old_texts = dict(loaded.get("texts", {})) if fresh else {}
+        return self._old_texts.get(key)
+
+    def put(self, key: str, value: Serialised) -> None:
+        self._meta[key] = value.meta()
+        self._texts[key] = value.texts
+        self._texts_added = True
+
+    def save(self) -> None:
+        """Keep only what this build used, so the cache never outgrows the store."""
+        keys_changed = self._meta.keys() != self._old_meta.keys()
+        if keys_changed or self._texts_added:
+            texts = {}
+            for key in sorted(self._meta):
+                found = self.texts(key)
+                if found is not None:
+                    texts[key] = found
+            _write_json(self.texts_path, {"format": _STAMP, "texts": texts})
+        if keys_changed or self._stats != self._old_stats:
+            _write_json(self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta})
+
+
+def fixture_dirs(store: Store) -> list[tuple[str, str]]:
+    """(id, directory) of every fixture, in id order; os.scandir, as this runs on every build."""
+    found = []
+    for folder in FIXTURE_DIRS:
+        try:
+            with os.scandir(store.root / folder) as entries:
+                found.extend((e.name, e.path) for e in entries if e.is_dir() and not e.name.startswith("."))
+        except FileNotFoundError:
+            continue
+    return sorted(found)
+
+
+def serialise_store(store: Store, cache: SerialisationCache | None = None) -> list[Serialised]:
+    """Every fixture in the store, serialised, in id order (cached ones not re-parsed)."""
+    results = []
+    for fixture_id, directory in fixture_dirs(store):
+        paths = [os.path.join(directory, name) for name in SOURCE_FILES]
+        stats = [_stat(path) for path in paths]
+        hashes = cache.hashes(fixture_id, stats) if cache else None
+        if hashes is None:
+            hashes = {name: sha256(_read(path)) for name, path in zip(SOURCE_FILES, paths, strict=True)}
+        key = hashlib.sha256(json.dumps([fixture_id, hashes], sort_keys=True).encode()).hexdigest()
+        meta = cache.meta(key) if cache else None
+        if meta is not None:
+            found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, fixture_id, hashes))
+        else:
+            found = serialise(store.load(fixture_id), hashes)
+            if cache:
+                cache.put(key, found)
+        if cache:
+            cache.remember(fixture_id, stats, hashes)
+        results.append(found)
+    return results
+
+
+def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str, hashes: dict[str, str]):  # noqa: ANN202
+    def fetch() -> dict[str, Any]:
+        found = cache.texts(key)
+        if found is None:  # texts file lost or older than the index: serialise again
+            fresh = serialise(store.load(fixture_id), hashes)
+            cache.put(key, fresh)
+            return fresh.texts
+        return found
+
+    return fetch
+
+
+def open_cache(store: Store) -> SerialisationCache:
+    return SerialisationCache(store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME))
+
+
+def _stat(path: str) -> list[int]:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return [-1, 0, 0]
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _write_json(path: Path, data: Any) -> None:
+    atomic.write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))

@@ -1,0 +1,99 @@
+"""curator bundle build / verify / diff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from curator.cli.common import emit, json_option
+
+STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
+
+
+@click.group()
+def bundle() -> None:
+    """Build, verify and diff versioned fixture bundles."""
+
+
+@bundle.command()
+@click.argument("version")
+@click.option("--format", "formats", default="jsonl,hf,parquet,mattermost", show_default=True,
+              metavar="LIST", help="Comma-separated formats: jsonl, hf, parquet, mattermost.")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
+              help="Bundle fixtures with this status (repeatable; default: active).")
+@click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
+@json_option
+@click.pass_obj
+def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, as_json: bool) -> None:  # noqa: ANN001
+    """Build bundles/VERSION from the store's active fixtures.
+
+    Versions are semantic and immutable: rebuilding one with the same content does
+    nothing, with different content is refused.
+
+    Example: curator bundle build 1.2.0 --format jsonl,hf --archive
+    """
+    from curator.bundle.build import build_bundle
+
+    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",), archive=archive)
+    counts = result.manifest.counts
+    if result.unchanged:
+        text = f"bundle {version} is up to date ({counts.total} fixtures, unchanged)"
+    else:
+        text = (f"built bundle {version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
+                f"formats {', '.join(result.manifest.formats)} -> {result.path}")
+    if result.archive:
+        text += f"\narchive: {result.archive}"
+    emit(as_json, result.as_dict(), text)
+
+
+@bundle.command()
+@click.argument("path", metavar="DIR|ARCHIVE", type=click.Path(path_type=Path))
+@json_option
+@click.pass_context
+def verify(ctx: click.Context, path: Path, as_json: bool) -> None:
+    """Check every file's hash and schema; exit 1 naming each tampered, missing or extra file.
+
+    Example: curator bundle verify bundles/1.2.0.tar.gz
+    """
+    from curator.bundle.verify import render, verify_bundle
+
+    result = verify_bundle(_resolve(ctx, path))
+    emit(as_json, result.as_dict(), lambda: render(result))
+    if not result.ok:
+        ctx.exit(1)
+
+
+@bundle.command()
+@click.argument("before", metavar="A", type=click.Path(path_type=Path))
+@click.argument("after", metavar="B", type=click.Path(path_type=Path))
+@json_option
+@click.pass_context
+def diff(ctx: click.Context, before: Path, after: Path, as_json: bool) -> None:
+    """Fixtures added, removed, relabelled (field by field) and changed from bundle A to B.
+
+    A and B are bundle directories, archives, or versions in the store's bundles/.
+
+    Example: curator bundle diff 1.0.0 1.1.0 --json
+    """
+    from curator.bundle.diff import diff_bundles, render
+
+    result = diff_bundles(_resolve(ctx, before), _resolve(ctx, after))
+    emit(as_json, result.as_dict(), lambda: render(result))
+
+
+def _resolve(ctx: click.Context, path: Path) -> Path:
+    """A path as given, else a version (or VERSION.tar.gz) in the store's bundles/."""
+    if path.exists():
+        return path
+    from curator.errors import CuratorError
+
+    try:
+        store = ctx.obj.store() if ctx.obj else None
+    except CuratorError:
+        store = None
+    if store is not None:
+        for candidate in (store.bundles_dir / str(path), store.bundles_dir / f"{path}.tar.gz"):
+            if candidate.exists():
+                return candidate
+    return path

@@ -1,0 +1,101 @@
+"""bundle verify: hashes and schemas, on directories and archives."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import tarfile
+
+from curator.bundle.build import build_bundle
+from curator.bundle.verify import verify_bundle
+from tests.conftest import run_cli
+
+
+def _built(sample, archive=False):
+    build_bundle(sample, "1.0.0", archive=archive)
+    return sample.bundles_dir / "1.0.0"
+
+
+def test_a_fresh_bundle_and_its_archive_verify(sample):
+    root = _built(sample, archive=True)
+    for target in (root, sample.bundles_dir / "1.0.0.tar.gz"):
+        run = run_cli("bundle", "verify", str(target), "--json")
+        assert run.exit_code == 0, run.stdout
+        report = json.loads(run.stdout)
+        assert report["ok"] and report["files_checked"] == len(json.loads((root / "manifest.json").read_text())["files"])
+
+
+def test_tampered_missing_and_extra_files_are_each_named(sample):
+    root = _built(sample)
+    with (root / "hf" / "dataset_info.json").open("a") as handle:
+        handle.write(" ")
+    (root / "fixtures.parquet").unlink()
+    (root / "notes.txt").write_text("not part of the bundle")
+    run = run_cli("bundle", "verify", str(root))
+    assert run.exit_code == 1
+    assert "tampered: hf/dataset_info.json" in run.stdout
+    assert "missing: fixtures.parquet" in run.stdout
+    assert "extra: notes.txt" in run.stdout
+
+
+def test_a_line_that_breaks_the_schema_is_caught_even_with_a_matching_hash(sample):
+    root = _built(sample)
+    lines = (root / "fixtures.jsonl").read_text().splitlines()
+    broken = json.loads(lines[0])
+    broken["kind"] = "spreadsheet"
+    lines[0] = json.dumps(broken)
+    data = ("\n".join(lines) + "\n").encode()
+    (root / "fixtures.jsonl").write_bytes(data)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["files"]["fixtures.jsonl"] = hashlib.sha256(data).hexdigest()  # a forger's manifest
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    result = verify_bundle(root)
+    assert [(p.path, p.kind) for p in result.problems] == [("fixtures.jsonl:1", "schema")]
+
+
+def test_a_thread_file_that_is_not_a_thread_export_is_a_schema_problem(sample):
+    root = _built(sample)
+    thread = next((root / "mattermost").glob("deploy-*.json"))
+    thread.write_text(json.dumps({"posts": {}}))
+    kinds = {(p.path, p.kind) for p in verify_bundle(root).problems}
+    name = f"mattermost/{thread.name}"
+    assert kinds == {(name, "tampered"), (name, "schema")}
+
+
+def test_missing_or_broken_manifest(sample):
+    root = _built(sample)
+    (root / "manifest.json").write_text("{}")
+    assert [p.path for p in verify_bundle(root).problems] == ["manifest.json"]
+    (root / "manifest.json").unlink()
+    run = run_cli("bundle", "verify", str(root))
+    assert run.exit_code == 1 and "missing: manifest.json" in run.stdout
+
+
+def test_a_tampered_archive_names_the_file(sample, tmp_path):
+    _built(sample, archive=True)
+    original = sample.bundles_dir / "1.0.0.tar.gz"
+    forged = tmp_path / "forged.tar.gz"
+    with tarfile.open(original) as source, tarfile.open(forged, "w:gz") as target:
+        for member in source.getmembers():
+            data = source.extractfile(member).read() if member.isfile() else None
+            if member.name == "1.0.0/CHANGELOG.md":
+                data += b"\n- sneaked in\n"
+                member.size = len(data)
+            target.addfile(member, io.BytesIO(data) if data is not None else None)
+    run = run_cli("bundle", "verify", str(forged))
+    assert run.exit_code == 1 and "tampered: CHANGELOG.md" in run.stdout
+
+
+def test_verify_of_nothing_is_a_usage_error(tmp_path):
+    run = run_cli("bundle", "verify", str(tmp_path / "missing"))
+    assert run.exit_code == 2 and "no bundle at" in run.stderr
+
+
+def test_a_manifest_whose_digest_does_not_match_its_entries(sample):
+    root = _built(sample)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["fixtures"][0]["line_sha256"] = "0" * 64
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    problems = {(p.path, p.kind) for p in verify_bundle(root).problems}
+    assert ("manifest.json", "schema") in problems and ("fixtures.jsonl:1", "tampered") in problems
