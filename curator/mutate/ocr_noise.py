@@ -12,13 +12,15 @@ its span (its noised form recorded as evidence_text) or left alone; the value st
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent
 from curator.mutate.measure import cer as rate
-from curator.mutate.measure import edit_distance, levenshtein
+from curator.mutate.measure import edits_distance, levenshtein
 from curator.mutate.registry import Outcome, Subject, register
 from curator.mutate.textops import Where, protected_bounds, rewrite, texts
 from curator.spans import Edit
@@ -59,8 +61,8 @@ def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
     if not length:
         raise CuratorError(f"{subject.fixture.id} has no text to noise")
     edits = plan_noise(all_texts, target, rng, {place: protected_bounds(fields, place) for place, _ in all_texts})
-    distance = sum(edit_distance(text, edits[place]) for place, text in all_texts)
     new_content, new_fields, _, _ = rewrite(subject.content, fields, edits)
+    distance = sum(edits_distance(text, edits[place]) for place, text in all_texts if edits[place])
     if isinstance(new_content, DocumentContent):
         pages = [p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p for p in new_content.pages]
         new_content = new_content.model_copy(update={"pages": pages})
@@ -76,57 +78,77 @@ def plan_noise(
     all_texts: list[tuple[Where, str]], target: float, rng: random.Random, bounds: dict[Where, set[int]]
 ) -> dict[Where, list[Edit]]:
     """Choose edits across all texts whose summed Levenshtein cost is round(target x chars)."""
-    budget = round(target * sum(len(text) for _, text in all_texts))
-    positions = [(index, offset) for index, (_, text) in enumerate(all_texts) for offset in range(len(text))]
-    rng.shuffle(positions)
+    starts = list(accumulate((len(text) for _, text in all_texts), initial=0))
+    total = starts[-1]
+    budget = round(target * total)
     used = [bytearray(len(text) + 2) for _, text in all_texts]  # 1 = an edit touches or borders it
     edits: dict[Where, list[Edit]] = {place: [] for place, _ in all_texts}
-    for index, offset in positions:
-        if budget <= 0:
-            break
+    # Random positions until the budget is spent; give up after many misses (a text too
+    # short or too protected for the rate), and the measured CER will say so.
+    misses = 0
+    draw = rng.random
+    while budget > 0 and misses < 20 * total + 100:
+        position = int(draw() * total)
+        index = bisect_right(starts, position) - 1
+        offset = position - starts[index]
         place, text = all_texts[index]
+        taken = used[index]
+        if taken[offset]:
+            misses += 1
+            continue
         choice = _error_at(text, offset, rng, budget)
         if choice is None:
+            misses += 1
             continue
         end, replacement, cost = choice
-        start = offset
         # Keep a clean character between errors so each one's cost stays its own.
-        if any(used[index][max(0, start - 1) : end + 1]):
+        low = offset - 1 if offset else 0
+        if 1 in taken[low : end + 1] or (end - offset > 1 and any(offset < b < end for b in bounds[place])):
+            misses += 1
             continue
-        if any(start < b < end for b in bounds[place]):
-            continue  # would straddle an evidence boundary
-        for i in range(max(0, start - 1), min(len(text), end) + 1):
-            used[index][i] = 1
-        edits[place].append(Edit(start, end, replacement))
+        taken[low : end + 1] = b"\x01" * (end + 1 - low)
+        edits[place].append(Edit(offset, end, replacement))
         budget -= cost
     return edits
 
 
 def _error_at(text: str, offset: int, rng: random.Random, budget: int) -> tuple[int, str, int] | None:
     """One plausible OCR error starting at `offset`: (end, replacement, Levenshtein cost)."""
-    char = text[offset]
-    if char == "\n":
-        return None
-    pair = text[offset : offset + 2]
-    options: list[tuple[float, tuple[int, str, int]]] = []
-    if len(pair) == 2 and pair in CONFUSIONS and budget >= 2:
-        options += [(WEIGHTS["confuse"] * w, (offset + 2, r, _cost(pair, r))) for r, w in CONFUSIONS[pair]]
-    if char in CONFUSIONS:
-        options += [(WEIGHTS["confuse"] * w, (offset + 1, r, _cost(char, r))) for r, w in CONFUSIONS[char]]
-    if char in PUNCTUATION_SWAPS:
-        options += [(WEIGHTS["punct"] * w, (offset + 1, r, 1)) for r, w in PUNCTUATION_SWAPS[char]]
-    if char == " ":
-        options.append((WEIGHTS["merge"], (offset + 1, "", 1)))
-    elif char.isalnum():
-        options.append((WEIGHTS["delete"], (offset + 1, "", 1)))
-        if offset > 0 and text[offset - 1].isalnum():
-            options.append((WEIGHTS["split"], (offset, " ", 1)))
-            options.append((WEIGHTS["insert"], (offset, rng.choice(INSERTIONS), 1)))
-    options = [(w, o) for w, o in options if o[2] <= budget]
+    prev_alnum = offset > 0 and text[offset - 1].isalnum()
+    cumulative, options = _options(text[offset : offset + 2], prev_alnum, budget >= 2)
     if not options:
         return None
-    weights = [w for w, _ in options]
-    return rng.choices([o for _, o in options], weights=weights)[0]
+    length, replacement, cost = options[bisect_right(cumulative, rng.random() * cumulative[-1])]
+    if replacement is None:  # an insertion: which stray glyph is drawn now
+        replacement = rng.choice(INSERTIONS)
+    return offset + length, replacement, cost
+
+
+@lru_cache(maxsize=4096)
+def _options(
+    pair: str, prev_alnum: bool, two_allowed: bool
+) -> tuple[tuple[float, ...], tuple[tuple[int, str | None, int], ...]]:
+    """The errors possible at a character (given the next one): cumulative weights and
+    (length, replacement, cost) of each."""
+    char = pair[0]
+    found: list[tuple[float, tuple[int, str | None, int]]] = []
+    if char == "\n":
+        return (), ()
+    if len(pair) == 2 and pair in CONFUSIONS:
+        found += [(WEIGHTS["confuse"] * w, (2, r, _cost(pair, r))) for r, w in CONFUSIONS[pair]]
+    if char in CONFUSIONS:
+        found += [(WEIGHTS["confuse"] * w, (1, r, _cost(char, r))) for r, w in CONFUSIONS[char]]
+    if char in PUNCTUATION_SWAPS:
+        found += [(WEIGHTS["punct"] * w, (1, r, 1)) for r, w in PUNCTUATION_SWAPS[char]]
+    if char == " ":
+        found.append((WEIGHTS["merge"], (1, "", 1)))
+    elif char.isalnum():
+        found.append((WEIGHTS["delete"], (1, "", 1)))
+        if prev_alnum:
+            found.append((WEIGHTS["split"], (0, " ", 1)))
+            found.append((WEIGHTS["insert"], (0, None, 1)))
+    found = [(w, o) for w, o in found if o[2] <= (2 if two_allowed else 1)]
+    return tuple(accumulate(w for w, _ in found)), tuple(o for _, o in found)
 
 
 @lru_cache(maxsize=512)

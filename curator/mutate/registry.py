@@ -78,12 +78,18 @@ def register(name: str, *, category: str, owns: str) -> Callable[[MutationFn], M
 _SKIP = {"registry", "engine", "textops", "measure", "samples", "glossary", "__init__"}
 
 
+_loaded = False
+
+
 def load_all() -> dict[str, Mutation]:
     """Import every mutation module in this package (each registers itself)."""
-    package = importlib.import_module("curator.mutate")
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in _SKIP:
-            importlib.import_module(f"curator.mutate.{info.name}")
+    global _loaded
+    if not _loaded:
+        package = importlib.import_module("curator.mutate")
+        for info in pkgutil.iter_modules(package.__path__):
+            if info.name not in _SKIP:
+                importlib.import_module(f"curator.mutate.{info.name}")
+        _loaded = True
     return REGISTRY
 
 
