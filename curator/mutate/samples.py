@@ -90,16 +90,19 @@ def lease(seed: int, *, pages: int = 2) -> tuple[DocumentContent, dict[str, str]
         f"1. PARTIES\nLandlord: {values['landlord']}\nTenant: {values['tenant']}",
         f"2. PREMISES\nPremises Address: {values['premises_address']}",
         f"3. TERM\nLease Start Date: {values['lease_start_date']}\nLease End Date: {values['lease_end_date']}",
-        f"4. RENT\nMonthly Rent: {values['monthly_rent']}\n{_BOILERPLATE[1]}",
-        f"5. DEPOSIT\nSecurity Deposit: {values['security_deposit']}\n"
-        "The deposit is returned within thirty days after the end of the term, less any damage.",
     ]
     other = [b for i, b in enumerate(_BOILERPLATE) if i != 1]
     rng.shuffle(other)
-    for number, sentence in enumerate(other[: 2 + 2 * pages], start=6):
+    for number, sentence in enumerate(other[: 2 + 2 * pages], start=4):
         clauses.append(f"{number}. GENERAL\n{sentence} {rng.choice(_BOILERPLATE)}")
-    clauses.append(f"SIGNED by the Landlord, {values['landlord']}, and the Tenant, {values['tenant']}.")
-    # Page 1 ends after the term, so rent and deposit (and their evidence) sit on later pages.
+    number = len(clauses)
+    clauses += [
+        f"{number}. RENT\nMonthly Rent: {values['monthly_rent']}\n{_BOILERPLATE[1]}",
+        f"{number + 1}. DEPOSIT\nSecurity Deposit: {values['security_deposit']}\n"
+        "The deposit is returned within thirty days after the end of the term, less any damage.",
+        f"SIGNED by the Landlord, {values['landlord']}, and the Tenant, {values['tenant']}.",
+    ]
+    # Page 1 ends after the term; rent and deposit come last, so a cut or a page limit loses them.
     rest = clauses[4:]
     per_page = max(1, -(-len(rest) // max(1, pages - 1)))
     groups = [clauses[:4]] + [rest[i : i + per_page] for i in range(0, len(rest), per_page)] if pages > 1 else [clauses]
