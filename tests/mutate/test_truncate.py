@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from curator.labels import evidence_problems, set_labels
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
-
-from curator.labels import evidence_problems, set_labels
 
 
 def _load(samples, variant_id):
