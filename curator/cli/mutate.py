@@ -30,7 +30,11 @@ def mutate(ctx: click.Context, env, ids: tuple[str, ...], render: bool, amendmen
     Several mutation options chain in the order given. Put the IDs first, since
     --truncate and --ocr-noise take an optional value.
 
-    Example: curator mutate lease-maple-court-1a2b3c4d --truncate 0.6 --ocr-noise 0.08 --seed 7
+    \b
+    Examples:
+      curator mutate lease-maple-court-1a2b3c4d --truncate 0.6 --ocr-noise 0.08 --seed 7
+      curator mutate lease-maple-court-1a2b3c4d --contradict monthly_rent --amendment-first
+      curator mutate --refresh
     """
     from curator.errors import CuratorError
     from curator.mutate.engine import mutate as make_variants
