@@ -130,8 +130,11 @@ def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str)
             changed = amount + rng.randrange(1, 6)
         return _format_amount_like(old, changed)
     if field_type is FieldType.text:
-        if any(c.isdigit() for c in old):
-            return "".join(str((int(c) + rng.randrange(1, 10)) % 10) if c.isdigit() else c for c in old)
+        runs = list(re.finditer(r"\d+", old))
+        if runs:  # a reference number: renumber its last group of digits (INV-2024-0042 -> INV-2024-7310)
+            last = runs[-1]
+            digits = "".join(str(rng.randrange(10)) for _ in last.group(0))
+            return old[: last.start()] + digits + old[last.end() :]
         return f"{old}-A"
     from faker import Faker
 
@@ -171,7 +174,10 @@ def _format_amount_like(old: str, amount: Decimal) -> str:
     tail = re.search(r"[.,](\d{1,2})$", number)
     if tail:
         decimals = len(tail.group(1))
-    grouped = f"{amount:,.{decimals}f}" if ("," in number or "." in number[:-3]) else f"{amount:.{decimals}f}"
+    integer_part = re.split(r"[.,]\d{1,2}$", number)[0]
+    # Group thousands as the original did; an original under 1000 shows no habit, so group.
+    ungrouped = len(re.sub(r"\D", "", integer_part)) >= 4 and not re.search(r"[,.\s]", integer_part)
+    grouped = f"{amount:.{decimals}f}" if ungrouped else f"{amount:,.{decimals}f}"
     if european:
         grouped = grouped.replace(",", "\0").replace(".", ",").replace("\0", ".")
     return old[: match.start()] + grouped + old[match.end() :]

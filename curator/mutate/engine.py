@@ -228,7 +228,14 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
             continue
         steps = [Step(m.name, dict(m.params)) for m in lineage.mutations]
         variant = apply_chain(parent, store.config, steps, lineage.mutations[0].seed, variant=record.fixture.id)
-        fixture = variant.fixture.model_copy(update={"created_at": record.fixture.created_at})
+        # What people added to the variant since (tags, known bad answers, review notes) stays.
+        before = record.fixture
+        fixture = variant.fixture.model_copy(update={
+            "created_at": before.created_at,
+            "tags": list(dict.fromkeys([*variant.fixture.tags, *before.tags])),
+            "known_bad": before.known_bad,
+            "review": before.review,
+        })
         revision = variant.revision.model_copy(
             update={"reason": f"refresh: {variant.revision.reason}"}
         )

@@ -161,7 +161,15 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
             replies = sum(1 for p in ordered[:keep] if p.root_id == post_id)
             post = post.model_copy(update={"reply_count": replies})
         posts[post_id] = post
-    export = content.export.model_copy(update={"posts": posts})
+    changes: dict[str, object] = {"posts": posts}
+    # Attachments of cut posts go with them (only touched when there are some, so the
+    # export keeps exactly the members it had).
+    infos = content.export.file_infos
+    gone = {k for k, v in infos.items() if isinstance(v, dict) and v.get("post_id") and v["post_id"] not in kept_ids}
+    if gone:
+        changes["file_infos"] = {k: v for k, v in infos.items() if k not in gone}
+        changes["files"] = {k: v for k, v in content.export.files.items() if k not in gone}
+    export = content.export.model_copy(update=changes)
     new_content = content.model_copy(
         update={"export": export, "orphan_post_ids": [p for p in content.orphan_post_ids if p in kept_ids]}
     )
