@@ -88,3 +88,18 @@ def test_refusals_write_nothing(samples_store, args, message):
 def test_thread_is_refused(samples_store):
     result = run_cli("mutate", samples_store.thread, "--contradict", "tenant", store=samples_store.root)
     assert result.exit_code == 2 and "documents with a doc type" in result.stderr
+
+
+@pytest.mark.parametrize("field", ["total_amount", "invoice_number", "due_date", "vendor"])
+def test_invoice_fields_amended_in_the_original_style(samples_store, field):
+    result = run_cli("mutate", samples_store.invoice, "--contradict", field, "--json", store=samples_store.root)
+    assert result.exit_code == 0, result.stderr
+    measured = variant_of(result.stdout)["mutations"][0]["measured"]
+    old, new = measured["old_value"], measured["new_value"]
+    assert new != old
+    if field == "total_amount":
+        assert re.fullmatch(r"\$(\d{1,3}(,\d{3})*)\.\d\d", new)
+    elif field == "invoice_number":
+        assert new.rsplit("-", 1)[0] == old.rsplit("-", 1)[0]  # same series, new number
+    elif field == "due_date":
+        assert parse_date(new) > parse_date(old)

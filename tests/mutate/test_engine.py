@@ -209,3 +209,13 @@ def test_rng_streams_are_independent_of_global_random(samples_store, config):
     random.random()
     second = apply_chain(parent, config, [Step("ocr-noise", {"cer": 0.1})], 4)
     assert first.content == second.content and first.revision == second.revision
+
+
+def test_refresh_keeps_what_people_added(samples_store):
+    result = run_cli("mutate", samples_store.lease, "--truncate", "--json", store=samples_store.root)
+    variant_id_ = variant_of(result.stdout)["id"]
+    fixture = samples_store.store.load_fixture(variant_id_)
+    samples_store.store.save_fixture(fixture.model_copy(update={"tags": [*fixture.tags, "hard-case"]}))
+    set_labels(samples_store.store, samples_store.lease, assignments={"tenant": ""}, author="t")
+    assert run_cli("mutate", "--refresh", store=samples_store.root).exit_code == 0
+    assert "hard-case" in samples_store.store.load_fixture(variant_id_).tags

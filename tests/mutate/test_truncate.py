@@ -98,3 +98,20 @@ def test_fraction_out_of_range_is_refused(samples_store):
     result = run_cli("mutate", samples_store.lease, "--truncate", "1.5", store=samples_store.root)
     assert result.exit_code == 2 and "between 0 and 1" in result.stderr
     assert snapshot(samples_store.root) == before
+
+
+def test_cut_posts_take_their_attachments(samples_store, config):
+    from curator.mutate.engine import Step, apply_chain
+
+    parent = samples_store.store.load(samples_store.thread)
+    ordered = [p.id for p in parent.content.export.ordered_posts()]
+    export = parent.content.export.model_copy(update={
+        "file_infos": {"f1": {"id": "f1", "post_id": ordered[0]}, "f2": {"id": "f2", "post_id": ordered[-1]}},
+        "files": {"f1": "aGVsbG8=", "f2": "d29ybGQ="},
+    })
+    record = parent.__class__(parent.fixture, parent.content.model_copy(update={"export": export}),
+                              parent.revisions, parent.directory)
+    variant = apply_chain(record, config, [Step("truncate", {"fraction": 0.5})], 0)
+    assert set(variant.content.export.file_infos) == {"f1"} and set(variant.content.export.files) == {"f1"}
+    untouched = apply_chain(parent, config, [Step("truncate", {"fraction": 0.5})], 0)
+    assert "file_infos" not in untouched.content.model_dump(mode="json")["export"]  # Mattermost shape kept
