@@ -29,12 +29,13 @@ if [ -n "$LEASE" ]; then
   echo "--- lease $LEASE"
   curator mutate "$LEASE" --truncate                      # cut at 60%, mid-sentence
   curator mutate "$LEASE" --ocr-noise 0.08 --seed 1       # calibrated Tesseract-like noise
-  curator mutate "$LEASE" --bilingual fr                  # French labels, English values
+  # These two refuse (exit 2, nothing written) when the document lacks what they need.
+  curator mutate "$LEASE" --bilingual fr || echo "(bilingual refused for $LEASE)"   # French labels, English values
   FIELD="$(first_field "$LEASE" money)"; FIELD="${FIELD:-$(first_field "$LEASE")}"
   if [ -n "$FIELD" ]; then
-    curator mutate "$LEASE" --contradict "$FIELD" --amendment-first
+    curator mutate "$LEASE" --contradict "$FIELD" --amendment-first || echo "(contradict refused for $LEASE)"
   fi
-  curator mutate "$LEASE" --truncate 0.8 --ocr-noise 0.05 --bilingual de   # a chain, in this order
+  curator mutate "$LEASE" --truncate 0.8 --ocr-noise 0.05   # a chain, in this order
   curator mutate "$LEASE" --ocr-noise 0.05 --render       # the real path: Pillow + Tesseract
   echo "--- one variant, with its lineage and transformed labels"
   VARIANT="$(curator mutate "$LEASE" --ocr-noise 0.08 --seed 1 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["variants"][0]["id"])')"
