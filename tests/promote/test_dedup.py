@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from conftest import add_fixture, document, lease_text, thread
+from promote_helpers import add_fixture, document, lease_text, thread
 
 from curator.promote.dedup import (
     INDEX_FILE,

@@ -6,7 +6,15 @@ import hashlib
 
 from faker import Faker
 
-from curator.model import DocumentContent, Fixture, Kind, Page, Provenance, ThreadContent, ThreadExport
+from curator.model import (
+    DocumentContent,
+    Fixture,
+    Kind,
+    Page,
+    Provenance,
+    ThreadContent,
+    ThreadExport,
+)
 from curator.store import Store, fixture_id
 
 
