@@ -1,0 +1,12 @@
+"""Anonymisation: a pseudonym vault, offline PII detection, consistent rewriting, and an audit.
+
+Detection (detect.py, known-value matching in terms.py) finds spans; the rewriter
+(rewrite.py) decides what replaces them through the vault and applies the edits with
+curator.spans, so labels keep pointing at their values. audit.py proves nothing leaked.
+"""
+
+from curator.anonymise.apply import Anonymised, anonymise, anonymise_text
+from curator.anonymise.audit import Leak, audit_store, find_leaks
+from curator.anonymise.vault import Vault
+
+__all__ = ["Anonymised", "Leak", "Vault", "anonymise", "anonymise_text", "audit_store", "find_leaks"]

@@ -1,0 +1,325 @@
+"""The pseudonym vault: a per-store secret key and the original -> pseudonym table.
+
+Lives in `.curator/vault.json` (local only, mode 0600, never committed or bundled). Each
+pseudonym is drawn from an rng seeded by HMAC-SHA256(key, kind, original, attempt), so it is
+deterministic within a store and differs between stores. A candidate is rejected (and the
+next attempt drawn) when it is already another original's pseudonym, equals an original, or
+reuses a name token of any original: otherwise the audit could not tell a leak from a
+coincidence. The table carries an HMAC under the key, so a corrupt file or a file whose key
+was swapped is refused rather than silently producing a second, inconsistent mapping.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import random
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from curator import atomic
+from curator.anonymise import pseudonyms as gen
+from curator.errors import CuratorError
+
+if TYPE_CHECKING:
+    from curator.store import Store
+
+VAULT_FILE = "vault.json"
+VAULT_FORMAT = "curator-vault"
+KEY_ENV = "CURATOR_VAULT_KEY"
+MAX_ATTEMPTS = 2000
+
+# Kinds whose originals name people: their tokens may never appear in any pseudonym.
+NAME_KINDS = frozenset({"person", "first_name", "last_name", "username", "nickname", "email"})
+_TOKEN = re.compile(r"[^\W_]+")
+_PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str
+    original: str
+    pseudonym: str
+
+
+def normal(text: str) -> str:
+    """Table key of an original: case and runs of whitespace do not matter."""
+    return " ".join(text.split()).casefold()
+
+
+def tokens(text: str) -> list[str]:
+    return [t.casefold() for t in _TOKEN.findall(text)]
+
+
+class Vault:
+    def __init__(self, key: bytes, path: Path | None = None, locale: str = "en_US") -> None:
+        self.key = key
+        self.path = path
+        self.locale = locale
+        self._entries: dict[tuple[str, str], Entry] = {}
+        self._used: set[str] = set()
+        self._originals: set[str] = set()
+        self._name_tokens: set[str] = set()
+        self._pseudonym_tokens: set[str] = set()
+        self.dirty = False
+
+    # ------------------------------------------------------------ persistence
+
+    @classmethod
+    def open(cls, store: Store) -> Vault:
+        """The store's vault, created with a fresh random key on first use."""
+        vault = cls.load(store)
+        if vault is None:
+            vault = cls(secrets.token_bytes(32), store.local_path(VAULT_FILE), _locale(store))
+            env_key = _env_key()
+            if env_key is not None:
+                vault.key = env_key
+            vault.save()
+        return vault
+
+    @classmethod
+    def load(cls, store: Store) -> Vault | None:
+        """The store's vault, or None when it has none yet (never creates one)."""
+        path = store.root / ".curator" / VAULT_FILE
+        if not path.exists():
+            return None
+        return cls.read(path, _locale(store))
+
+    @classmethod
+    def read(cls, path: Path, locale: str = "en_US") -> Vault:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != VAULT_FORMAT or data.get("version") != 1:
+                raise ValueError("not a curator vault")
+            key = base64.b64decode(data["key"], validate=True)
+            rows = [(str(k), str(o), str(p)) for k, o, p in data["entries"]]
+            mac = str(data["mac"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise CuratorError(f"pseudonym vault {path} is corrupt ({error}); restore it from a backup") from None
+        env_key = _env_key()
+        if env_key is not None and not hmac.compare_digest(env_key, key):
+            raise CuratorError(f"pseudonym vault {path} was made with a different key than ${KEY_ENV}")
+        if len(key) < 16 or not hmac.compare_digest(mac, _mac(key, rows)):
+            raise CuratorError(f"pseudonym vault {path} does not match its key (wrong key or tampered file)")
+        vault = cls(key, path, locale)
+        for kind, original, pseudonym in rows:
+            vault._add(Entry(kind, original, pseudonym))
+        return vault
+
+    def save(self) -> None:
+        """Write the vault atomically with mode 0600."""
+        if self.path is None:
+            raise CuratorError("this vault has no file to save to")
+        rows = [[e.kind, e.original, e.pseudonym] for e in self._entries.values()]
+        data = {
+            "format": VAULT_FORMAT,
+            "version": 1,
+            "key": base64.b64encode(self.key).decode(),
+            "entries": rows,
+            "mac": _mac(self.key, [tuple(r) for r in rows]),
+        }
+        atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
+        self.dirty = False
+
+    # ------------------------------------------------------------ reading
+
+    def originals(self) -> list[str]:
+        return [e.original for e in self._entries.values()]
+
+    def entries(self) -> list[Entry]:
+        return list(self._entries.values())
+
+    def lookup(self, original: str, kind: str) -> str | None:
+        entry = self._entries.get((kind, normal(original)))
+        return None if entry is None else gen.match_case(original, entry.pseudonym)
+
+    def is_pseudonym(self, text: str) -> bool:
+        """True when `text` is (case-insensitively) a pseudonym this vault handed out."""
+        return normal(text) in self._used
+
+    def is_pseudonym_token(self, token: str) -> bool:
+        return token.casefold() in self._pseudonym_tokens
+
+    def is_original_token(self, token: str) -> bool:
+        return token.casefold() in self._name_tokens
+
+    # ------------------------------------------------------------ the mapping
+
+    def pseudonym(self, original: str, kind: str) -> str:
+        """The pseudonym of `original` (made and remembered on first use), cased like it."""
+        found = self.lookup(original, kind)
+        if found is not None:
+            return found
+        if kind in NAME_KINDS:
+            self._name_tokens.update(tokens(original))
+        self._originals.add(normal(original))
+        for attempt in range(MAX_ATTEMPTS):
+            candidate = self._candidate(original, kind, attempt)
+            if self._acceptable(candidate):
+                break
+        else:
+            raise CuratorError(f"could not find a free pseudonym for a {kind} value")
+        self._add(Entry(kind, original, candidate))
+        self.dirty = True
+        return gen.match_case(original, candidate)
+
+    def assign(self, original: str, kind: str, proposal: str) -> str:
+        """Record `proposal` as the pseudonym when it is free, else fall back to pseudonym()."""
+        found = self.lookup(original, kind)
+        if found is not None:
+            return found
+        if kind in NAME_KINDS:
+            self._name_tokens.update(tokens(original))
+        self._originals.add(normal(original))
+        if self._acceptable(proposal):
+            self._add(Entry(kind, original, proposal))
+            self.dirty = True
+            return gen.match_case(original, proposal)
+        return self.pseudonym(original, kind)
+
+    def rng(self, kind: str, original: str, attempt: int = 0) -> random.Random:
+        digest = hmac.new(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), hashlib.sha256).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    def _acceptable(self, candidate: str) -> bool:
+        key = normal(candidate)
+        if not key or key in self._used or key in self._originals:
+            return False
+        return not any(t in self._name_tokens for t in tokens(candidate))
+
+    def _add(self, entry: Entry) -> None:
+        self._entries[(entry.kind, normal(entry.original))] = entry
+        self._used.add(normal(entry.pseudonym))
+        self._originals.add(normal(entry.original))
+        self._pseudonym_tokens.update(tokens(entry.pseudonym))
+        if entry.kind in NAME_KINDS:
+            self._name_tokens.update(tokens(entry.original))
+
+    def _candidate(self, original: str, kind: str, attempt: int) -> str:
+        rng = self.rng(kind, original, attempt)
+        if kind == "person":
+            return self._person(original, attempt)
+        if kind == "username":
+            return self._username(original, rng, attempt)
+        if kind == "email":
+            return self._email(original, rng, attempt)
+        if kind == "url":
+            return self._url(original, rng)
+        simple = {
+            "first_name": lambda: gen.first_name(original, rng, self.locale),
+            "last_name": lambda: gen.last_name(original, rng, self.locale),
+            "nickname": lambda: gen.nickname(original, rng, self.locale),
+            "id": lambda: gen.identifier(original, rng),
+            "phone": lambda: gen.phone(original, rng),
+            "credit_card": lambda: gen.credit_card(original, rng),
+            "iban": lambda: gen.iban(original, rng),
+            "ssn": lambda: gen.ssn(original, rng),
+            "ip": lambda: gen.ip_address(original, rng),
+            "domain": lambda: gen.domain(original, rng),
+            "position": lambda: gen.position(original, rng),
+            "organisation": lambda: gen.organisation(original, rng),
+            "address": lambda: gen.address(original, rng),
+            "channel": lambda: gen.slug_words(original, rng),
+            "team": lambda: gen.slug_words(original, rng),
+            "file": lambda: gen.file_name(original, rng),
+            "number": lambda: gen.digits_like(original, rng),
+        }
+        return simple.get(kind, lambda: gen.generic(original, rng))()
+
+    # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
+    # and "claudio.costa" stay consistent with each other wherever they appear.
+
+    def _person(self, original: str, attempt: int) -> str:
+        words = original.split()
+        names = [w for w in words if not _is_title(w)]
+        out = []
+        for word in words:
+            if _is_title(word):
+                out.append(word)
+            elif len(word.rstrip(".")) == 1:
+                out.append(self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:])
+            elif word is names[-1] and len(names) > 1:
+                out.append(self.pseudonym(word, "last_name"))
+            else:
+                out.append(self.pseudonym(word, "first_name"))
+        if attempt:
+            out.insert(-1, self.rng("middle", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + ".")
+        return " ".join(out)
+
+    def _name_part(self, part: str) -> str:
+        """A lowercase name token of a username: follows the person mapping when known."""
+        for kind in ("first_name", "last_name", "nickname"):
+            found = self._entries.get((kind, part.casefold()))
+            if found:
+                return found.pseudonym.lower()
+        female, male, last = gen.name_lists(self.locale)
+        if part.casefold() in {n.casefold() for n in female + male}:
+            return self.pseudonym(part, "first_name").lower()
+        if len(part) >= 3:
+            # initial + known last name ("ccosta") or first name + initial ("claudioc")
+            for entry in self._entries.values():
+                if entry.kind == "last_name" and part[1:].casefold() == normal(entry.original):
+                    return part[0].lower() + entry.pseudonym.lower()
+            return self.pseudonym(part, "last_name").lower()
+        return "".join(self.rng("letter", part).choice("abcdefghjkmnprstw") for _ in part)
+
+    def _username(self, original: str, rng: random.Random, attempt: int) -> str:
+        pieces = []
+        for part in _PART.findall(original):
+            if part.isalpha():
+                pieces.append(gen.match_case(part, self._name_part(part)))
+            elif part.isdigit():
+                pieces.append(gen.digits_like(part, rng))
+            else:
+                pieces.append(part)
+        candidate = "".join(pieces)
+        return candidate + (str(rng.randrange(10, 99)) if attempt else "")
+
+    def _email(self, original: str, rng: random.Random, attempt: int) -> str:
+        local, _, host = original.rpartition("@")
+        if not local:
+            return self._username(original, rng, attempt) + "@example.com"
+        new_local = self.pseudonym(local, "username") if attempt == 0 else self._username(local, rng, attempt)
+        new_host = host if gen.is_reserved("domain", host) else self.pseudonym(host, "domain")
+        return f"{new_local}@{new_host}"
+
+    def _url(self, original: str, rng: random.Random) -> str:
+        scheme, sep, rest = original.partition("://")
+        if not sep:
+            scheme, rest = "", original
+        host = re.split(r"[/?#]", rest, maxsplit=1)[0]
+        tail = rest[len(host):]
+        new_host = host if gen.is_reserved("domain", host) else self.pseudonym(host.lower(), "domain")
+        return (scheme + sep if sep else "") + new_host + gen.digits_like(tail, rng)
+
+
+def _is_title(word: str) -> bool:
+    return word.rstrip(".").casefold() in {"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "jr", "sr", "ii", "iii"}
+
+
+def _mac(key: bytes, rows: list[tuple[str, str, str]]) -> str:
+    canonical = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode()
+    return hmac.new(key, b"curator-vault\0" + canonical, hashlib.sha256).hexdigest()
+
+
+def _env_key() -> bytes | None:
+    value = os.environ.get(KEY_ENV)
+    if not value:
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except ValueError:
+        raise CuratorError(f"${KEY_ENV} is not base64") from None
+
+
+def _locale(store: Store) -> str:
+    try:
+        return store.config.store.locale
+    except CuratorError:
+        return "en_US"
