@@ -40,10 +40,13 @@ def open_pdf(source: RawSource):  # noqa: ANN201 - pdfplumber.PDF, imported lazi
     try:
         pdf = pdfplumber.open(io.BytesIO(source.data))
         count = len(pdf.pages)
-    except (PDFPasswordIncorrect, PDFEncryptionError):
-        raise CuratorError(f"{source.name}: password-protected PDF; decrypt it first") from None
     except Exception as error:  # pdfminer raises many types for damaged files
-        raise CuratorError(f"{source.name}: corrupt PDF ({type(error).__name__})") from None
+        # pdfplumber wraps pdfminer's error; the original is its first argument.
+        cause = error.args[0] if error.args and isinstance(error.args[0], Exception) else error
+        if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):
+            raise CuratorError(f"{source.name}: password-protected PDF; decrypt it first") from None
+        detail = str(cause) or type(cause).__name__
+        raise CuratorError(f"{source.name}: corrupt PDF ({detail})") from None
     if count == 0:
         pdf.close()
         raise CuratorError(f"{source.name}: the PDF has no pages")

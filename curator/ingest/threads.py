@@ -72,6 +72,8 @@ def from_export(
                        warnings=author_warnings(export) + orphan_warnings(orphans))]
     parsed = []
     for key, post_ids in thread_groups(export).items():
+        if all(export.posts[pid].type.startswith("system_") for pid in post_ids):
+            continue  # a lone "joined the channel" is channel noise, not a thread
         sub = validate_export(sub_export(raw, post_ids), name)
         orphans = orphan_ids(sub)
         parsed.append(Parsed(ThreadContent(export=sub, orphan_post_ids=orphans), importer,
