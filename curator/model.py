@@ -323,6 +323,23 @@ class StoreConfig(Strict):
     )
 
 
+# ---------------------------------------------------------------- chat JSONL import
+
+
+class ChatMessage(Open):
+    """One line of a generic chat log (`curator import log.jsonl`).
+
+    Unknown members are kept on the post they become. `time` is ISO 8601 or epoch
+    milliseconds; messages that share a `thread` form one thread, the first one its root.
+    """
+
+    author: str = Field(min_length=1, description="who wrote it (a name or handle)")
+    text: str = Field(description="the message text")
+    time: str | int = Field(description="ISO 8601 timestamp or epoch milliseconds")
+    thread: str | None = Field(default=None, description="thread id; absent: a top-level message")
+    id: str | None = Field(default=None, description="message id; default: its line number")
+
+
 # ---------------------------------------------------------------- failure records (promote)
 
 FAILURE_MODES = (

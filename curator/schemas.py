@@ -23,6 +23,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "content.schema.json": model.ContentFile,
     "label-revision.schema.json": model.LabelRevision,
     "curator-toml.schema.json": model.StoreConfig,
+    "chat-message.schema.json": model.ChatMessage,
     "failure-record.schema.json": model.FailureRecord,
 }
 

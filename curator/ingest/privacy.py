@@ -1,0 +1,41 @@
+"""The one door to the anonymiser: nothing an import writes has skipped it.
+
+No flag turns it off. When curator.anonymise is missing the import fails rather than
+write raw text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from curator.errors import CuratorError
+from curator.model import DocTypeSpec, DocumentContent, LabelRevision, ThreadContent
+
+
+def open_vault(store: Any) -> Any:
+    try:
+        from curator.anonymise import Vault
+    except ImportError:
+        raise CuratorError(
+            "the anonymiser (curator.anonymise) is not available; import never writes raw data"
+        ) from None
+    return Vault.open(store)
+
+
+def anonymise_one(
+    name: str,
+    content: DocumentContent | ThreadContent,
+    revisions: list[LabelRevision],
+    vault: Any,
+    doc_spec: DocTypeSpec | None,
+) -> tuple[DocumentContent | ThreadContent, list[LabelRevision]]:
+    """Anonymised content and revisions (evidence spans moved with the text); leaks refuse."""
+    from curator.anonymise import anonymise
+
+    result = anonymise(content, vault, revisions=revisions, doc_spec=doc_spec)
+    if result.leaks:
+        raise CuratorError(
+            f"{name}: anonymisation left {len(result.leaks)} piece(s) of personal data; "
+            "refusing to import it"
+        )
+    return result.content, list(result.revisions)
