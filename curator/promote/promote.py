@@ -189,9 +189,11 @@ class _Batch:
         corrections = _corrections(config, record, content)
         observed = _observed(record, content, spec)
 
-        anonymised = _anonymise(content, [corrections, observed], spec, self.vault)
-        content, (corrections, observed) = anonymised
-        note = _anonymise_text(record.note, self.vault)
+        # The note rides along as the corrections' reason, so the rewriter that knows this
+        # input's people (a thread's user records, first names alone) rewrites it too.
+        corrections = corrections.model_copy(update={"reason": record.note or None})
+        content, (corrections, observed) = _anonymise(content, [corrections, observed], spec, self.vault)
+        note = _anonymise_text(corrections.reason or "", self.vault)
 
         match = self.index.most_similar(kind.value, content, self.load)
         if match is not None and not self.force:
@@ -221,7 +223,7 @@ class _Batch:
                 imported_at=now,
                 trace_id=record.trace_id,
             ),
-            known_bad=[_known_bad(record, mode, observed)],
+            known_bad=[_known_bad(record, mode, observed, self.vault)],
             warnings=_input_warnings(read.warnings, content) + warnings,
         )
         revisions = []
@@ -278,15 +280,26 @@ def _plain(value: Any) -> str:
 
 def _anonymise(content: Content, revisions: list[LabelRevision], spec: DocTypeSpec | None,
                vault: Any) -> tuple[Content, list[LabelRevision]]:
-    from curator.anonymise import anonymise
+    """Content and revisions through the anonymiser with one mapping; a leak rejects the record.
 
-    result = anonymise(content, vault, revisions=revisions, doc_spec=spec)
-    if result.leaks:
-        raise CuratorError(f"anonymisation left {len(result.leaks)} possible leak(s); not promoted")
-    return result.content, list(result.revisions)
+    A document also gets import's suggested labels (the value after each field's label
+    phrase) as an extra revision, only so that the anonymiser knows those values name people,
+    organisations and addresses even when the record neither output nor corrected them.
+    """
+    from curator.ingest.privacy import anonymise_one
+
+    extra: list[LabelRevision] = []
+    if spec is not None and isinstance(content, DocumentContent):
+        from curator.ingest.suggest import suggest_revision
+
+        suggested = suggest_revision(content, spec)
+        extra = [suggested] if suggested is not None else []
+    content, rewritten = anonymise_one("input", content, revisions + extra, vault, spec)
+    return content, rewritten[: len(revisions)]
 
 
 def _anonymise_text(text: str, vault: Any) -> str:
+    """A second pass over free text with every original the vault knows (idempotent)."""
     from curator.anonymise import anonymise_text
 
     return anonymise_text(text, vault) if text else ""
@@ -324,10 +337,14 @@ def _complete(corrections: LabelRevision, spec: DocTypeSpec | None, kind: Kind) 
     return spec is not None and set(spec.fields) <= set(corrections.fields)
 
 
-def _known_bad(record: FailureRecord, mode: str, observed: LabelRevision) -> KnownBadAnswer:
+def _known_bad(record: FailureRecord, mode: str, observed: LabelRevision, vault: Any) -> KnownBadAnswer:
+    """The observed output, already rewritten with the input; values are kept as strings."""
     confidences = {name: seen.confidence for name, seen in (record.output.fields or {}).items()}
     fields = {
-        name: {"value": label.value, "confidence": confidences.get(name)}
+        name: {
+            "value": None if label.value is None else _anonymise_text(label.value, vault),
+            "confidence": confidences.get(name),
+        }
         for name, label in observed.fields.items()
     }
     return KnownBadAnswer(
@@ -335,7 +352,7 @@ def _known_bad(record: FailureRecord, mode: str, observed: LabelRevision) -> Kno
         observed_at=record.observed_at,
         failure_mode=mode,
         fields=fields,
-        text=observed.rubrics[0].text if observed.rubrics else None,
+        text=_anonymise_text(observed.rubrics[0].text, vault) if observed.rubrics else None,
     )
 
 
