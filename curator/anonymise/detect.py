@@ -228,3 +228,12 @@ def _plausible(text: str, hit: Hit) -> bool:
         if before.isalnum() or after.isalnum():
             return False
     return True
+
+
+def use_ner_model(model: str) -> None:
+    """Find names with an installed spaCy model from now on (checked now: never downloaded)."""
+    load_spacy(model)
+    os.environ[NER_ENV] = model
+    from curator.anonymise import rewrite
+
+    rewrite.reset_detector()

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector, Hit
+from curator.anonymise.detect import Detector
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault, tokens
 from curator.spans import Edit, OffsetMap, apply_edits
@@ -138,3 +138,8 @@ def default_detector() -> Detector:
     if _DETECTOR is None:
         _DETECTOR = Detector()
     return _DETECTOR
+
+
+def reset_detector() -> None:
+    global _DETECTOR
+    _DETECTOR = None

@@ -21,7 +21,7 @@ from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
-DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "off-topic"})
+DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
 
