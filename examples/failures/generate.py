@@ -2,11 +2,12 @@
 
     python examples/failures/generate.py     # writes failure.json and failures.jsonl here
 
-failure.json     one lease extraction that invented a security deposit (plain-text input)
-failures.jsonl   a batch: a thread summary that blamed the wrong person (Mattermost export
-                 input, rubric corrections), a PDF extraction that took the landlord for the
-                 tenant (input: ../pdfs/lease-maple.pdf, every field corrected), and the
-                 failure.json lease seen again with one word different (a near-duplicate).
+failures.jsonl   a batch: a PDF extraction that took the landlord for the tenant (input:
+                 ../pdfs/lease-maple.pdf, every field corrected), a thread summary that
+                 blamed the wrong person (Mattermost export input, rubric corrections), and a
+                 lease extraction that invented a security deposit (plain-text input)
+failure.json     that last lease seen again under another trace, one word different: a
+                 near-duplicate that `curator promote` reports as already covered
 Everything is synthetic; nothing names a real person.
 """
 
@@ -135,13 +136,13 @@ def main() -> None:
     fake = Faker("en_US")
     fake.seed_instance(SEED)
     rng = random.Random(SEED)
-    single, text = hallucinated_deposit(fake)
-    near = json.loads(json.dumps(single))
+    lease, text = hallucinated_deposit(fake)
+    batch = [swapped_parties(), wrong_attribution(fake, rng), lease]
+    near = json.loads(json.dumps(lease))
     near["trace_id"] = "trace-7f3a9c02"
     near["observed_at"] = "2025-02-14T08:00:00Z"
     near["input"]["text"] = text.replace("keep one cat", "keep one dog")
-    batch = [wrong_attribution(fake, rng), swapped_parties(), near]
-    (HERE / "failure.json").write_text(json.dumps(single, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (HERE / "failure.json").write_text(json.dumps(near, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (HERE / "failures.jsonl").write_text(
         "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in batch), encoding="utf-8"
     )
