@@ -58,3 +58,47 @@ def add_fixture(store: Store, content, *, title: str = "lease", trace_id: str | 
         [],
     )
     return new_id
+
+
+def lease_failure(seed: int, trace: str, **extra) -> tuple[dict, dict[str, str]]:
+    """A lease extraction failure on a plain-text input, and the originals it contains."""
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    people = {"tenant": fake.name(), "landlord": fake.name()}
+    email = f"{people['tenant'].split()[-1].lower()}.home@{fake.domain_word()}.test"
+    phone = fake.numerify("(555) ###-####")
+    text = (
+        "RESIDENTIAL LEASE AGREEMENT\n"
+        f"Landlord: {people['landlord']}\nTenant: {people['tenant']}\n"
+        "Lease Start Date: March 1, 2025\nLease End Date: February 28, 2026\n"
+        "Monthly Rent: $1,875.00\nNo security deposit is required under this agreement.\n"
+        f"Notices to the tenant go to {email} or {phone}.\n"
+        + fake.paragraph(nb_sentences=6)
+    )
+    record = {
+        "trace_id": trace,
+        "observed_at": "2025-02-11T09:42:17Z",
+        "failure_mode": "hallucination",
+        "note": f"Invented a deposit for {people['tenant']}; call {phone} to confirm.",
+        "doc_type": "lease",
+        "input": {"text": text},
+        "output": {"fields": {
+            "tenant": {"value": people["tenant"], "confidence": 0.97},
+            "landlord": {"value": people["landlord"], "confidence": 0.95},
+            "monthly_rent": {"value": "$1,875.00", "confidence": 0.9},
+            "security_deposit": {"value": "$3,750.00", "confidence": 0.88},
+        }},
+        "corrections": {"fields": {"security_deposit": None}},
+    }
+    record.update(extra)
+    originals = {**people, "email": email, "phone": phone}
+    return record, originals
+
+
+def store_text(root) -> str:
+    """Everything in the store that is committed or exported (not .curator/), as one text."""
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".curator" not in p.relative_to(root).parts
+    )

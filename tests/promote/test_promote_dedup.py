@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import shutil
 
-from promote_helpers import add_fixture, document, lease_text, thread
-
 from curator.promote.dedup import (
     INDEX_FILE,
     DedupIndex,
@@ -14,6 +12,7 @@ from curator.promote.dedup import (
     shingles,
     signature,
 )
+from tests.promote.promote_helpers import add_fixture, document, lease_text, thread
 
 
 def one_word_changed(text: str, every: int = 60) -> str:
