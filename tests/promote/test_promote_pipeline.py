@@ -180,3 +180,43 @@ def test_pdf_and_base64_pdf_inputs_are_read_by_the_importer_and_deduplicated(sto
     for name in ("tenant", "landlord", "premises_address"):
         assert MAPLE_TRUTH[name] not in text
     assert audit_store(store) == []
+
+
+def test_thread_failure_shares_pseudonyms_with_the_imported_thread(store, tmp_path):
+    from curator.ingest.api import import_sources
+
+    source = REPO / "examples" / "threads" / "lease-question.json"
+    (imported,) = import_sources(store, [source]).created
+    imported = store.load(imported["id"])
+    export = json.loads(source.read_text())
+    heather = next(u for u in export["users"].values() if u["username"] == "heather.atkins")
+    record = {
+        "trace_id": "trace-thread", "observed_at": "2025-02-12T16:05:00Z", "failure_mode": "field_targeting",
+        "note": "Summary credits Heather Atkins with the scan.",
+        "input": {"thread": export},
+        "output": {"text": "@heather.atkins scanned the signed copy; Heather says rent is $1,500.00."},
+        "corrections": {"rubrics": ["The answer states the monthly rent of $1,750.00.",
+                                    "Does not claim that Heather Atkins scanned the signed copy."]},
+    }
+    path = write(tmp_path / "f.json", record)
+    (dup,) = promote(store, path).duplicates
+    assert dup.fixture_id == imported.fixture.id and dup.similarity == 1.0
+
+    (done,) = promote(store, path, force=True).promoted
+    promoted = store.load(done.fixture_id)
+    assert promoted.fixture.kind == "thread" and done.status == "reviewed"
+    assert promoted.directory.parent.name == "adversarial"
+    # The shared vault: the same people get the same pseudonyms as in the imported fixture.
+    names = {u.id: (u.username, u.first_name, u.last_name) for u in imported.content.export.users.values()}
+    assert {u.id: (u.username, u.first_name, u.last_name) for u in promoted.content.export.users.values()} == names
+    pseudonym = next(u for u in promoted.content.export.users.values()
+                     if u.id not in export["users"] and u.username != heather["username"]
+                     and u.first_name + " " + u.last_name in " ".join(r.text for r in promoted.labels.rubrics))
+    assert f"@{pseudonym.username}" in promoted.fixture.known_bad[0].text
+    assert pseudonym.first_name in promoted.fixture.known_bad[0].text
+    text = store_text(promoted.directory)
+    for original in ("heather.atkins", "Heather", "Atkins", "Jose Johnson", *export["users"], *export["posts"]):
+        assert original not in text
+    assert validate_store(store) == []
+    # Only the promoted fixture is ours to vouch for (the import keeps warnings of its own).
+    assert [leak for leak in audit_store(store) if leak.location.startswith("adversarial/")] == []
