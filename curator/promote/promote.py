@@ -24,8 +24,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from curator import clock
 from curator.config import doc_type as doc_type_spec
+from curator.config import first_problem
 from curator.errors import CuratorError
 from curator.labels import default_author, evidence_text, locate, revise
 from curator.model import (
@@ -141,8 +144,9 @@ def promote(
                     continue
                 try:
                     outcome = batch.promote_one(entry)
-                except CuratorError as error:
-                    summary.rejected.append(Rejection(entry.line, str(error), entry.record.trace_id))
+                except (CuratorError, ValidationError) as error:
+                    reason = first_problem(error) if isinstance(error, ValidationError) else str(error)
+                    summary.rejected.append(Rejection(entry.line, reason, entry.record.trace_id))
                     continue
                 (summary.promoted if isinstance(outcome, Promoted) else summary.duplicates).append(outcome)
             if summary.promoted:

@@ -124,12 +124,13 @@ def test_a_batch_rejects_bad_records_by_line_and_promotes_the_rest(store, tmp_pa
     bad_value, _ = lease_failure(12, "trace-x4", corrections={"fields": {"lease_start_date": "someday"}})
     bad_type, _ = lease_failure(13, "trace-x5", doc_type="recipe")
     no_mode, _ = lease_failure(14, "trace-x6", failure_mode=None)
+    bad_thread, _ = lease_failure(17, "trace-x7", doc_type=None, input={"thread": {"posts": []}})
     path = write(tmp_path / "batch.jsonl", good_1, "{oops", bad_mode, no_file, not_pdf, bad_value, bad_type,
-                 no_mode, good_2)
+                 no_mode, bad_thread, good_2)
     summary = promote(store, path)
     assert [p.trace_id for p in summary.promoted] == ["trace-f1", "trace-f2"]
     reasons = {r.line: r.reason for r in summary.rejected}
-    assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8]
+    assert sorted(reasons) == [2, 3, 4, 5, 6, 7, 8, 9]
     assert "not valid JSON" in reasons[2]
     assert "unknown failure mode 'made_up'" in reasons[3]
     assert "missing.pdf" in reasons[4] and "no such file" in reasons[4]
@@ -137,6 +138,7 @@ def test_a_batch_rejects_bad_records_by_line_and_promotes_the_rest(store, tmp_pa
     assert "lease_start_date" in reasons[6]
     assert "unknown doc type 'recipe'" in reasons[7]
     assert "no failure mode" in reasons[8]
+    assert "'posts' must be a map" in reasons[9]
     assert summary.exit_code == 2
     assert sorted(store.ids()) == sorted(p.fixture_id for p in summary.promoted)
 
