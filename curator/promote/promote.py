@@ -4,9 +4,10 @@ Per record: parse, read the input with the importers' parsers, build the correct
 label revision (source "promote") and the observed output as a known-bad answer, run all
 of it through the anonymiser with the store's vault, then skip it if its trace was already
 promoted or a near-duplicate fixture covers it, else stage the fixture. Nothing is written
-until the whole batch has been looked at; then the vault, the fixtures (one transaction)
-and the dedup index are saved, in that order, so a crash never leaves a fixture whose
-pseudonyms the vault cannot reproduce.
+until the whole batch has been looked at; then the vault, the fixtures (one transaction,
+each fixture published whole) and the dedup index are saved, in that order, so a crash
+never leaves a fixture whose pseudonyms the vault cannot reproduce, and re-running the
+batch promotes only what is missing (its written traces are no-ops).
 
 Labels of a promoted fixture (decided here, documented in docs/promote.md):
 - corrected fields and rubrics are the ground truth;
