@@ -10,7 +10,7 @@ The named baseline is the smallest store: the ratio largest/smallest must stay u
 (sub-linear lookup) or the script exits 1. For contrast it also times the pairwise loop
 (read every fixture, compare shingles) on the smallest store.
 
-    python benchmarks/dedup.py                 # 1,000 and 10,000 fixtures (about a minute)
+    python benchmarks/dedup.py                 # 1,000 and 10,000 fixtures (1-3 minutes)
     python benchmarks/dedup.py --sizes 500 5000 --queries 20
 """
 
