@@ -65,6 +65,14 @@ class Rewriter:
                               if not self.vault.is_pseudonym(m.group()))
         return resolve(candidates)
 
+    def prefetch(self, texts: list[str]) -> None:
+        """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
+        self.detector.detect_many(t for t in texts if t not in self._cache)
+
+    def texts(self, texts: list[str]) -> list[str]:
+        self.prefetch(texts)
+        return [self.text(t) for t in texts]
+
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
         if text not in self._cache:
             self._cache[text] = self._rewrite(text, urls=True)

@@ -15,6 +15,7 @@ import binascii
 import json
 from typing import Any
 
+from curator.anonymise.audit import strings_of
 from curator.anonymise.rewrite import Rewriter, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
@@ -92,6 +93,7 @@ class ThreadRewriter:
         return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
 
     def content(self, content: ThreadContent) -> ThreadContent:
+        self.rewriter.prefetch([text for _, text in strings_of(self.export, "")])
         new_export = self.walk(self.export, ())
         new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
             if "files" in self.export else new_export.get("files")
