@@ -265,14 +265,14 @@ class Vault:
             found = self._entries.get((kind, part.casefold()))
             if found:
                 return found.pseudonym.lower()
-        female, male, last = gen.name_lists(self.locale)
-        if part.casefold() in {n.casefold() for n in female + male}:
+        female, male, _ = gen.folded_names(self.locale)
+        if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
         if len(part) >= 3:
-            # initial + known last name ("ccosta") or first name + initial ("claudioc")
-            for entry in self._entries.values():
-                if entry.kind == "last_name" and part[1:].casefold() == normal(entry.original):
-                    return part[0].lower() + entry.pseudonym.lower()
+            # initial + known last name ("ccosta")
+            known_last = self._entries.get(("last_name", part[1:].casefold()))
+            if known_last is not None:
+                return part[0].lower() + known_last.pseudonym.lower()
             return self.pseudonym(part, "last_name").lower()
         return "".join(self.rng("letter", part).choice("abcdefghjkmnprstw") for _ in part)
 
