@@ -135,7 +135,7 @@ def identifier(original: str, rng: random.Random) -> str:
 
 
 def _alnum_id(value: str) -> bool:
-    return bool(re.fullmatch(r"[a-z0-9]+", value)) and any(c.isdigit() for c in value)
+    return bool(re.fullmatch(r"[a-z0-9]+", value)) and (len(value) == 26 or any(c.isdigit() for c in value))
 
 
 def digits_like(original: str, rng: random.Random) -> str:

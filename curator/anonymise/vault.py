@@ -237,14 +237,14 @@ class Vault:
 
     def _person(self, original: str, attempt: int) -> str:
         words = original.split()
-        names = [w for w in words if not _is_title(w)]
+        name_positions = [i for i, w in enumerate(words) if not _is_title(w)]
         out = []
-        for word in words:
+        for position, word in enumerate(words):
             if _is_title(word):
                 out.append(word)
             elif len(word.rstrip(".")) == 1:
                 out.append(self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:])
-            elif word is names[-1] and len(names) > 1:
+            elif len(name_positions) > 1 and position == name_positions[-1]:
                 out.append(self.pseudonym(word, "last_name"))
             else:
                 out.append(self.pseudonym(word, "first_name"))

@@ -1,0 +1,230 @@
+"""Pattern PII and names, found with Presidio's recognizers configured to run offline.
+
+Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
+with --ner-model / $CURATOR_NER_MODEL), and the email recognizer's domain check uses
+tldextract's bundled suffix snapshot instead of fetching the list from the network.
+
+Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spaCy and runs
+every recognizer on it), curator calls the same recognizers directly, skips those that
+cannot match a text (no "@", too few digits, ...), runs each one once over a batch of texts
+joined by a separator no pattern can span, and caches results for repeated strings.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from curator.errors import CuratorError
+
+NER_ENV = "CURATOR_NER_MODEL"
+SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
+
+# Presidio entity -> curator kind (the pseudonym generator to use)
+KINDS = {
+    "EMAIL_ADDRESS": "email",
+    "PHONE_NUMBER": "phone",
+    "CREDIT_CARD": "credit_card",
+    "IBAN_CODE": "iban",
+    "IP_ADDRESS": "ip",
+    "URL": "url",
+    "US_SSN": "ssn",
+    "UK_NINO": "national_id",
+    "PERSON": "person",
+    "ORGANIZATION": "organisation",
+    "LOCATION": "address",
+}
+PATTERN_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
+# Extensions people write in chat ("settings.py") that happen to be country TLDs.
+FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
+
+
+@dataclass(frozen=True)
+class Hit:
+    start: int
+    end: int
+    entity: str
+    score: float
+
+    @property
+    def kind(self) -> str:
+        return KINDS.get(self.entity, "generic")
+
+
+def _digits(n: int) -> Callable[[str], bool]:
+    pattern = re.compile(r"\d" + r"\D{0,3}\d" * (n - 1))
+    return lambda text: pattern.search(text) is not None
+
+
+_IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
+_NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
+_IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
+_URL_HINT = re.compile(r"\w\.\w")
+_NAME_HINT = re.compile(r"[A-Z][a-z]")
+
+# Cheap tests: a recognizer runs on a text only when its test passes.
+PREFILTERS: dict[str, Callable[[str], bool]] = {
+    "EMAIL_ADDRESS": lambda t: "@" in t,
+    "PHONE_NUMBER": _digits(7),
+    "CREDIT_CARD": _digits(12),
+    "IBAN_CODE": lambda t: _IBAN_HINT.search(t) is not None and _digits(10)(t),
+    "IP_ADDRESS": lambda t: _IP_HINT.search(t) is not None,
+    "URL": lambda t: _URL_HINT.search(t) is not None,
+    "US_SSN": _digits(9),
+    "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
+    "PERSON": lambda t: _NAME_HINT.search(t) is not None,
+}
+
+
+def offline_environment() -> None:
+    """Belt and braces: tell the libraries we use that there is no network."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@cache
+def offline_tld_extract():  # noqa: ANN201 - tldextract.TLDExtract, imported lazily
+    import tldextract
+
+    # No suffix_list_urls: only the snapshot bundled with tldextract, never a download.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, fallback_to_snapshot=True)
+
+
+def recognizers() -> list:
+    """Presidio's recognizers for curator's entities, set up to never touch the network."""
+    offline_environment()
+    from presidio_analyzer.predefined_recognizers import (
+        CreditCardRecognizer,
+        EmailRecognizer,
+        IbanRecognizer,
+        IpRecognizer,
+        PhoneRecognizer,
+        UkNinoRecognizer,
+        UrlRecognizer,
+        UsSsnRecognizer,
+    )
+
+    from curator.anonymise.names import NameRecognizer
+
+    class OfflineEmailRecognizer(EmailRecognizer):
+        def validate_result(self, pattern_text: str) -> bool:
+            return offline_tld_extract()(pattern_text).fqdn != ""
+
+    return [
+        OfflineEmailRecognizer(),
+        PhoneRecognizer(),
+        CreditCardRecognizer(),
+        IbanRecognizer(),
+        IpRecognizer(),
+        UrlRecognizer(),
+        UsSsnRecognizer(),
+        UkNinoRecognizer(),
+        NameRecognizer(),
+    ]
+
+
+def blank_nlp_engine(model: str | None = None):  # noqa: ANN201 - presidio NlpEngine
+    """A Presidio spaCy engine on a blank pipeline (or an installed model), never downloading."""
+    offline_environment()
+    import spacy
+    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+
+    class OfflineSpacyEngine(SpacyNlpEngine):
+        def load(self) -> None:
+            self.nlp = {"en": load_spacy(model) if model else spacy.blank("en")}
+
+    engine = OfflineSpacyEngine(models=[{"lang_code": "en", "model_name": model or "blank:en"}])
+    engine.load()
+    return engine
+
+
+def load_spacy(model: str):  # noqa: ANN201 - spacy.Language
+    import spacy
+
+    if not (spacy.util.is_package(model) or os.path.isdir(model)):
+        raise CuratorError(f"spaCy model {model!r} is not installed (curator never downloads one)")
+    return spacy.load(model)
+
+
+class Detector:
+    """Find PII spans in many texts; stateless apart from its result cache."""
+
+    def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None) -> None:
+        self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
+        self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
+        self._cache: dict[str, list[Hit]] = {}
+        self._nlp = None
+        model = ner_model or os.environ.get(NER_ENV) or None
+        if model:
+            self._nlp = load_spacy(model)
+
+    def detect(self, text: str) -> list[Hit]:
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: Iterable[str]) -> list[list[Hit]]:
+        texts = list(texts)
+        todo = sorted({t for t in texts if t not in self._cache})
+        if todo:
+            for text, hits in zip(todo, self._run(todo), strict=True):
+                self._cache[text] = hits
+        return [self._cache[t] for t in texts]
+
+    def _run(self, texts: list[str]) -> list[list[Hit]]:
+        results: list[list[Hit]] = [[] for _ in texts]
+        for recognizer in self._recognizers:
+            entity = recognizer.supported_entities[0]
+            wanted = PREFILTERS.get(entity, lambda _t: True)
+            chosen = [i for i, t in enumerate(texts) if wanted(t)]
+            if not chosen:
+                continue
+            joined, starts = _join([texts[i] for i in chosen])
+            for result in recognizer.analyze(joined, [entity], None):
+                if result.score <= 0:
+                    continue
+                k = bisect.bisect_right(starts, result.start) - 1
+                offset = starts[k]
+                local_end = result.end - offset
+                text = texts[chosen[k]]
+                if local_end > len(text):
+                    continue  # spans the separator: cannot be one real value
+                hit = Hit(result.start - offset, local_end, entity, result.score)
+                if _plausible(text, hit):
+                    results[chosen[k]].append(hit)
+        if self._nlp is not None:
+            for i, doc in enumerate(self._nlp.pipe(texts)):
+                for ent in doc.ents:
+                    entity = {"PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION"}.get(ent.label_)
+                    if entity:
+                        results[i].append(Hit(ent.start_char, ent.end_char, entity, 0.85))
+        return results
+
+
+def _join(texts: list[str]) -> tuple[str, list[int]]:
+    starts = []
+    position = 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + len(SEPARATOR)
+    return SEPARATOR.join(texts), starts
+
+
+def _plausible(text: str, hit: Hit) -> bool:
+    """Drop pattern hits that are fragments of something else (Presidio has no word edges)."""
+    before = text[hit.start - 1] if hit.start else " "
+    after = text[hit.end] if hit.end < len(text) else " "
+    if hit.entity == "URL":
+        value = text[hit.start : hit.end]
+        if before.isalnum() or before in "@._-" or after.isalnum() or after in "@_-":
+            return False
+        has_scheme = "://" in value or value.lower().startswith("www.")
+        host = value.split("://")[-1].split("/")[0]
+        if not has_scheme and "/" not in value and host.rsplit(".", 1)[-1].lower() in FILE_LIKE_TLDS:
+            return False
+    elif hit.entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "IBAN_CODE", "UK_NINO"):
+        if before.isalnum() or after.isalnum():
+            return False
+    return True

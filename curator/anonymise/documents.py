@@ -1,0 +1,55 @@
+"""Documents: labelled person/organisation/address values everywhere they occur, plus free text.
+
+A labelled value is the strongest evidence: "Claudio Costa" as the tenant is replaced on every
+page (and "Costa" alone, and "Mr. Costa"), whatever the gazetteer would have thought of it.
+The rest of the text goes through pattern PII and the name gazetteer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.vault import Vault
+from curator.model import DocTypeSpec, FieldType, LabelRevision
+
+PSEUDONYMISED_TYPES = {FieldType.person: "person", FieldType.organisation: "organisation", FieldType.address: "address"}
+
+
+def field_kind(name: str, field_type: FieldType, doc_spec: DocTypeSpec | None) -> str | None:
+    """The vault kind of a field's values, or None when the value is not itself PII."""
+    if doc_spec is not None and name in doc_spec.fields:
+        field_type = doc_spec.fields[name].type
+    return PSEUDONYMISED_TYPES.get(field_type)
+
+
+def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None) -> TermIndex:
+    terms = TermIndex()
+    for revision in revisions:
+        for name, label in revision.fields.items():
+            kind = field_kind(name, label.type, doc_spec)
+            if kind is None:
+                continue
+            for value in [label.value, *label.variants]:
+                if not value or not value.strip():
+                    continue
+                register(value.strip(), kind, vault, terms)
+    return terms
+
+
+def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
+    if kind == "person":
+        words = [w for w in value.split() if len(w.strip(".")) > 1]
+        if len(words) >= 2:
+            for word in words[:-1]:
+                vault.pseudonym(word, "first_name")
+                terms.add(word, "first_name")
+            vault.pseudonym(words[-1], "last_name")
+            terms.add(words[-1], "last_name")
+    vault.pseudonym(value, kind)
+    terms.add(value, kind)
+
+
+def document_rewriter(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None) -> Rewriter:
+    return Rewriter(vault, vault_terms(vault, document_terms(revisions, vault, doc_spec)))

@@ -1,0 +1,140 @@
+"""Detect spans, decide their pseudonyms, apply the edits: the one text rewriter.
+
+Spans come from three detectors, strongest first: known originals (the thread's user
+records, labelled person/organisation/address values, everything already in the vault),
+Presidio's pattern recognizers and the name gazetteer, and (in threads) bare Mattermost ids.
+Overlaps keep the longer span, then the stronger detector. Hits that are already pseudonyms
+or lie in reserved example ranges are left alone, so rewriting is idempotent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from curator.anonymise import pseudonyms as gen
+from curator.anonymise.detect import Detector, Hit
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.vault import Vault, tokens
+from curator.spans import Edit, OffsetMap, apply_edits
+
+MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
+URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    kind: str
+    rank: int  # 0 known original, 1 pattern/name, 2 bare id
+    original: str = ""  # for a known original: the vault's spelling of it
+
+
+def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
+    """A detected value that is not a leak: a pseudonym of this vault or a reserved example."""
+    if gen.is_reserved(kind, value):
+        return True
+    if vault is None:
+        return False
+    if vault.is_pseudonym(value):
+        return True
+    if kind == "person":
+        words = tokens(value)
+        return bool(words) and all(vault.is_pseudonym_token(w) and not vault.is_original_token(w) for w in words)
+    return False
+
+
+class Rewriter:
+    def __init__(self, vault: Vault, terms: TermIndex | None = None, detector: Detector | None = None, *, ids: bool = False) -> None:
+        self.vault = vault
+        self.terms = terms if terms is not None else vault_terms(vault)
+        self.detector = detector if detector is not None else default_detector()
+        self.ids = ids
+        self._cache: dict[str, tuple[str, OffsetMap]] = {}
+
+    def spans(self, text: str, *, urls: bool = True) -> list[Span]:
+        candidates = [Span(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.terms.find(text)]
+        for hit in self.detector.detect(text):
+            if hit.entity == "URL" and not urls:
+                continue
+            if not is_safe(self.vault, hit.kind, text[hit.start : hit.end]):
+                candidates.append(Span(hit.start, hit.end, hit.kind, 1))
+        if self.ids:
+            candidates.extend(Span(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
+                              if not self.vault.is_pseudonym(m.group()))
+        return resolve(candidates)
+
+    def rewrite(self, text: str) -> tuple[str, OffsetMap]:
+        if text not in self._cache:
+            self._cache[text] = self._rewrite(text, urls=True)
+        return self._cache[text]
+
+    def text(self, text: str) -> str:
+        return self.rewrite(text)[0]
+
+    def _rewrite(self, text: str, *, urls: bool) -> tuple[str, OffsetMap]:
+        edits = []
+        for span in self.spans(text, urls=urls):
+            value = text[span.start : span.end]
+            if span.rank == 0:
+                # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as found
+                replacement = gen.match_case(value, self.vault.pseudonym(span.original, span.kind))
+            elif span.kind == "url":
+                replacement = self._url(value)
+            else:
+                replacement = self.vault.pseudonym(value, span.kind)
+            if replacement != value:
+                edits.append(Edit(span.start, span.end, replacement))
+        return apply_edits(text, edits)
+
+    def _url(self, url: str) -> str:
+        """New host under .example; the path goes through the rewriter (names, ids, emails)."""
+        match = URL_HOST.match(url)
+        if match is None:
+            return self.vault.pseudonym(url, "url")
+        head, host = match.group("head"), match.group("host")
+        if "@" in head:
+            head = self._rewrite(head, urls=False)[0]
+        new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
+        rest, _ = self._rewrite(url[match.end():], urls=False)
+        return head + new_host + rest
+
+
+def resolve(candidates: list[Span]) -> list[Span]:
+    """Non-overlapping spans: longer first, then the stronger detector."""
+    chosen: list[Span] = []
+    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, s.start)):
+        if span.end <= span.start:
+            continue
+        if all(span.end <= c.start or span.start >= c.end for c in chosen):
+            chosen.append(span)
+    return sorted(chosen, key=lambda s: s.start)
+
+
+def vault_terms(vault: Vault | None, extra: TermIndex | None = None) -> TermIndex:
+    """Every original in the vault (and `extra`) as searchable terms."""
+    index = TermIndex()
+    if extra is not None:
+        for term in extra.terms():
+            index.add(term.original, term.kind)
+    if vault is not None:
+        for entry in vault.entries():
+            if entry.kind in UNSEARCHED_KINDS:
+                continue
+            index.add(entry.original, entry.kind)
+    return index
+
+
+# Values rewritten where they stand (user record fields) but not hunted in free text:
+# a job title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
+UNSEARCHED_KINDS = frozenset({"position", "url"})
+
+_DETECTOR: Detector | None = None
+
+
+def default_detector() -> Detector:
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = Detector()
+    return _DETECTOR

@@ -1,0 +1,147 @@
+"""Threads in the Mattermost export shape: one consistent mapping over every member.
+
+Metadata is the strongest evidence: every user's names, username, nickname, email and id,
+the channel's and team's names, file names and all ids are registered first, so they are
+found wherever they appear (messages, quotes, @mentions, permalinks, props, JSON held in
+strings, attachment text). Then every string of the export goes through the rewriter; dict
+keys that are ids are remapped too, so posts, replies, reactions and files still point where
+they did. Ids keep their length and alphabet.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.vault import Vault
+from curator.model import ThreadContent
+
+# Mattermost's default channels name nobody.
+DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "off-topic"})
+ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
+                     "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
+
+
+def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
+    """Register every name and id the export's records know; return them as search terms."""
+    terms = TermIndex()
+
+    def known(original: Any, kind: str) -> None:
+        if isinstance(original, str) and original.strip():
+            vault.pseudonym(original, kind)
+            terms.add(original, kind)
+
+    for user_id in sorted(export.get("users", {})):
+        user = export["users"][user_id]
+        known(user.get("id") or user_id, "id")
+        first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
+        for word in first.split():
+            known(word, "first_name")
+        for word in last.split()[:-1]:
+            known(word, "first_name")
+        if last:
+            known(last.split()[-1], "last_name")
+        if first and last:
+            known(f"{first} {last}", "person")
+        known(user.get("nickname"), "nickname")
+        known(user.get("username"), "username")
+        known(user.get("email"), "email")
+        if user.get("position"):
+            vault.pseudonym(user["position"], "position")
+    for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
+        for key in ("id", "team_id", "creator_id"):
+            known(record.get(key), "id")
+        name = record.get("name")
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS:
+            pseudonym = vault.pseudonym(name, kind)
+            terms.add(name, kind)
+            display = record.get("display_name")
+            if isinstance(display, str) and display and display.lower() not in DEFAULT_CHANNELS:
+                words = [w for w in pseudonym.replace("_", "-").split("-") if w]
+                vault.assign(display, kind, " ".join(w.title() for w in words))
+                terms.add(display, kind)
+    for post_id in sorted(export.get("posts", {})):
+        post = export["posts"][post_id]
+        for key in ("id", "user_id", "channel_id", "root_id", "parent_id", "original_id"):
+            known(post.get(key), "id")
+        for file_id in post.get("file_ids") or ():
+            known(file_id, "id")
+    for file_id in sorted(export.get("file_infos", {})):
+        info = export["file_infos"][file_id]
+        known(file_id, "id")
+        if isinstance(info, dict):
+            known(info.get("name"), "file")
+    return terms
+
+
+class ThreadRewriter:
+    def __init__(self, export: dict[str, Any], vault: Vault) -> None:
+        self.vault = vault
+        self.terms = thread_terms(export, vault)
+        self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), ids=True)
+        self.export = export
+
+    def id(self, value: str) -> str:
+        return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
+
+    def content(self, content: ThreadContent) -> ThreadContent:
+        new_export = self.walk(self.export, ())
+        new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
+            if "files" in self.export else new_export.get("files")
+        if new_export.get("files") is None:
+            new_export.pop("files", None)
+        return ThreadContent.model_validate({
+            "kind": "thread",
+            "export": new_export,
+            "orphan_post_ids": [self.id(p) for p in content.orphan_post_ids],
+        })
+
+    def walk(self, value: Any, path: tuple[str, ...]) -> Any:
+        if isinstance(value, dict):
+            out = {}
+            for key, item in value.items():
+                new_key = self.vault.lookup(key, "id") or key if isinstance(key, str) else key
+                out[new_key] = self._member(key, item, (*path, str(key)))
+            return out
+        if isinstance(value, list):
+            return [self.walk(item, path) for item in value]
+        if isinstance(value, str):
+            return self.string(value, path)
+        return value
+
+    def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
+        if path[:1] == ("files",) and len(path) == 2:
+            return item  # replaced whole in content()
+        if key == "position" and isinstance(item, str) and "users" in path and item:
+            return self.vault.pseudonym(item, "position")
+        if key in ID_KEYS and isinstance(item, str) and item:
+            known = self.vault.lookup(item, "id")
+            if known:
+                return known
+        return self.walk(item, path)
+
+    def string(self, text: str, path: tuple[str, ...] = ()) -> str:
+        stripped = text.strip()
+        if stripped[:1] in "{[" and stripped[-1:] in "}]":
+            try:
+                inner = json.loads(text)
+            except ValueError:
+                inner = None
+            if isinstance(inner, dict | list):
+                compact = ": " not in text and ", " not in text
+                return json.dumps(self.walk(inner, path), ensure_ascii=False,
+                                  separators=(",", ":") if compact else (", ", ": "))
+        return self.rewriter.text(text)
+
+    def _file(self, file_id: str, payload: str) -> str:
+        """Attachment bytes: text files are rewritten like messages; binary ones are kept."""
+        try:
+            raw = base64.b64decode(payload, validate=True)
+            text = raw.decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return payload
+        return base64.b64encode(self.string(text).encode("utf-8")).decode("ascii")
