@@ -160,3 +160,32 @@ def test_scanned_pdf_import_records_ocr_and_shows_no_progress_bar_in_a_pipe(stor
     [page] = created["pages"]
     assert page["origin"] == "ocr" and page["ocr_confidence"] > 80 and page["language"] == "en"
     assert "monthly_rent" in created["suggested_fields"]
+
+
+def test_ocr_never_through_the_cli_keeps_the_scan_unread_and_warns(store):
+    scan = EXAMPLES / "pdfs" / "invoice-sideways-scan.pdf"
+    result = run_cli("import", scan, "--ocr", "never", "--doc-type", "invoice", store=store.root)
+    assert result.exit_code == 0, result.stderr
+    assert "no usable text layer and --ocr never" in result.stderr
+    [fixture_id_] = store.ids()
+    record = store.load(fixture_id_)
+    assert [p.origin for p in record.content.pages] == ["text-layer"] and record.revisions == []
+
+
+def test_a_leak_reported_by_the_anonymiser_refuses_the_whole_import(store, monkeypatch):
+    # Fault injection: an anonymiser that reports a leak. Nothing may be written.
+    import curator.anonymise as anonymise_package
+    from curator.anonymise import Leak
+
+    real = anonymise_package.anonymise
+
+    def leaky(content, vault, **kwargs):
+        result = real(content, vault, **kwargs)
+        return type(result)(result.content, result.revisions, [Leak("page 1", "person", "x")])
+
+    monkeypatch.setattr(anonymise_package, "anonymise", leaky)
+    before = snapshot(store.root)
+    result = run_cli("import", THREAD, LEASE, store=store.root)
+    assert result.exit_code == 2
+    assert "anonymisation left 1 piece(s) of personal data (first: person at page 1)" in result.stderr
+    assert snapshot(store.root) == before
