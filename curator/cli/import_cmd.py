@@ -28,7 +28,7 @@ def import_sources(env, sources: tuple[str, ...], doc_type: str | None, category
     Everything is anonymised before it is written. A folder imports the files in it;
     a source imported before is skipped.
 
-    Example: curator import examples/ --split-threads --rubric "The answer cites the lease"
+    Example: curator import examples/threads --split-threads --rubric "The answer cites the lease"
     """
     from curator.ingest import import_sources as run_import
     from curator.ingest import read_rubric_file

@@ -20,7 +20,12 @@ from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdf
 from curator.ingest.privacy import anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
-from curator.ingest.threads import check_export_shape, load_json, parse_thread_export
+from curator.ingest.threads import (
+    check_export_shape,
+    load_json,
+    parse_thread_export,
+    thread_warnings,
+)
 from curator.labels import default_author, revise
 from curator.model import DocumentContent, Fixture, Kind, LabelRevision, Provenance, ThreadContent
 from curator.store import Store, fixture_id
@@ -171,6 +176,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
                                 source="manual", reason="rubrics given at import"))
     content, revisions = anonymise_one(raw.name, content, revisions, vault, spec)
     title = _title(content, chosen)
+    # Thread warnings name post and user ids, which the anonymiser replaces: say them anew.
+    warnings = thread_warnings(content) if isinstance(content, ThreadContent) else item.warnings
     fixture = Fixture(
         id=fixture_id(title, f"{raw.sha256}:{item.part}".encode()),
         kind=Kind.document if isinstance(content, DocumentContent) else Kind.thread,
@@ -180,7 +187,7 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         created_at=clock.now_iso(),
         provenance=Provenance(source_sha256=raw.sha256, source_name=raw.name,
                               importer=item.importer, imported_at=clock.now_iso()),
-        warnings=item.warnings,
+        warnings=warnings,
     )
     return fixture, content, revisions
 
@@ -194,11 +201,12 @@ def _title(content: DocumentContent | ThreadContent, doc_type: str | None) -> st
                     return line.strip()[:80]
         return doc_type or "document"
     export = content.export
-    roots = [p for p in export.ordered_posts() if not p.root_id and not p.type]
+    # System posts ("joined the channel") are not conversation roots.
+    roots = [p for p in export.ordered_posts() if not p.root_id and not p.type.startswith("system_")]
     channel = str(export.channel.get("display_name") or export.channel.get("name") or "channel")
-    if len(roots) == 1 and len(roots) == len([p for p in export.posts.values() if not p.root_id]):
-        first_line = roots[0].message.strip().splitlines()[0] if roots[0].message.strip() else ""
-        return (first_line or f"{channel} thread")[:80]
+    if len(roots) == 1 and not content.orphan_post_ids:
+        lines = roots[0].message.strip().splitlines()
+        return (lines[0] if lines else f"{channel} thread")[:80]
     if not roots:
         return f"{channel} orphan replies"
     return f"{channel} channel"

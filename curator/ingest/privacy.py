@@ -34,8 +34,9 @@ def anonymise_one(
 
     result = anonymise(content, vault, revisions=revisions, doc_spec=doc_spec)
     if result.leaks:
+        first = result.leaks[0]  # where and what kind, never the personal text itself
         raise CuratorError(
-            f"{name}: anonymisation left {len(result.leaks)} piece(s) of personal data; "
-            "refusing to import it"
+            f"{name}: anonymisation left {len(result.leaks)} piece(s) of personal data "
+            f"(first: {first.kind} at {first.location}); refusing to import it"
         )
     return result.content, list(result.revisions)

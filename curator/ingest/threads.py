@@ -67,23 +67,26 @@ def from_export(
     raw: dict[str, Any], export: ThreadExport, importer: str, name: str, *, split_threads: bool
 ) -> list[Parsed]:
     if not split_threads:
-        orphans = orphan_ids(export)
-        return [Parsed(ThreadContent(export=export, orphan_post_ids=orphans), importer,
-                       warnings=author_warnings(export) + orphan_warnings(orphans))]
+        content = ThreadContent(export=export, orphan_post_ids=orphan_ids(export))
+        return [Parsed(content, importer, warnings=thread_warnings(content))]
     parsed = []
     for key, post_ids in thread_groups(export).items():
         if all(export.posts[pid].type.startswith("system_") for pid in post_ids):
             continue  # a lone "joined the channel" is channel noise, not a thread
         sub = validate_export(sub_export(raw, post_ids), name)
-        orphans = orphan_ids(sub)
-        parsed.append(Parsed(ThreadContent(export=sub, orphan_post_ids=orphans), importer,
-                             part=key, warnings=author_warnings(sub) + orphan_warnings(orphans)))
+        content = ThreadContent(export=sub, orphan_post_ids=orphan_ids(sub))
+        parsed.append(Parsed(content, importer, part=key, warnings=thread_warnings(content)))
     return parsed
 
 
 def orphan_ids(export: ThreadExport) -> list[str]:
     """Replies whose root is not in the export (it fell outside the export window)."""
     return [p.id for p in export.ordered_posts() if p.root_id and p.root_id not in export.posts]
+
+
+def thread_warnings(content: ThreadContent) -> list[str]:
+    """Authors missing from users and orphan replies; ids as they stand in `content`."""
+    return author_warnings(content.export) + orphan_warnings(content.orphan_post_ids)
 
 
 def author_warnings(export: ThreadExport) -> list[str]:

@@ -1,5 +1,5 @@
 """Fixtures for the import tests: the committed examples, bad inputs made as real files,
-a clean 300 dpi scan with known text, and a check that the anonymiser is usable."""
+and a clean 300 dpi scan with known text."""
 
 from __future__ import annotations
 
@@ -24,27 +24,6 @@ def _load_generator():
 
 
 generate = _load_generator()
-
-
-def anonymiser_ready() -> bool:
-    """True once curator.anonymise really anonymises (the anon branch may still be stubs)."""
-    try:
-        from curator.anonymise import Vault, anonymise  # noqa: F401
-        from curator.model import DocumentContent, Page
-        from curator.store import Store
-
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as folder:
-            store = Store.init(Path(folder) / "s")
-            anonymise(DocumentContent(pages=[Page(number=1, text="Hello", origin="text-layer")]),
-                      Vault.open(store))
-        return True
-    except (ImportError, NotImplementedError):
-        return False
-
-
-needs_anonymiser = pytest.mark.skipif(not anonymiser_ready(), reason="curator.anonymise not implemented yet")
 
 
 def cer(hypothesis: str, truth: str) -> float:
