@@ -8,7 +8,10 @@ failures.jsonl   a batch: a PDF extraction that took the landlord for the tenant
                  lease extraction that invented a security deposit (plain-text input)
 failure.json     that last lease seen again under another trace, one word different: a
                  near-duplicate that `curator promote` reports as already covered
-Everything is synthetic; nothing names a real person.
+Everything is synthetic; nothing names a real person. People are drawn from Faker's
+Indonesian name lists, leaving out any name also in its en_US lists: pseudonyms are drawn
+from the en_US lists, and a new original that happens to equal a pseudonym already in the
+vault is something the anonymiser's audit cannot tell from a leak.
 """
 
 from __future__ import annotations
@@ -30,10 +33,29 @@ def mm_id(rng: random.Random) -> str:
     return "".join(rng.choice(ID_CHARS) for _ in range(26))
 
 
-def lease_text(fake: Faker) -> tuple[str, dict[str, str]]:
+_NAMES: tuple[list[str], list[str]] | None = None
+
+
+def person(rng: random.Random) -> tuple[str, str]:
+    """A synthetic (first, last) name that no en_US pseudonym can equal."""
+    global _NAMES
+    if _NAMES is None:
+        from faker.providers.person.en_US import Provider as Pseudonyms
+        from faker.providers.person.id_ID import Provider as Names
+
+        taken = set(Pseudonyms.first_names) | set(Pseudonyms.last_names)
+        _NAMES = (sorted(set(Names.first_names) - taken), sorted(set(Names.last_names) - taken))
+    return rng.choice(_NAMES[0]), rng.choice(_NAMES[1])
+
+
+def full_name(rng: random.Random) -> str:
+    return " ".join(person(rng))
+
+
+def lease_text(fake: Faker, rng: random.Random) -> tuple[str, dict[str, str]]:
     facts = {
-        "landlord": fake.name(),
-        "tenant": fake.name(),
+        "landlord": full_name(rng),
+        "tenant": full_name(rng),
         "premises_address": fake.street_address() + ", " + fake.city() + ", " + fake.state_abbr() + " " + fake.zipcode(),
         "lease_start_date": "March 1, 2025",
         "lease_end_date": "February 28, 2026",
@@ -53,8 +75,8 @@ def lease_text(fake: Faker) -> tuple[str, dict[str, str]]:
     return text, facts
 
 
-def hallucinated_deposit(fake: Faker) -> tuple[dict[str, Any], str]:
-    text, facts = lease_text(fake)
+def hallucinated_deposit(fake: Faker, rng: random.Random) -> tuple[dict[str, Any], str]:
+    text, facts = lease_text(fake, rng)
     record = {
         "trace_id": "trace-7f3a9c01",
         "observed_at": "2025-02-11T09:42:17Z",
@@ -74,7 +96,7 @@ def hallucinated_deposit(fake: Faker) -> tuple[dict[str, Any], str]:
 
 
 def wrong_attribution(fake: Faker, rng: random.Random) -> dict[str, Any]:
-    people = [(fake.first_name(), fake.last_name()) for _ in range(3)]
+    people = [person(rng) for _ in range(3)]
     users = {}
     for first, last in people:
         uid = mm_id(rng)
@@ -136,7 +158,7 @@ def main() -> None:
     fake = Faker("en_US")
     fake.seed_instance(SEED)
     rng = random.Random(SEED)
-    lease, text = hallucinated_deposit(fake)
+    lease, text = hallucinated_deposit(fake, rng)
     batch = [swapped_parties(), wrong_attribution(fake, rng), lease]
     near = json.loads(json.dumps(lease))
     near["trace_id"] = "trace-7f3a9c02"

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import random
+from pathlib import Path
 
 from faker import Faker
 
@@ -60,12 +63,26 @@ def add_fixture(store: Store, content, *, title: str = "lease", trace_id: str | 
     return new_id
 
 
+def _sample_generator():
+    path = Path(__file__).resolve().parents[2] / "examples" / "failures" / "generate.py"
+    spec = importlib.util.spec_from_file_location("failures_generate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+samples = _sample_generator()
+
+
 def lease_failure(seed: int, trace: str, **extra) -> tuple[dict, dict[str, str]]:
-    """A lease extraction failure on a plain-text input, and the originals it contains."""
+    """A lease extraction failure on a plain-text input, and the originals it contains.
+
+    Names come from the sample generator's `person`: never equal to an en_US pseudonym.
+    """
     fake = Faker("en_US")
     fake.seed_instance(seed)
-    # first + last only: the anonymiser does not yet handle "Mrs." or "PhD" around a name
-    people = {role: f"{fake.first_name()} {fake.last_name()}" for role in ("tenant", "landlord")}
+    rng = random.Random(seed)
+    people = {role: samples.full_name(rng) for role in ("tenant", "landlord")}
     email = f"{people['tenant'].split()[-1].lower()}.home@{fake.domain_word()}.test"
     phone = fake.numerify("(555) ###-####")
     text = (
