@@ -95,3 +95,22 @@ def test_missing_or_empty_file_is_a_usage_error(tmp_path, content):
         path.write_bytes(content)
     with pytest.raises(CuratorError):
         read_records(path)
+
+
+def test_committed_schema_matches_the_model_and_accepts_the_samples():
+    import jsonschema
+
+    from curator.schemas import generate, render
+    from tests.conftest import REPO
+
+    committed = (REPO / "schemas" / "failure-record.schema.json").read_text(encoding="utf-8")
+    schema = generate()["failure-record.schema.json"]
+    assert committed == render(schema)
+    samples = REPO / "examples" / "failures"
+    records = [json.loads((samples / "failure.json").read_text())]
+    records += [json.loads(line) for line in (samples / "failures.jsonl").read_text().splitlines()]
+    for record in records:
+        jsonschema.validate(record, schema)
+        FailureRecord.model_validate(record)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**records[0], "failure_mode": "made_up"}, schema)
