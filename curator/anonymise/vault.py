@@ -176,6 +176,17 @@ class Vault:
         self.dirty = True
         return gen.match_case(original, candidate)
 
+    def reserve(self, original: str, kind: str) -> None:
+        """Make `original`'s name tokens off-limits to pseudonyms before any is drawn.
+
+        anonymise() reserves every original it will replace first, so a pseudonym made for
+        one user can never be a name that another value in the same input really has."""
+        if self.is_pseudonym(original) or self.lookup(original, kind) is not None:
+            return
+        if kind in NAME_KINDS:
+            self._name_tokens.update(tokens(original))
+        self._originals.add(normal(original))
+
     def assign(self, original: str, kind: str, proposal: str) -> str:
         """Record `proposal` as the pseudonym when it is free, else fall back to pseudonym()."""
         found = self.lookup(original, kind)
