@@ -67,6 +67,7 @@ def anonymise(
         rewriter = document_rewriter(revisions, vault, doc_spec)
         pages: dict[int, OffsetMap] = {}
         new_pages = []
+        rewriter.prefetch([page.text for page in content.pages])
         for page in content.pages:
             text, offsets = rewriter.rewrite(page.text)
             pages[page.number] = offsets

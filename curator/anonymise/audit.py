@@ -41,22 +41,16 @@ class Leak:
 
 def find_leaks(texts: Iterable[tuple[str, str]], vault: Vault | None) -> list[Leak]:
     """Leaks in (location, text) pairs: vault originals and unexempted pattern/name hits."""
-    from curator.anonymise.rewrite import default_detector, is_safe, vault_terms
+    from curator.anonymise.rewrite import Span, default_detector, is_safe, resolve, vault_terms
 
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     terms = vault_terms(vault)
     detector = default_detector()
     leaks: list[Leak] = []
     for (where, text), hits in zip(pairs, detector.detect_many(t for _, t in pairs), strict=True):
-        taken: list[tuple[int, int]] = []
-        for match in terms.find(text):
-            taken.append((match.start, match.end))
-            leaks.append(Leak(where, f"original:{match.term.kind}", text[match.start : match.end], match.start, match.end))
-        for hit in hits:
-            value = text[hit.start : hit.end]
-            if any(hit.start < end and start < hit.end for start, end in taken) or is_safe(vault, hit.kind, value):
-                continue
-            leaks.append(Leak(where, hit.kind, value, hit.start, hit.end))
+        found = [Span(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)]
+        found += [Span(h.start, h.end, h.kind, 1) for h in hits if not is_safe(vault, h.kind, text[h.start : h.end])]
+        leaks.extend(Leak(where, s.kind, text[s.start : s.end], s.start, s.end) for s in resolve(found))
     return leaks
 
 

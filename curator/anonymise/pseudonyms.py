@@ -49,6 +49,12 @@ def name_lists(locale: str = "en_US") -> tuple[tuple[str, ...], tuple[str, ...],
     return _ascii_words(female), _ascii_words(male), _ascii_words(last)
 
 
+@cache
+def folded_names(locale: str = "en_US") -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The same lists casefolded, as sets for membership tests."""
+    return tuple(frozenset(n.casefold() for n in names) for names in name_lists(locale))  # type: ignore[return-value]
+
+
 def _ascii_words(names: tuple[str, ...]) -> tuple[str, ...]:
     # One token, plain letters: pseudonyms then tokenise exactly like the originals they replace.
     return tuple(sorted({n for n in names if n.isalpha() and n.isascii() and len(n) >= 3}))
@@ -95,10 +101,11 @@ def match_case(template: str, value: str) -> str:
 
 def first_name(original: str, rng: random.Random, locale: str = "en_US") -> str:
     female, male, _ = name_lists(locale)
+    female_set, male_set, _ = folded_names(locale)
     folded = original.casefold()
-    if any(n.casefold() == folded for n in male) and not any(n.casefold() == folded for n in female):
+    if folded in male_set and folded not in female_set:
         return rng.choice(male)
-    if any(n.casefold() == folded for n in female):
+    if folded in female_set:
         return rng.choice(female)
     return rng.choice(female + male)
 

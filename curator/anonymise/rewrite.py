@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector, Hit
+from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault, tokens
 from curator.spans import Edit, OffsetMap, apply_edits
@@ -65,6 +65,14 @@ class Rewriter:
                               if not self.vault.is_pseudonym(m.group()))
         return resolve(candidates)
 
+    def prefetch(self, texts: list[str]) -> None:
+        """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
+        self.detector.detect_many(t for t in texts if t not in self._cache)
+
+    def texts(self, texts: list[str]) -> list[str]:
+        self.prefetch(texts)
+        return [self.text(t) for t in texts]
+
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
         if text not in self._cache:
             self._cache[text] = self._rewrite(text, urls=True)
@@ -104,7 +112,7 @@ class Rewriter:
 def resolve(candidates: list[Span]) -> list[Span]:
     """Non-overlapping spans: longer first, then the stronger detector."""
     chosen: list[Span] = []
-    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, s.start)):
+    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
         if span.end <= span.start:
             continue
         if all(span.end <= c.start or span.start >= c.end for c in chosen):
@@ -138,3 +146,8 @@ def default_detector() -> Detector:
     if _DETECTOR is None:
         _DETECTOR = Detector()
     return _DETECTOR
+
+
+def reset_detector() -> None:
+    global _DETECTOR
+    _DETECTOR = None

@@ -15,13 +15,14 @@ import binascii
 import json
 from typing import Any
 
+from curator.anonymise.audit import strings_of
 from curator.anonymise.rewrite import Rewriter, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
-DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "off-topic"})
+DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
 
@@ -31,7 +32,8 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     terms = TermIndex()
 
     def known(original: Any, kind: str) -> None:
-        if isinstance(original, str) and original.strip():
+        # an already pseudonymised thread (anonymised twice) keeps its values: idempotent
+        if isinstance(original, str) and original.strip() and not vault.is_pseudonym(original):
             vault.pseudonym(original, kind)
             terms.add(original, kind)
 
@@ -50,13 +52,13 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(user.get("nickname"), "nickname")
         known(user.get("username"), "username")
         known(user.get("email"), "email")
-        if user.get("position"):
+        if user.get("position") and not vault.is_pseudonym(user["position"]):
             vault.pseudonym(user["position"], "position")
     for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS:
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not vault.is_pseudonym(name):
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
@@ -86,9 +88,12 @@ class ThreadRewriter:
         self.export = export
 
     def id(self, value: str) -> str:
+        if self.vault.is_pseudonym(value):
+            return value
         return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
 
     def content(self, content: ThreadContent) -> ThreadContent:
+        self.rewriter.prefetch([text for _, text in strings_of(self.export, "")])
         new_export = self.walk(self.export, ())
         new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
             if "files" in self.export else new_export.get("files")
@@ -116,7 +121,7 @@ class ThreadRewriter:
     def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
         if path[:1] == ("files",) and len(path) == 2:
             return item  # replaced whole in content()
-        if key == "position" and isinstance(item, str) and "users" in path and item:
+        if key == "position" and isinstance(item, str) and "users" in path and item and not self.vault.is_pseudonym(item):
             return self.vault.pseudonym(item, "position")
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")

@@ -37,6 +37,7 @@ MAX_ATTEMPTS = 2000
 
 # Kinds whose originals name people: their tokens may never appear in any pseudonym.
 NAME_KINDS = frozenset({"person", "first_name", "last_name", "username", "nickname", "email"})
+COMPOSITE_KINDS = frozenset({"person", "username", "email", "url"})
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 
@@ -53,8 +54,13 @@ def normal(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "jr", "sr", "ii", "iii", "iv",
+                    "md", "phd", "dds", "dvm", "esq"})
+
+
 def tokens(text: str) -> list[str]:
-    return [t.casefold() for t in _TOKEN.findall(text)]
+    """Name tokens of a value; titles and suffixes ("Dr.", "Jr.", "MD") name nobody."""
+    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES]
 
 
 class Vault:
@@ -161,7 +167,8 @@ class Vault:
         self._originals.add(normal(original))
         for attempt in range(MAX_ATTEMPTS):
             candidate = self._candidate(original, kind, attempt)
-            if self._acceptable(candidate):
+            # composites are made of token mappings that were each checked when first made
+            if self._acceptable(candidate, check_tokens=kind not in COMPOSITE_KINDS):
                 break
         else:
             raise CuratorError(f"could not find a free pseudonym for a {kind} value")
@@ -187,11 +194,11 @@ class Vault:
         digest = hmac.new(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), hashlib.sha256).digest()
         return random.Random(int.from_bytes(digest, "big"))
 
-    def _acceptable(self, candidate: str) -> bool:
+    def _acceptable(self, candidate: str, *, check_tokens: bool = True) -> bool:
         key = normal(candidate)
         if not key or key in self._used or key in self._originals:
             return False
-        return not any(t in self._name_tokens for t in tokens(candidate))
+        return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
     def _add(self, entry: Entry) -> None:
         self._entries[(entry.kind, normal(entry.original))] = entry
@@ -258,14 +265,14 @@ class Vault:
             found = self._entries.get((kind, part.casefold()))
             if found:
                 return found.pseudonym.lower()
-        female, male, last = gen.name_lists(self.locale)
-        if part.casefold() in {n.casefold() for n in female + male}:
+        female, male, _ = gen.folded_names(self.locale)
+        if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
         if len(part) >= 3:
-            # initial + known last name ("ccosta") or first name + initial ("claudioc")
-            for entry in self._entries.values():
-                if entry.kind == "last_name" and part[1:].casefold() == normal(entry.original):
-                    return part[0].lower() + entry.pseudonym.lower()
+            # initial + known last name ("ccosta")
+            known_last = self._entries.get(("last_name", part[1:].casefold()))
+            if known_last is not None:
+                return part[0].lower() + known_last.pseudonym.lower()
             return self.pseudonym(part, "last_name").lower()
         return "".join(self.rng("letter", part).choice("abcdefghjkmnprstw") for _ in part)
 
@@ -300,7 +307,7 @@ class Vault:
 
 
 def _is_title(word: str) -> bool:
-    return word.rstrip(".").casefold() in {"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "jr", "sr", "ii", "iii"}
+    return word.rstrip(".,").casefold() in TITLES
 
 
 def _mac(key: bytes, rows: list[tuple[str, str, str]]) -> str:

@@ -165,7 +165,15 @@ def pii_corpus(seed: int = 11, per_type: int = 200) -> list[tuple[str, list[tupl
             template = rng.choice(TEMPLATES)
             start = template.index("{v}")
             lines.append((template.replace("{v}", value), [(start, start + len(value), kind)]))
-    for _ in range(per_type):  # clean lines: precision is measured on them too
-        lines.append((fake.sentence(nb_words=12), []))
+    decoys = (  # clean lines with numbers in them: precision is measured on them too
+        "release {d}.{d}.{d} went out at {d}:{d}, build #{n}",
+        "order {n} totals ${d},{d}.{d} and ships on 2024-{d}-{d}",
+        "see ticket OPS-{n}; p99 latency was {d}ms over {d} requests",
+        "{s}",
+    )
+    for _ in range(per_type):
+        template = rng.choice(decoys)
+        line = template.format(d=rng.randint(1, 99), n=rng.randint(1000, 99999), s=fake.sentence(nb_words=12))
+        lines.append((line, []))
     rng.shuffle(lines)
     return lines

@@ -1,0 +1,96 @@
+"""The audit: clean after anonymise, finds surviving originals and pattern PII, CLI exit codes."""
+
+from __future__ import annotations
+
+import json
+
+from curator.anonymise import Vault, anonymise, audit_store, find_leaks
+from curator.model import ThreadContent
+from tests.anonymise.conftest import fixture_record, lease
+from tests.conftest import run_cli, snapshot
+
+
+def _fill(store, export) -> Vault:
+    vault = Vault.open(store)
+    thread = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    content, revisions = lease()
+    document = anonymise(content, vault, revisions=revisions,
+                         doc_spec=store.config.doc_types["lease"])
+    vault.save()
+    store.create_fixture(fixture_record("thread-sample-0000aaaa", "thread"), thread.content, thread.revisions)
+    store.create_fixture(fixture_record("lease-sample-0000bbbb", "document"), document.content, document.revisions)
+    return vault
+
+
+def test_originals_are_found_case_insensitively_across_breaks(vault):
+    vault.pseudonym("Claudio Costa", "person")
+    vault.pseudonym("claudio.costa@acme-corp.com", "email")
+    texts = [
+        ("a", "ask CLAUDIO COSTA"),
+        ("b", "ask Claudio\n  Costa about it"),
+        ("c", "the owner is claudio.costa"),
+        ("d", "Clau-\ndio signed"),
+        ("e", "mail CLAUDIO.COSTA@ACME-CORP.COM"),
+        ("f", "call 415-867-2231 or write to someone@globex.io"),
+        ("g", "nothing to see: claudiocostanza and a costal road"),
+    ]
+    leaks = find_leaks(texts, vault)
+    by_place: dict[str, list[str]] = {}
+    for leak in leaks:
+        by_place.setdefault(leak.location, []).append(leak.text)
+    assert by_place["a"] == ["CLAUDIO COSTA"]
+    assert by_place["b"] == ["Claudio\n  Costa"]
+    assert by_place["c"] == ["claudio.costa"]
+    assert by_place["d"] == ["Clau-\ndio"]
+    assert by_place["e"] == ["CLAUDIO.COSTA@ACME-CORP.COM"]
+    assert sorted(by_place["f"]) == ["415-867-2231", "someone@globex.io"]
+    assert "g" not in by_place
+
+
+def test_pseudonyms_are_not_leaks_but_the_same_values_without_the_vault_are_flagged(vault):
+    safe = [("x", f"mail {vault.pseudonym('ana@globex.io', 'email')}, call {vault.pseudonym('(415) 867-2231', 'phone')}, "
+                  f"ip {vault.pseudonym('10.1.1.1', 'ip')}, card {vault.pseudonym('4111 1111 1111 1111', 'credit_card')}, "
+                  f"thanks {vault.pseudonym('Jennifer Walsh', 'person')}")]
+    assert find_leaks(safe, vault) == []
+    kinds = sorted(leak.kind for leak in find_leaks(safe, None))
+    assert kinds == ["credit_card", "person"]  # emails, phones, IPs are reserved ranges: safe anywhere
+
+
+def test_audit_store_is_clean_after_anonymise_and_cli_exits_0(store, export):
+    _fill(store, export)
+    assert audit_store(store) == []
+    done = run_cli("audit", "--json", store=store.root)
+    assert done.exit_code == 0, done.stderr
+    assert json.loads(done.stdout) == {"clean": True, "leaks": []}
+
+
+def test_a_surviving_original_in_a_fixture_or_bundle_is_reported_with_exit_1(store, export):
+    _fill(store, export)
+    user = next(iter(export["users"].values()))
+    content = store.root / "goldens" / "thread-sample-0000aaaa" / "content.json"
+    data = json.loads(content.read_text())
+    post = next(iter(data["content"]["export"]["posts"].values()))
+    post["message"] += f" (thanks {user['first_name'].upper()})"
+    content.write_text(json.dumps(data))
+    bundle = store.root / "bundles" / "v1"
+    bundle.mkdir(parents=True)
+    (bundle / "fixtures.jsonl").write_text(json.dumps({"note": f"owner {user['email']}"}) + "\n")
+    done = run_cli("audit", "--json", store=store.root)
+    assert done.exit_code == 1
+    leaks = json.loads(done.stdout)["leaks"]
+    assert {(leak["kind"], leak["text"]) for leak in leaks} == {
+        ("original:first_name", user["first_name"].upper()), ("original:email", user["email"])}
+    assert any(leak["location"].startswith("goldens/thread-sample-0000aaaa/content.json") for leak in leaks)
+    assert any(leak["location"].startswith("bundles/v1/fixtures.jsonl:1") for leak in leaks)
+    text = run_cli("audit", store=store.root)
+    assert text.exit_code == 1 and "2 leak(s) found" in text.stdout
+
+
+def test_corrupt_vault_is_exit_2_and_nothing_is_rewritten(store, export):
+    _fill(store, export)
+    (store.root / ".curator" / "vault.json").write_text("{ broken")
+    before = snapshot(store.root)
+    done = run_cli("audit", store=store.root)
+    assert done.exit_code == 2
+    assert "vault" in done.stderr and done.stderr.startswith("curator: error:")
+    assert snapshot(store.root) == before

@@ -1,0 +1,99 @@
+"""Threads: zero originals survive, structure is kept, labels follow the same mapping."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from curator.anonymise import anonymise
+from curator.model import LabelRevision, Rubric, Span, ThreadContent
+from tests.anonymise.synth import thread_export, thread_originals
+
+
+def _revision(export: dict) -> LabelRevision:
+    users = list(export["users"].values())
+    first = export["posts"][sorted(export["posts"], key=lambda p: export["posts"][p]["create_at"])[0]]
+    mention = first["message"].index("@") + 1
+    username = first["message"][mention:].split()[0]
+    return LabelRevision(
+        rev=1, time="2026-01-01T00:00:00Z", author="tester", source="manual",
+        rubrics=[
+            Rubric(text=f"attributes the bug to @{users[0]['username']}", evidence_posts=[first["id"]]),
+            Rubric(text=f"mentions {users[1]['first_name'].lower()} and {users[2]['first_name']} discussing the outage"),
+        ],
+        fields={},
+    ), first["id"], (mention, mention + len(username)), username
+
+
+def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    before = copy.deepcopy(content.model_dump(mode="json"))
+    result = anonymise(content, vault)
+    assert content.model_dump(mode="json") == before, "inputs must not be mutated"
+    assert result.leaks == []
+
+    stored = json.dumps(result.content.model_dump(mode="json"), ensure_ascii=False).casefold()
+    survivors = [o for o in thread_originals(export) if o.casefold() in stored]
+    assert survivors == []
+
+    old, new = content.export, result.content.export
+    old_posts, new_posts = old.ordered_posts(), new.ordered_posts()
+    assert len(old_posts) == len(new_posts) >= 30
+    ids = {o.id: n.id for o, n in zip(old_posts, new_posts, strict=True)}
+    assert len(set(ids.values())) == len(ids)
+    users = {u: vault.lookup(u, "id") for u in old.users}
+    for o, n in zip(old_posts, new_posts, strict=True):
+        assert n.create_at == o.create_at
+        assert n.root_id == (ids[o.root_id] if o.root_id else "")
+        assert n.user_id == users[o.user_id] and n.user_id in new.users
+        old_reactions = [r["user_id"] for r in o.metadata.get("reactions", [])]
+        assert [r["user_id"] for r in n.metadata.get("reactions", [])] == [users[u] for u in old_reactions]
+        assert len(n.id) == 26 and n.id.isalnum() and n.id.islower() or n.id.isdigit()
+    for user in new.users.values():
+        status = json.loads(user.props["customStatus"])  # JSON in a string stays JSON
+        assert status["text"].startswith("Meeting with ") and status["text"] != "Meeting with "
+    assert set(new.files) == set(new.file_infos) != set(old.files)
+
+
+def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    revision, post_id, (start, end), username = _revision(export)
+    revision = revision.model_copy(update={"fields": {}})
+    result = anonymise(content, vault, revisions=[revision])
+    users = list(export["users"].values())
+    new_user0 = vault.lookup(users[0]["username"], "username")
+    new_first1 = vault.lookup(users[1]["first_name"], "first_name")
+    new_first2 = vault.lookup(users[2]["first_name"], "first_name")
+    rubrics = result.revisions[0].rubrics
+    assert rubrics[0].text == f"attributes the bug to @{new_user0}"
+    assert rubrics[1].text == f"mentions {new_first1.lower()} and {new_first2} discussing the outage"
+    assert rubrics[0].evidence_posts == [vault.lookup(post_id, "id")]
+    assert rubrics[0].evidence_posts[0] in result.content.export.posts
+    assert all(u not in json.dumps(result.revisions[0].model_dump()) for u in (users[0]["username"], users[1]["first_name"]))
+
+
+def test_message_spans_point_at_their_pseudonymised_value(export, vault):
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    revision, post_id, (start, end), username = _revision(export)
+    from curator.model import FieldLabel
+
+    revision = revision.model_copy(update={"fields": {
+        "culprit": FieldLabel(type="text", value=username, evidence=Span(post=post_id, start=start, end=end)),
+    }})
+    result = anonymise(content, vault, revisions=[revision])
+    label = result.revisions[0].fields["culprit"]
+    new_post = result.content.export.posts[label.evidence.post]
+    assert new_post.message[label.evidence.start : label.evidence.end] == label.value
+    assert label.value == vault.lookup(username, "username") != username
+
+
+def test_same_store_same_result_and_idempotent(vault):
+    export = thread_export(seed=21, n_users=8, n_posts=30)
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    once = anonymise(content, vault).content
+    again = anonymise(content, vault).content
+    assert once.model_dump(mode="json") == again.model_dump(mode="json")
+    twice = anonymise(once, vault)
+    assert twice.leaks == []
+    messages = [p.message for p in once.export.ordered_posts()]
+    assert [p.message for p in twice.content.export.ordered_posts()] == messages

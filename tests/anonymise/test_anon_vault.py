@@ -1,0 +1,109 @@
+"""The pseudonym vault: per-store keys, shapes, no collisions, no token reuse, refusal of bad files."""
+
+from __future__ import annotations
+
+import json
+import re
+import stat
+
+import pytest
+
+from curator.anonymise import Vault
+from curator.anonymise.vault import tokens
+from curator.errors import CuratorError
+from curator.store import Store
+
+
+def test_open_creates_a_private_vault_and_load_never_creates(store):
+    assert Vault.load(store) is None
+    assert not (store.root / ".curator" / "vault.json").exists()
+    vault = Vault.open(store)
+    path = store.root / ".curator" / "vault.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    vault.pseudonym("Claudio Costa", "person")
+    vault.save()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = Vault.load(store)
+    assert again is not None and again.originals() == vault.originals()
+    assert again.pseudonym("Claudio Costa", "person") == vault.pseudonym("Claudio Costa", "person")
+
+
+def test_same_original_same_pseudonym_in_a_store_different_across_stores(tmp_path):
+    one = Vault.open(Store.init(tmp_path / "one"))
+    two = Vault.open(Store.init(tmp_path / "two"))
+    names = ["Claudio Costa", "Harrison Ford", "Ana Ruiz", "Wei Chen", "Olga Petrova"]
+    first = [one.pseudonym(n, "person") for n in names]
+    assert first == [one.pseudonym(n, "person") for n in names]
+    second = [two.pseudonym(n, "person") for n in names]
+    assert first != second
+    # deterministic: a fresh vault with the same key replays the same choices
+    replay = Vault(one.key)
+    assert [replay.pseudonym(n, "person") for n in names] == first
+
+
+def test_shapes_are_kept(vault):
+    assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", vault.pseudonym("Claudio Costa", "person"))
+    assert re.fullmatch(r"[a-z]+\.[a-z]+", vault.pseudonym("claudio.costa", "username"))
+    # the username follows the person mapping
+    assert vault.pseudonym("claudio.costa", "username") == vault.pseudonym("Claudio Costa", "person").lower().replace(" ", ".")
+    email = vault.pseudonym("claudio.costa@acme-corp.com", "email")
+    assert re.fullmatch(r"[a-z]+\.[a-z]+@[a-z]+-[a-z]+\.example", email)
+    mm = "k3p9x1m2q8r7t6y5u4i3o2p1a0"
+    new_id = vault.pseudonym(mm, "id")
+    assert len(new_id) == 26 and re.fullmatch(r"[a-z0-9]{26}", new_id) and new_id != mm
+    uuid = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", vault.pseudonym(uuid, "id"))
+    assert re.fullmatch(r"\(\d{3}\) 555-01\d\d", vault.pseudonym("(217) 482-7731", "phone"))
+    assert vault.pseudonym("10.20.30.40", "ip").startswith(("192.0.2.", "198.51.100.", "203.0.113."))
+    assert vault.pseudonym("CLAUDIO", "first_name").isupper()
+
+
+def test_no_collisions_and_no_reused_name_tokens(vault):
+    from faker import Faker
+
+    fake = Faker("en_US")
+    fake.seed_instance(3)
+    originals = sorted({fake.name() for _ in range(400)})
+    pseudonyms = []
+    seen_tokens: set[str] = set()
+    reused = []
+    for name in originals:
+        seen_tokens.update(tokens(name))
+        pseudonym = vault.pseudonym(name, "person")
+        pseudonyms.append(pseudonym)
+        # when a pseudonym is made, it reuses no name token of any original known so far
+        new_tokens = set(tokens(pseudonym)) - {t for p in pseudonyms[:-1] for t in tokens(p)}
+        reused += sorted(new_tokens & seen_tokens)
+    assert len(set(pseudonyms)) == len(pseudonyms)
+    assert reused == []
+    ids = [vault.pseudonym(f"{i:026d}", "id") for i in range(300)]
+    assert len(set(ids)) == 300
+
+
+def _corrupt(path):
+    path.write_text("{ not json", encoding="utf-8")
+
+
+def _swap_key(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["key"] = "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE="
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize("damage", [_corrupt, _swap_key], ids=["corrupt", "wrong-key"])
+def test_corrupt_or_wrong_key_vault_is_refused(store, damage):
+    vault = Vault.open(store)
+    vault.pseudonym("Claudio Costa", "person")
+    vault.save()
+    damage(store.root / ".curator" / "vault.json")
+    with pytest.raises(CuratorError, match="vault"):
+        Vault.load(store)
+    with pytest.raises(CuratorError, match="vault"):
+        Vault.open(store)
+
+
+def test_key_from_environment_must_match(store, monkeypatch):
+    Vault.open(store).save()
+    monkeypatch.setenv("CURATOR_VAULT_KEY", "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=")
+    with pytest.raises(CuratorError, match="different key"):
+        Vault.load(store)
