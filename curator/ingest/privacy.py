@@ -39,4 +39,23 @@ def anonymise_one(
             f"{name}: anonymisation left {len(result.leaks)} piece(s) of personal data "
             f"(first: {first.kind} at {first.location}); refusing to import it"
         )
+    _check_same_shape(name, content, result.content)
     return result.content, list(result.revisions)
+
+
+def _check_same_shape(name: str, before: DocumentContent | ThreadContent,
+                      after: DocumentContent | ThreadContent) -> None:
+    """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""
+    if isinstance(before, ThreadContent) and isinstance(after, ThreadContent):
+        counts = (len(before.export.posts), len(after.export.posts))
+        what = "posts"
+    elif isinstance(before, DocumentContent) and isinstance(after, DocumentContent):
+        counts = (len(before.pages), len(after.pages))
+        what = "pages"
+    else:
+        raise CuratorError(f"{name}: the anonymiser changed the kind of content; refusing to import it")
+    if counts[0] != counts[1]:
+        raise CuratorError(
+            f"{name}: anonymisation turned {counts[0]} {what} into {counts[1]} (colliding pseudonyms); "
+            "refusing to import it"
+        )

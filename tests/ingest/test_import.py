@@ -189,3 +189,22 @@ def test_a_leak_reported_by_the_anonymiser_refuses_the_whole_import(store, monke
     assert result.exit_code == 2
     assert "anonymisation left 1 piece(s) of personal data (first: person at page 1)" in result.stderr
     assert snapshot(store.root) == before
+
+
+def test_an_anonymiser_that_loses_posts_is_refused(store, monkeypatch):
+    # Fault injection: pseudonymised post ids that collide would silently merge posts.
+    import curator.anonymise as anonymise_package
+
+    real = anonymise_package.anonymise
+
+    def merging(content, vault, **kwargs):
+        result = real(content, vault, **kwargs)
+        export = result.content.export
+        dropped = export.model_copy(update={"posts": dict(list(export.posts.items())[:-1])})
+        return type(result)(result.content.model_copy(update={"export": dropped}), result.revisions, [])
+
+    monkeypatch.setattr(anonymise_package, "anonymise", merging)
+    before = snapshot(store.root)
+    result = run_cli("import", EXAMPLES / "chat" / "office-chat.jsonl", store=store.root)
+    assert result.exit_code == 2 and "turned 6 posts into 5" in result.stderr
+    assert snapshot(store.root) == before
