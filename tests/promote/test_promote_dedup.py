@@ -120,3 +120,14 @@ def test_candidate_whose_fixture_vanished_is_dropped(store):
         assert index.most_similar("document", document(text), lambda i: None) is None
         assert index.candidates("document", document(text)) == []
     assert fixture
+
+
+def test_covered_by_syncs_and_answers_in_one_call(store):
+    from curator.promote.dedup import covered_by
+
+    text = lease_text(8, 300)
+    assert covered_by(store, document(text)) is None
+    fixture = add_fixture(store, document(text))
+    match = covered_by(store, document(one_word_changed(text)))
+    assert match is not None and match.fixture_id == fixture
+    assert covered_by(store, document(one_word_changed(text)), threshold=0.99) is None
