@@ -557,3 +557,123 @@ class BundleManifest(Strict):
     counts: BundleCounts
     fixtures: list[BundleEntry]
     files: dict[str, str] = Field(description="path -> sha256 of every file except manifest.json")
+# ---------------------------------------------------------------- chat JSONL import
+
+
+class ChatMessage(Open):
+    """One line of a generic chat log (`curator import log.jsonl`).
+
+    Unknown members are kept on the post they become. `time` is ISO 8601 or epoch
+    milliseconds; messages that share a `thread` form one thread, the first one its root.
+    """
+
+    author: str = Field(min_length=1, description="who wrote it (a name or handle)")
+    text: str = Field(description="the message text")
+    time: str | int = Field(description="ISO 8601 timestamp or epoch milliseconds")
+    thread: str | None = Field(default=None, description="thread id; absent: a top-level message")
+    id: str | None = Field(default=None, description="message id; default: its line number")
+
+
+# ---------------------------------------------------------------- failure records (promote)
+
+FAILURE_MODES = (
+    "hallucination",
+    "field_targeting",
+    "truncation_artifact",
+    "confidence_mismatch",
+    "other",
+)
+FailureMode = Literal[
+    "hallucination", "field_targeting", "truncation_artifact", "confidence_mismatch", "other"
+]
+
+
+def check_failure_mode(mode: object) -> object:
+    """A failure mode must be one curator knows; the error names them all."""
+    if mode is not None and mode not in FAILURE_MODES:
+        raise ValueError(f"unknown failure mode {mode!r} (known: {', '.join(FAILURE_MODES)})")
+    return mode
+
+
+class FailureInput(Strict):
+    """What the system was given: exactly one of a thread export, a PDF or plain text."""
+
+    thread: dict[str, Any] | None = Field(default=None, description="a Mattermost thread export")
+    pdf: str | None = Field(default=None, description="path to a PDF, relative to the record file")
+    pdf_base64: str | None = Field(default=None, description="the PDF's bytes, base64")
+    text: str | None = Field(default=None, description="plain text, read as a one-page document")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> FailureInput:
+        given = [name for name in ("thread", "pdf", "pdf_base64", "text") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("input needs exactly one of thread, pdf, pdf_base64, text")
+        return self
+
+
+class ObservedField(Strict):
+    value: Any = None
+    confidence: float | None = Field(default=None, ge=0, le=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_value(cls, data: Any) -> Any:
+        # {"tenant": "Jane Roe"} is accepted as shorthand for {"tenant": {"value": "Jane Roe"}}.
+        if isinstance(data, dict) and set(data) <= {"value", "confidence"} and data:
+            return data
+        return {"value": data}
+
+
+class FailureOutput(Strict):
+    """What the system answered: extracted fields, or a text (a thread summary)."""
+
+    fields: dict[str, ObservedField] | None = None
+    text: str | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> FailureOutput:
+        if self.fields is None and self.text is None:
+            raise ValueError("output needs fields or text")
+        return self
+
+
+class Corrections(Strict):
+    """The right answer, as far as the reporter knows it. A null field value: expected absent."""
+
+    fields: dict[str, str | None] = Field(default_factory=dict)
+    rubrics: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+
+
+class FailureRecord(Strict):
+    """One production failure, as `curator promote` reads it (JSON, or one per line in JSONL)."""
+
+    trace_id: str = Field(min_length=1, description="the tracing tool's id for this call")
+    observed_at: str = Field(description="ISO 8601 time the failure happened")
+    failure_mode: FailureMode | None = Field(
+        default=None, description="required unless `--failure-mode` gives it"
+    )
+    note: str = Field(default="", description="what went wrong, in the reporter's words")
+    doc_type: str | None = Field(default=None, description="a doc type of curator.toml")
+    input: FailureInput
+    output: FailureOutput
+    corrections: Corrections = Field(default_factory=Corrections)
+    attributes: dict[str, Any] = Field(
+        default_factory=dict,
+        description="anything else the tracing tool had; ignored and never stored",
+    )
+
+    @field_validator("failure_mode", mode="before")
+    @classmethod
+    def _known_mode(cls, mode: object) -> object:
+        return check_failure_mode(mode)
+
+    @field_validator("observed_at")
+    @classmethod
+    def _iso_time(cls, value: str) -> str:
+        from datetime import datetime
+
+        try:
+            datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"not an ISO 8601 time: {value!r}") from None
+        return value

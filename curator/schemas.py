@@ -28,6 +28,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "gate-report.schema.json": model.GateReport,
     "bundle-manifest.schema.json": model.BundleManifest,
     "bundle-fixture.schema.json": model.BundleLine,
+    "chat-message.schema.json": model.ChatMessage,
+    "failure-record.schema.json": model.FailureRecord,
 }
 
 

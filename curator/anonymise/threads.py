@@ -15,7 +15,8 @@ import binascii
 import json
 from typing import Any
 
-from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.audit import strings_of
+from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
@@ -29,11 +30,12 @@ ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channe
 def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     """Register every name and id the export's records know; return them as search terms."""
     terms = TermIndex()
+    wanted: list[tuple[str, str]] = []
 
     def known(original: Any, kind: str) -> None:
         # an already pseudonymised thread (anonymised twice) keeps its values: idempotent
         if isinstance(original, str) and original.strip() and not vault.is_pseudonym(original):
-            vault.pseudonym(original, kind)
+            wanted.append((original, kind))
             terms.add(original, kind)
 
     for user_id in sorted(export.get("users", {})):
@@ -52,7 +54,13 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(user.get("username"), "username")
         known(user.get("email"), "email")
         if user.get("position") and not vault.is_pseudonym(user["position"]):
-            vault.pseudonym(user["position"], "position")
+            wanted.append((user["position"], "position"))
+    # every name first, pseudonyms after: none of them may be another user's real name
+    for original, kind in wanted:
+        vault.reserve(original, kind)
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
+    wanted.clear()
     for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
@@ -76,12 +84,16 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(file_id, "id")
         if isinstance(info, dict):
             known(info.get("name"), "file")
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
     return terms
 
 
 class ThreadRewriter:
-    def __init__(self, export: dict[str, Any], vault: Vault) -> None:
+    def __init__(self, export: dict[str, Any], vault: Vault, extra_texts: list[str] = ()) -> None:
         self.vault = vault
+        self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
+        reserve_hits(vault, default_detector(), self.strings)
         self.terms = thread_terms(export, vault)
         self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), ids=True)
         self.export = export

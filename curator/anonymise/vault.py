@@ -176,6 +176,17 @@ class Vault:
         self.dirty = True
         return gen.match_case(original, candidate)
 
+    def reserve(self, original: str, kind: str) -> None:
+        """Make `original`'s name tokens off-limits to pseudonyms before any is drawn.
+
+        anonymise() reserves every original it will replace first, so a pseudonym made for
+        one user can never be a name that another value in the same input really has."""
+        if self.is_pseudonym(original) or self.lookup(original, kind) is not None:
+            return
+        if kind in NAME_KINDS:
+            self._name_tokens.update(tokens(original))
+        self._originals.add(normal(original))
+
     def assign(self, original: str, kind: str, proposal: str) -> str:
         """Record `proposal` as the pseudonym when it is free, else fall back to pseudonym()."""
         found = self.lookup(original, kind)
@@ -265,14 +276,14 @@ class Vault:
             found = self._entries.get((kind, part.casefold()))
             if found:
                 return found.pseudonym.lower()
-        female, male, last = gen.name_lists(self.locale)
-        if part.casefold() in {n.casefold() for n in female + male}:
+        female, male, _ = gen.folded_names(self.locale)
+        if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
         if len(part) >= 3:
-            # initial + known last name ("ccosta") or first name + initial ("claudioc")
-            for entry in self._entries.values():
-                if entry.kind == "last_name" and part[1:].casefold() == normal(entry.original):
-                    return part[0].lower() + entry.pseudonym.lower()
+            # initial + known last name ("ccosta")
+            known_last = self._entries.get(("last_name", part[1:].casefold()))
+            if known_last is not None:
+                return part[0].lower() + known_last.pseudonym.lower()
             return self.pseudonym(part, "last_name").lower()
         return "".join(self.rng("letter", part).choice("abcdefghjkmnprstw") for _ in part)
 

@@ -53,6 +53,19 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
         status = json.loads(user.props["customStatus"])  # JSON in a string stays JSON
         assert status["text"].startswith("Meeting with ") and status["text"] != "Meeting with "
     assert set(new.files) == set(new.file_infos) != set(old.files)
+    # ids inside permalinks follow the post they point at
+    first_post = old_posts[0].id
+    permalinks = [p.message for p in new_posts if "/pl/" in p.message]
+    assert permalinks and all(f"/pl/{ids[first_post]}" in m for m in permalinks)
+    assert all(".example/" in m for m in permalinks)
+    for old_user, new_user in zip(old.users.values(), new.users.values(), strict=True):
+        assert new_user.position and new_user.position != old_user.position
+        assert new_user.first_name != old_user.first_name and new_user.email.endswith(".example")
+    assert new.channel["name"] != "payments-oncall" and "-" in new.channel["name"]
+    assert new.channel["display_name"] == " ".join(w.title() for w in new.channel["name"].split("-"))
+    assert new.channel["team_id"] == new.team["id"] == vault.lookup(old.team["id"], "id")
+    owner = next(iter(old.users))  # the synthetic channel header names the first user
+    assert new.channel["header"] == f"Owner: @{new.users[users[owner]].username}"
 
 
 def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
