@@ -49,11 +49,14 @@ def push_command(env, ids: tuple[str, ...], status: str | None, url: str | None,
 
 
 @review.command("pull")
+@click.option("--batch-size", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Tasks per export request; each batch is written to the store on its own.")
 @url_option
 @key_option
 @json_option
 @click.pass_obj
-def pull_command(env, url: str | None, api_key: str | None, as_json: bool) -> None:  # noqa: ANN001
+def pull_command(env, batch_size: int, url: str | None, api_key: str | None,  # noqa: ANN001
+                 as_json: bool) -> None:
     """Turn new annotations into label revisions; report agreement between annotators.
 
     Example: curator review pull --url http://localhost:8080
@@ -61,5 +64,5 @@ def pull_command(env, url: str | None, api_key: str | None, as_json: bool) -> No
     from curator.review.client import connect
     from curator.review.pull import pull
 
-    report = pull(env.store(), connect(url, api_key))
+    report = pull(env.store(), connect(url, api_key), batch_size=batch_size)
     emit(as_json, report.as_dict(), lambda: "\n".join(report.lines()))

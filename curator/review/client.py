@@ -125,9 +125,11 @@ class Connection:
     def export(self, project_id: int, task_ids: list[int]) -> list[dict[str, Any]]:
         """Annotated tasks among `task_ids`, through the export API (one request)."""
         with self.doing(f"exporting annotations of project {project_id}"):
+            # The server reads `ids[]`; the SDK's own `ids` argument is sent as `ids` and
+            # ignored (every annotated task comes back), so the ids go as extra parameters.
             raw = b"".join(self.client.projects.exports.download_sync(
                 id=project_id, export_type="JSON", download_all_tasks=False,
-                ids=[str(i) for i in task_ids]))
+                request_options={"additional_query_parameters": {"ids[]": [str(i) for i in task_ids]}}))
             exported = json.loads(raw or b"[]")
         if not isinstance(exported, list):
             raise CuratorError(f"{self.url} sent an export that is not a list of tasks")
