@@ -144,10 +144,19 @@ def _pull_task(store: Store, txn: Transaction, key: str, project: Any, interface
                                  "author": author})
 
     conflicts = report.agreement.add_task(answers)
+    fresh_count = len(answers) - sum(1 for a in annotations
+                                     if f"labelstudio:{task['id']}/{a['id']}" in pulled)
     fixture = txn.fixture(fixture_id)
-    review = fixture.review
-    status = fixture.status
-    if conflicts:
+    review, status = fixture.review, fixture.status
+    if fresh_count == 0:
+        # Nothing new on this task. A conflict a lead has since settled by hand (a manual
+        # revision after the annotations) is closed; nothing else changes.
+        latest = txn.revisions(fixture_id)[-1]
+        if review.conflict_fields and not latest.source.startswith("labelstudio:"):
+            review = review.model_copy(update={"conflict_fields": []})
+            status = Status.reviewed if status is Status.needs_review else status
+            report.reviewed.append(fixture_id)
+    elif conflicts:
         review = review.model_copy(update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))})
         report.conflicts[fixture_id] = conflicts
         if status is Status.reviewed:

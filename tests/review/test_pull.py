@@ -15,6 +15,7 @@ from review_helpers import (
     tasks_by_fixture,
 )
 
+from curator.labels import set_labels
 from curator.model import DocumentContent
 from curator.review import configs
 from tests.conftest import run_cli, snapshot
@@ -90,6 +91,16 @@ def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_confli
     lines = done.stdout.splitlines()
     assert any(line.split() == ["tenant", "1/2", "agree", "(50%)"] for line in lines), done.stdout
     assert any(line.split() == ["monthly_rent", "2/2", "agree", "(100%)"] for line in lines), done.stdout
+
+    # Pulling again changes nothing; once a lead settles the field by hand, pull closes it.
+    unchanged = snapshot(review_store.root)
+    assert _cli(review_store, ls_server, "pull").exit_code == 0
+    assert snapshot(review_store.root) == unchanged
+    set_labels(review_store, disputed, assignments={"tenant": "Someone Else"}, author="lead",
+               reason="settled the tenant conflict")
+    assert _cli(review_store, ls_server, "pull").exit_code == 0
+    assert review_store.load_fixture(disputed).review.conflict_fields == []
+    assert review_store.load_fixture(disputed).status.value == "reviewed"
 
 
 def test_one_annotation_of_two_wanted_leaves_the_review_open(review_store, ls_server, admin, alice):
