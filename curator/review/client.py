@@ -118,7 +118,8 @@ class Connection:
         with self.doing(f"updating task {task_id}"):
             self.client.tasks.update(id=str(task_id), data=data)
             for old in self.client.predictions.list(task=task_id):
-                self.client.predictions.delete(id=old.id)
+                if (old.model_version or "").startswith(prediction["model_version"].split()[0]):
+                    self.client.predictions.delete(id=old.id)  # ours only, not an ML backend's
             self.client.predictions.create(task=task_id, result=prediction["result"],
                                            model_version=prediction["model_version"])
 

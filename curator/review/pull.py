@@ -57,7 +57,7 @@ class PullReport:
 
     def lines(self) -> list[str]:
         fixtures = len({r["fixture"] for r in self.revisions})
-        out = [f"pulled {len(self.revisions)} new annotations into {fixtures} fixtures "
+        out = [f"pulled {len(self.revisions)} new annotation(s) into {fixtures} fixture(s) "
                f"({self.already_pulled} already pulled)"]
         out += [f"  {r['fixture']}: label rev {r['rev']} from {r['source']} by {r['author']}"
                 for r in self.revisions]

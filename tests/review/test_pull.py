@@ -9,6 +9,7 @@ import pytest
 from review_data import add_lease, add_thread
 from review_helpers import (
     edited,
+    files_containing,
     labelstudio_sources,
     prediction_result,
     project_id,
@@ -61,6 +62,8 @@ def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(r
     assert json.loads(again.stdout)["revisions"] == []
     assert json.loads(again.stdout)["already_pulled"] == 1
     assert labelstudio_sources(review_store, fixture) == [source]
+    assert ls_server.legacy_token not in done.stdout + done.stderr + again.stdout + again.stderr
+    assert files_containing(review_store.root, ls_server.legacy_token) == []
 
 
 def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_conflict(

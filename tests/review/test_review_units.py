@@ -77,3 +77,12 @@ def test_agreement_is_type_aware_and_counts_only_shared_fields():
         "rent": {"tasks": 1, "agreed": 1, "rate": 1.0},
         "who": {"tasks": 1, "agreed": 0, "rate": 0.0},
     }
+
+
+def test_a_missing_label_studio_binary_is_a_clear_failure(monkeypatch, tmp_path):
+    import pytest
+    from labelstudio_server import label_studio_bin
+
+    monkeypatch.setenv("LABEL_STUDIO_BIN", str(tmp_path / "no-such-label-studio"))
+    with pytest.raises(RuntimeError, match="make test"):
+        label_studio_bin()
