@@ -54,6 +54,9 @@ def _api_error_line(url: str, doing: str, error: Any) -> str:
     if status in (401, 403):
         return (f"Label Studio at {url} refused the API key ({status}) while {doing}; check "
                 f"--api-key / {KEY_ENV} (a personal access token or a legacy token)")
+    if status is not None and status < 400:
+        # The SDK raises with the success status when the body is not the JSON it expects.
+        return f"{url} does not answer like a Label Studio API while {doing}; is the URL right?"
     if status == 404:
         return f"Label Studio at {url} answered 404 while {doing}; is the URL right?"
     return f"Label Studio at {url} failed with HTTP {status} while {doing}"

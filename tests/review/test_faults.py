@@ -70,6 +70,45 @@ def test_wrong_url(review_store, ls_server, command):
     assert snapshot(review_store.root) == before
 
 
+@pytest.fixture
+def not_label_studio():
+    """Some other web server: answers 200 with an HTML page to everything."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def _page(self):
+            body = b"<html><body>Welcome to the intranet</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _page
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("kind", ["legacy", "personal"])
+def test_a_url_that_is_not_label_studio(review_store, not_label_studio, personal_token, kind):
+    add_lease(review_store, 226)
+    before = snapshot(review_store.root)
+    key = "some-legacy-token-123" if kind == "legacy" else personal_token
+
+    done = _cli(review_store, "push", not_label_studio, key)
+
+    _one_line_error(done, "does not answer like a Label Studio API")
+    assert snapshot(review_store.root) == before
+
+
 @pytest.mark.parametrize("kind", ["legacy", "personal"])
 def test_bad_token(review_store, ls_server, kind):
     add_lease(review_store, 231)
@@ -78,7 +117,7 @@ def test_bad_token(review_store, ls_server, kind):
         key = "not-the-right-token-0123456789"
     else:  # a well-formed personal access token this server never signed
         key = jwt.encode({"token_type": "refresh", "exp": 4102444800, "user_id": "1", "jti": "x"},
-                         "some other secret", algorithm="HS256")
+                         "a secret this server has never seen, long enough", algorithm="HS256")
 
     done = _cli(review_store, "push", ls_server.url, key)
 
