@@ -118,8 +118,9 @@ def test_one_annotation_of_two_wanted_leaves_the_review_open(review_store, ls_se
     assert len(labelstudio_sources(review_store, fixture)) == 1
 
 
-def test_rubric_verdicts_and_new_rubrics_come_back(review_store, ls_server, admin, alice):
+def test_rubric_verdicts_and_new_rubrics_come_back(review_store, ls_server, admin, alice, bob):
     thread = add_thread(review_store, 131, ["Names the deadline", "Invents a refund policy"])
+    disputed = add_thread(review_store, 132, ["Names the deadline", "Invents a refund policy"])
     _, tasks = _pushed(review_store, ls_server, admin, key="thread")
     task = tasks[thread]
     result = prediction_result(admin, task.id)
@@ -129,12 +130,17 @@ def test_rubric_verdicts_and_new_rubrics_come_back(review_store, ls_server, admi
     result.append({"from_name": configs.NEW_RUBRICS, "to_name": configs.DIALOGUE, "type": "textarea",
                    "value": {"text": ["Thanks the customer"]}})
     alice.annotate(task.id, result)
+    # On the other thread the two labellers judge the second rubric differently.
+    alice.annotate(tasks[disputed].id, result[:2])
+    bob.annotate(tasks[disputed].id, prediction_result(admin, tasks[disputed].id))
 
     assert _cli(review_store, ls_server, "pull").exit_code == 0
 
     record = review_store.load(thread)
     assert [r.text for r in record.labels.rubrics] == ["Names the deadline", "Thanks the customer"]
     assert record.fixture.status.value == "reviewed"
+    assert review_store.load_fixture(disputed).review.conflict_fields == ["rubric: Invents a refund policy"]
+    assert review_store.load_fixture(disputed).status.value == "needs-review"
 
 
 def test_a_span_whose_text_is_not_the_fixture_text_is_rejected_naming_fixture_and_field(
