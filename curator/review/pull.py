@@ -100,11 +100,11 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
             exported = conn.export(project.id, task_ids[start:start + batch_size])
             with store.transaction() as txn:
                 for task in sorted(exported, key=lambda t: int(t["id"])):
-                    _pull_task(store, txn, key, project, interface, overlap, users, task, report)
+                    _pull_task(store, txn, project, interface, overlap, users, task, report)
     return report
 
 
-def _pull_task(store: Store, txn: Transaction, key: str, project: Any, interface: Any,
+def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
                overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport) -> None:
     data = task.get("data") or {}
     fixture_id = data.get("fixture_id")
@@ -121,11 +121,12 @@ def _pull_task(store: Store, txn: Transaction, key: str, project: Any, interface
     for annotation in annotations:
         source = f"labelstudio:{task['id']}/{annotation['id']}"
         where = f"{fixture_id}: annotation {task['id']}/{annotation['id']}"
-        errors = interface.validate_prediction(annotation, return_errors=True)
-        if errors:
-            raise CuratorError(f"{where} does not fit project {project.id}'s labeling config: {errors[0]}")
-        previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
         fresh = source not in pulled
+        errors = interface.validate_prediction(annotation, return_errors=True) if fresh else []
+        if errors:
+            raise CuratorError(f"{where} does not fit curator's labeling config for project "
+                               f"{project.id}: {errors[0]}")
+        previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
         if isinstance(content, DocumentContent):
             said, revision = _document_revision(store, txn, fixture_id, content, annotation,
                                                 previous, strict=fresh, where=where)
