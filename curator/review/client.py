@@ -92,10 +92,12 @@ class Connection:
                     return None
                 raise
 
-    def create_project(self, title: str, label_config: str, description: str) -> Any:
+    def create_project(self, title: str, label_config: str, description: str,
+                       model_version: str) -> Any:
         with self.doing(f"creating project {title!r}"):
             return self.client.projects.create(title=title, label_config=label_config,
-                                               description=description)
+                                               description=description, model_version=model_version,
+                                               show_collab_predictions=True)
 
     def set_config(self, project_id: int, label_config: str) -> None:
         with self.doing(f"updating the labeling config of project {project_id}"):
@@ -121,7 +123,7 @@ class Connection:
         with self.doing(f"updating task {task_id}"):
             self.client.tasks.update(id=str(task_id), data=data)
             for old in self.client.predictions.list(task=task_id):
-                if (old.model_version or "").startswith(prediction["model_version"].split()[0]):
+                if old.model_version == prediction["model_version"]:
                     self.client.predictions.delete(id=old.id)  # ours only, not an ML backend's
             self.client.predictions.create(task=task_id, result=prediction["result"],
                                            model_version=prediction["model_version"])

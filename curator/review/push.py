@@ -16,7 +16,7 @@ from curator.config import doc_type
 from curator.errors import CuratorError
 from curator.model import Fixture, Status
 from curator.review import configs, state
-from curator.review.tasks import build_task, pad_rubric_slots, project_key
+from curator.review.tasks import MODEL_VERSION, build_task, pad_rubric_slots, project_key
 
 if TYPE_CHECKING:
     from curator.review.client import Connection
@@ -103,7 +103,7 @@ def ensure_project(conn: Connection, store: Store, key: str, known_id: int | Non
         project = conn.find_project(title)
     if project is None:
         description = "Made by `curator review push`; curator holds the labels. Do not rename controls."
-        return conn.create_project(title, wanted, description)
+        return conn.create_project(title, wanted, description, MODEL_VERSION)
     check_config(project, key, wanted)
     if key == "thread" and configs.rubric_slots(project.label_config) < rubric_slots:
         # Only ever grows: more rubric slots keep every earlier annotation valid.

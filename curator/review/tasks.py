@@ -46,7 +46,9 @@ def build_task(fixture: Fixture, content: DocumentContent | ThreadContent,
         result = [_choice(configs.verdict_control(slot), configs.rubric_object(slot), configs.PASS)
                   for slot in range(1, len(rubrics) + 1)]
     data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
-    prediction = {"model_version": f"{MODEL_VERSION} rev {rev}", "score": 1.0, "result": result}
+    # One model version for every prediction: Label Studio pre-fills a task only with the
+    # predictions of the project's model version (the label rev is in the task data).
+    prediction = {"model_version": MODEL_VERSION, "score": 1.0, "result": result}
     data["curator_digest"] = digest(data, prediction)
     return {"data": data, "predictions": [prediction]}
 

@@ -129,3 +129,20 @@ def test_only_chosen_fixtures_are_pushed(review_store, ls_server, admin):
 
     assert list(tasks_by_fixture(admin, project_id(admin, review_store, "document/lease"))) == [chosen]
     assert review_store.load_fixture(other).status.value == "draft"
+
+
+def test_a_labeller_gets_the_updated_labels_pre_filled(review_store, ls_server, admin, alice):
+    fixture = add_lease(review_store, 51)
+    assert _push(review_store, ls_server).exit_code == 0
+    set_labels(review_store, fixture, assignments={"tenant": "Pat Example"}, author="lead")
+    assert _push(review_store, ls_server).exit_code == 0
+    project = project_id(admin, review_store, "document/lease")
+
+    # What the labelling stream hands the browser: the task and the pre-annotations it shows.
+    shown = alice.api("GET", f"/api/projects/{project}/next").json()
+
+    assert shown["data"]["fixture_id"] == fixture and shown["data"]["label_rev"] == 2
+    assert len(shown["predictions"]) == 1
+    values = {r["from_name"]: r["value"]["text"] for r in shown["predictions"][0]["result"]
+              if r["type"] == "textarea"}
+    assert values["value_tenant"] == ["Pat Example"]
