@@ -118,6 +118,10 @@ class Connection:
         with self.doing(f"importing {len(tasks)} tasks into project {project_id}"):
             self.client.projects.import_tasks(id=project_id, request=tasks, return_task_ids=True)
 
+    def update_data(self, task_id: int, data: dict[str, Any]) -> None:
+        with self.doing(f"updating task {task_id}"):
+            self.client.tasks.update(id=str(task_id), data=data)
+
     def update_task(self, task_id: int, data: dict[str, Any], prediction: dict[str, Any]) -> None:
         """New data and a fresh pre-annotation; the labellers' annotations stay."""
         with self.doing(f"updating task {task_id}"):

@@ -93,6 +93,10 @@ def slots_for(tasks: dict[str, dict[str, Any]]) -> int:
     return configs.rubric_slots_needed(counts)
 
 
+def _lacks_slots(data: dict[str, Any], slots: int) -> bool:
+    return any(f"rubric_{slot}" not in data for slot in range(1, slots + 1))
+
+
 def ensure_project(conn: Connection, store: Store, key: str, known_id: int | None,
                    rubric_slots: int) -> Any:
     """The project for `key`: reused (its config checked) or created."""
@@ -146,6 +150,10 @@ def push(store: Store, conn: Connection, ids: Sequence[str] = (), status: str | 
         on_server = {}
         for task_id, data in conn.tasks(project.id):
             on_server.setdefault(data.get("fixture_id"), (task_id, data.get("curator_digest")))
+            if key == "thread" and _lacks_slots(data, configs.rubric_slots(project.label_config)):
+                # The config grew since this task was pushed: give it the new (empty) slots.
+                pad_rubric_slots(data, configs.rubric_slots(project.label_config))
+                conn.update_data(task_id, data)
         new = []
         for fixture_id, task in tasks.items():
             if fixture_id not in on_server:

@@ -146,3 +146,21 @@ def test_a_labeller_gets_the_updated_labels_pre_filled(review_store, ls_server, 
     values = {r["from_name"]: r["value"]["text"] for r in shown["predictions"][0]["result"]
               if r["type"] == "textarea"}
     assert values["value_tenant"] == ["Pat Example"]
+
+
+def test_a_thread_with_more_rubrics_grows_the_project_and_pads_earlier_tasks(review_store, ls_server, admin):
+    few = add_thread(review_store, 61, ["One"])
+    assert _push(review_store, ls_server).exit_code == 0
+    project = project_id(admin, review_store, "thread")
+    assert configs.rubric_slots(admin.projects.get(id=project).label_config) == configs.MIN_RUBRIC_SLOTS
+    many = add_thread(review_store, 62, [f"Rubric {n}" for n in range(1, 8)])
+
+    done = _push(review_store, ls_server, many)
+
+    assert done.exit_code == 0, done.stderr
+    assert configs.rubric_slots(admin.projects.get(id=project).label_config) == 7
+    tasks = tasks_by_fixture(admin, project)
+    assert tasks[many].data["rubric_7"] == "Rubric 7"
+    assert tasks[few].data["rubric_1"] == "One" and tasks[few].data["rubric_7"] == ""
+    again = json.loads(_push(review_store, ls_server, few, many).stdout)["projects"][0]
+    assert sorted(again["unchanged"]) == sorted([few, many])
