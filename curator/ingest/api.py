@@ -16,7 +16,7 @@ from curator import clock
 from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
-from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdf
+from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
 from curator.ingest.privacy import anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
@@ -74,9 +74,18 @@ def import_sources(
         seen[raw.sha256] = raw.name
         todo.append((raw, kind))
 
-    parsed = [(raw, item) for raw, kind in todo
-              for item in _parse(raw, kind, ocr=ocr, split_threads=split_threads,
-                                 workers=workers, progress=progress)]
+    # PDFs are read together so their OCR pages share one pool of workers.
+    pdfs = [raw for raw, kind in todo if kind == "pdf"]
+    read = dict(zip([id(raw) for raw in pdfs],
+                    parse_pdfs(pdfs, ocr=ocr, workers=workers, progress=progress), strict=True))
+    parsed = []
+    for raw, kind in todo:
+        if kind == "pdf":
+            parsed.append((raw, read[id(raw)]))
+        elif kind == "chat":
+            parsed.extend((raw, item) for item in parse_chat_jsonl(raw, split_threads=split_threads))
+        else:
+            parsed.extend((raw, item) for item in parse_thread_export(raw, split_threads=split_threads))
     if not parsed:
         return report
     vault = open_vault(store)
@@ -145,14 +154,6 @@ def _quick_check(raw: RawSource, kind: str) -> None:
         check_pdf(raw)
     elif kind == "thread":
         check_export_shape(load_json(raw), raw.name)
-
-
-def _parse(raw: RawSource, kind: str, **options: Any) -> list[Parsed]:
-    if kind == "pdf":
-        return parse_pdf(raw, ocr=options["ocr"], workers=options["workers"], progress=options["progress"])
-    if kind == "chat":
-        return parse_chat_jsonl(raw, split_threads=options["split_threads"])
-    return parse_thread_export(raw, split_threads=options["split_threads"])
 
 
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,

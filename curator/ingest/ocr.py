@@ -125,30 +125,33 @@ def _one_tesseract_thread() -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"
 
 
-def ocr_pages(path: str, indices: list[int], *, workers: int | None = None,
-              progress: bool = False) -> dict[int, OcrResult]:
-    """OCR several pages of one PDF, in parallel; index -> result."""
+def ocr_pages(jobs: list[tuple[str, int]], *, workers: int | None = None,
+              progress: bool = False) -> list[OcrResult]:
+    """OCR (pdf path, 0-based page index) jobs, in parallel across processes; results in job order.
+
+    Pages of several PDFs share one pool, so an import of many one-page scans uses every core.
+    """
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    if not indices:
-        return {}
-    workers = max(1, min(workers or os.cpu_count() or 1, len(indices)))
-    results: dict[int, OcrResult] = {}
-    bar = _progress_bar(len(indices), progress)
+    if not jobs:
+        return []
+    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    results: list[OcrResult | None] = [None] * len(jobs)
+    bar = _progress_bar(len(jobs), progress)
     try:
         if workers == 1:
-            for index in indices:
-                results[index] = ocr_page(path, index)
+            for n, (path, index) in enumerate(jobs):
+                results[n] = ocr_page(path, index)
                 bar.update(1)
-            return results
-        with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
-            futures = {pool.submit(ocr_page, path, index): index for index in indices}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                bar.update(1)
-        return results
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
+                futures = {pool.submit(ocr_page, path, index): n for n, (path, index) in enumerate(jobs)}
+                for future in as_completed(futures):
+                    results[futures[future]] = future.result()
+                    bar.update(1)
     finally:
         bar.close()
+    return [r for r in results if r is not None]
 
 
 class _NoBar:

@@ -208,3 +208,16 @@ def test_an_anonymiser_that_loses_posts_is_refused(store, monkeypatch):
     result = run_cli("import", EXAMPLES / "chat" / "office-chat.jsonl", store=store.root)
     assert result.exit_code == 2 and "turned 6 posts into 5" in result.stderr
     assert snapshot(store.root) == before
+
+
+def test_same_inputs_same_key_and_clock_give_byte_identical_fixtures(tmp_path, monkeypatch):
+    from curator.store import Store
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    monkeypatch.setenv("CURATOR_VAULT_KEY", "MDAxMTIyMzM0NDU1NjY3Nzg4OTlhYWJiY2NkZGVlZmY=")
+    monkeypatch.setenv("CURATOR_AUTHOR", "tester")
+    stores = [Store.init(tmp_path / name) for name in ("one", "two")]
+    for store in stores:
+        import_sources(store, [THREAD, CHANNEL, LEASE], rubrics=["The answer is polite."], split_threads=True)
+    first, second = (snapshot(s.root) for s in stores)
+    assert first == second and any(name.startswith("goldens/") for name in first)
