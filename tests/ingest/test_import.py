@@ -205,7 +205,7 @@ def test_an_anonymiser_that_loses_posts_is_refused(store, monkeypatch):
 
     monkeypatch.setattr(anonymise_package, "anonymise", merging)
     before = snapshot(store.root)
-    result = run_cli("import", EXAMPLES / "chat" / "office-chat.jsonl", store=store.root)
+    result = run_cli("import", THREAD, store=store.root)
     assert result.exit_code == 2 and "turned 6 posts into 5" in result.stderr
     assert snapshot(store.root) == before
 
