@@ -33,8 +33,12 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     wanted: list[tuple[str, str]] = []
 
     def known(original: Any, kind: str) -> None:
-        # an already pseudonymised thread (anonymised twice) keeps its values: idempotent
-        if isinstance(original, str) and original.strip() and not vault.is_pseudonym(original):
+        # A record's values are real even when one happens to equal a pseudonym made earlier
+        # (the audit will then report that pseudonym: a false alarm beats a leak). Only ids,
+        # random 26-char strings, are recognised as ours, so ids survive a second pass.
+        if kind == "id" and isinstance(original, str) and vault.is_pseudonym(original):
+            return
+        if isinstance(original, str) and original.strip():
             wanted.append((original, kind))
             terms.add(original, kind)
 
@@ -53,7 +57,7 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(user.get("nickname"), "nickname")
         known(user.get("username"), "username")
         known(user.get("email"), "email")
-        if user.get("position") and not vault.is_pseudonym(user["position"]):
+        if user.get("position"):
             wanted.append((user["position"], "position"))
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
@@ -65,7 +69,7 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not vault.is_pseudonym(name):
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS:
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
@@ -131,7 +135,7 @@ class ThreadRewriter:
     def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
         if path[:1] == ("files",) and len(path) == 2:
             return item  # replaced whole in content()
-        if key == "position" and isinstance(item, str) and "users" in path and item and not self.vault.is_pseudonym(item):
+        if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")

@@ -183,7 +183,7 @@ class Vault:
 
         anonymise() reserves every original it will replace first, so a pseudonym made for
         one user can never be a name that another value in the same input really has."""
-        if self.is_pseudonym(original) or self.lookup(original, kind) is not None:
+        if self.lookup(original, kind) is not None:
             return
         if kind in NAME_KINDS:
             self._name_tokens.update(tokens(original))

@@ -100,13 +100,31 @@ def test_message_spans_point_at_their_pseudonymised_value(export, vault):
     assert label.value == vault.lookup(username, "username") != username
 
 
-def test_same_store_same_result_and_idempotent(vault):
+def test_same_store_same_result(vault):
     export = thread_export(seed=21, n_users=8, n_posts=30)
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     once = anonymise(content, vault).content
     again = anonymise(content, vault).content
     assert once.model_dump(mode="json") == again.model_dump(mode="json")
-    twice = anonymise(once, vault)
-    assert twice.leaks == []
+    # free text already anonymised is left as it is (promote makes a second pass over notes)
+    from curator.anonymise import anonymise_text
+
     messages = [p.message for p in once.export.ordered_posts()]
-    assert [p.message for p in twice.content.export.ordered_posts()] == messages
+    assert [anonymise_text(m, vault) for m in messages] == messages
+
+
+def test_record_values_are_real_even_when_they_equal_an_earlier_pseudonym(vault):
+    first = thread_export(seed=31, n_users=8, n_posts=30)
+    anonymise(ThreadContent.model_validate({"kind": "thread", "export": first}), vault)
+    user = next(iter(first["users"].values()))
+    taken = vault.lookup(user["first_name"], "first_name")  # a pseudonym handed out already
+    second = thread_export(seed=32, n_users=8, n_posts=30)
+    victim = next(iter(second["users"].values()))
+    old_first = victim["first_name"]
+    victim["first_name"] = taken
+    for post in second["posts"].values():
+        post["message"] = post["message"].replace(old_first, taken)
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": second}), vault)
+    new_user = result.content.export.users[vault.lookup(victim["id"], "id")]
+    assert new_user.first_name != taken
+    assert taken.casefold() not in json.dumps(result.content.model_dump(mode="json")).casefold()
