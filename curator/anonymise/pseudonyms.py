@@ -10,8 +10,10 @@ a pseudonym is recognisably safe even outside the store that made it:
 - North-American phone numbers use the fictional 555-01XX lines, UK ones Ofcom's drama ranges;
 - US social security numbers use the 9XX area, which the SSA never issues.
 
-Cards and IBANs have no such range: they keep a valid checksum (so a system under test still
-sees a well-formed value) and the audit exempts them because the vault knows them.
+- card numbers start 4000 00, the Visa range processors use for test cards (Luhn-valid).
+
+IBANs have no such range: they keep a valid checksum (so a system under test still sees a
+well-formed value) and the audit exempts them because the vault knows them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from functools import cache
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net")
 RESERVED_TLDS = (".example", ".test", ".invalid", ".localhost")
 DOC_IPV4_BLOCKS = ("192.0.2", "198.51.100", "203.0.113")
+TEST_CARD_PREFIX = "400000"  # the Visa range payment processors hand out as test cards
 
 _WORD_SPLIT = re.compile(r"([^A-Za-z]+)")
 
@@ -185,7 +188,7 @@ def luhn_digit(body: str) -> str:
 
 def credit_card(original: str, rng: random.Random) -> str:
     digits = [c for c in original if c.isdigit()]
-    body = "400000" + "".join(rng.choice(string.digits) for _ in range(len(digits) - 7))
+    body = TEST_CARD_PREFIX + "".join(rng.choice(string.digits) for _ in range(len(digits) - 7))
     new = body[: len(digits) - 1] + luhn_digit(body[: len(digits) - 1])
     it = iter(new)
     return "".join(next(it) if c.isdigit() else c for c in original)
@@ -287,6 +290,9 @@ def is_reserved(kind: str, value: str) -> bool:
         if len(digits) in (10, 11) and digits[-7:-2] == "55501":
             return True
         return "7700900" in digits or "2079460" in digits
+    if kind == "credit_card":
+        digits = re.sub(r"\D", "", text)
+        return digits.startswith(TEST_CARD_PREFIX) and luhn_digit(digits[:-1]) == digits[-1]
     if kind == "ssn":
         digits = re.sub(r"\D", "", text)
         return len(digits) == 9 and digits[0] == "9"

@@ -69,6 +69,11 @@ class Rewriter:
         """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
         self.detector.detect_many(t for t in texts if t not in self._cache)
 
+    def reserve(self, texts: list[str]) -> None:
+        """Reserve (see Vault.reserve) every name-like value the detectors find in `texts`."""
+        self.detector.detect_many(texts)
+        reserve_hits(self.vault, self.detector, texts)
+
     def texts(self, texts: list[str]) -> list[str]:
         self.prefetch(texts)
         return [self.text(t) for t in texts]
@@ -107,6 +112,16 @@ class Rewriter:
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
         rest, _ = self._rewrite(url[match.end():], urls=False)
         return head + new_host + rest
+
+
+def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
+    for text, hits in zip(texts, detector.detect_many(texts), strict=True):
+        for hit in hits:
+            value = text[hit.start : hit.end]
+            if hit.kind == "email":
+                vault.reserve(value.rpartition("@")[0], "username")
+            elif hit.kind == "person" and not is_safe(vault, "person", value):
+                vault.reserve(value, "person")
 
 
 def resolve(candidates: list[Span]) -> list[Span]:

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from curator.anonymise.audit import strings_of
-from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
@@ -30,11 +30,16 @@ ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channe
 def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     """Register every name and id the export's records know; return them as search terms."""
     terms = TermIndex()
+    wanted: list[tuple[str, str]] = []
 
     def known(original: Any, kind: str) -> None:
-        # an already pseudonymised thread (anonymised twice) keeps its values: idempotent
-        if isinstance(original, str) and original.strip() and not vault.is_pseudonym(original):
-            vault.pseudonym(original, kind)
+        # A record's values are real even when one happens to equal a pseudonym made earlier
+        # (the audit will then report that pseudonym: a false alarm beats a leak). Only ids,
+        # random 26-char strings, are recognised as ours, so ids survive a second pass.
+        if kind == "id" and isinstance(original, str) and vault.is_pseudonym(original):
+            return
+        if isinstance(original, str) and original.strip():
+            wanted.append((original, kind))
             terms.add(original, kind)
 
     for user_id in sorted(export.get("users", {})):
@@ -52,13 +57,19 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(user.get("nickname"), "nickname")
         known(user.get("username"), "username")
         known(user.get("email"), "email")
-        if user.get("position") and not vault.is_pseudonym(user["position"]):
-            vault.pseudonym(user["position"], "position")
+        if user.get("position"):
+            wanted.append((user["position"], "position"))
+    # every name first, pseudonyms after: none of them may be another user's real name
+    for original, kind in wanted:
+        vault.reserve(original, kind)
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
+    wanted.clear()
     for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not vault.is_pseudonym(name):
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS:
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
@@ -77,12 +88,16 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(file_id, "id")
         if isinstance(info, dict):
             known(info.get("name"), "file")
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
     return terms
 
 
 class ThreadRewriter:
-    def __init__(self, export: dict[str, Any], vault: Vault) -> None:
+    def __init__(self, export: dict[str, Any], vault: Vault, extra_texts: list[str] = ()) -> None:
         self.vault = vault
+        self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
+        reserve_hits(vault, default_detector(), self.strings)
         self.terms = thread_terms(export, vault)
         self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), ids=True)
         self.export = export
@@ -93,7 +108,6 @@ class ThreadRewriter:
         return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
 
     def content(self, content: ThreadContent) -> ThreadContent:
-        self.rewriter.prefetch([text for _, text in strings_of(self.export, "")])
         new_export = self.walk(self.export, ())
         new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
             if "files" in self.export else new_export.get("files")
@@ -121,7 +135,7 @@ class ThreadRewriter:
     def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
         if path[:1] == ("files",) and len(path) == 2:
             return item  # replaced whole in content()
-        if key == "position" and isinstance(item, str) and "users" in path and item and not self.vault.is_pseudonym(item):
+        if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")

@@ -53,6 +53,19 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
         status = json.loads(user.props["customStatus"])  # JSON in a string stays JSON
         assert status["text"].startswith("Meeting with ") and status["text"] != "Meeting with "
     assert set(new.files) == set(new.file_infos) != set(old.files)
+    # ids inside permalinks follow the post they point at
+    first_post = old_posts[0].id
+    permalinks = [p.message for p in new_posts if "/pl/" in p.message]
+    assert permalinks and all(f"/pl/{ids[first_post]}" in m for m in permalinks)
+    assert all(".example/" in m for m in permalinks)
+    for old_user, new_user in zip(old.users.values(), new.users.values(), strict=True):
+        assert new_user.position and new_user.position != old_user.position
+        assert new_user.first_name != old_user.first_name and new_user.email.endswith(".example")
+    assert new.channel["name"] != "payments-oncall" and "-" in new.channel["name"]
+    assert new.channel["display_name"] == " ".join(w.title() for w in new.channel["name"].split("-"))
+    assert new.channel["team_id"] == new.team["id"] == vault.lookup(old.team["id"], "id")
+    owner = next(iter(old.users))  # the synthetic channel header names the first user
+    assert new.channel["header"] == f"Owner: @{new.users[users[owner]].username}"
 
 
 def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
@@ -87,13 +100,31 @@ def test_message_spans_point_at_their_pseudonymised_value(export, vault):
     assert label.value == vault.lookup(username, "username") != username
 
 
-def test_same_store_same_result_and_idempotent(vault):
+def test_same_store_same_result(vault):
     export = thread_export(seed=21, n_users=8, n_posts=30)
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     once = anonymise(content, vault).content
     again = anonymise(content, vault).content
     assert once.model_dump(mode="json") == again.model_dump(mode="json")
-    twice = anonymise(once, vault)
-    assert twice.leaks == []
+    # free text already anonymised is left as it is (promote makes a second pass over notes)
+    from curator.anonymise import anonymise_text
+
     messages = [p.message for p in once.export.ordered_posts()]
-    assert [p.message for p in twice.content.export.ordered_posts()] == messages
+    assert [anonymise_text(m, vault) for m in messages] == messages
+
+
+def test_record_values_are_real_even_when_they_equal_an_earlier_pseudonym(vault):
+    first = thread_export(seed=31, n_users=8, n_posts=30)
+    anonymise(ThreadContent.model_validate({"kind": "thread", "export": first}), vault)
+    user = next(iter(first["users"].values()))
+    taken = vault.lookup(user["first_name"], "first_name")  # a pseudonym handed out already
+    second = thread_export(seed=32, n_users=8, n_posts=30)
+    victim = next(iter(second["users"].values()))
+    old_first = victim["first_name"]
+    victim["first_name"] = taken
+    for post in second["posts"].values():
+        post["message"] = post["message"].replace(old_first, taken)
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": second}), vault)
+    new_user = result.content.export.users[vault.lookup(victim["id"], "id")]
+    assert new_user.first_name != taken
+    assert taken.casefold() not in json.dumps(result.content.model_dump(mode="json")).casefold()
