@@ -88,15 +88,25 @@ def import_sources(
             parsed.extend((raw, item) for item in parse_thread_export(raw, split_threads=split_threads))
     if not parsed:
         return report
-    vault = open_vault(store)
+    author = author or default_author()
     fixtures = []
-    for raw, item in parsed:
-        fixtures.append(_build(store, raw, item, vault, doc_type=doc_type, category=category,
-                               rubrics=rubrics, author=author or default_author()))
+    # The vault is read, extended and saved under the store lock, so two imports running at
+    # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
-        for fixture, content, revisions in fixtures:
+        vault = open_vault(store)
+        raced = {raw.sha256: found for raw, _ in parsed if (found := store.find_by_source(raw.sha256))}
+        for raw, item in parsed:
+            if raw.sha256 in raced:
+                continue
+            fixture, content, revisions = _build(store, raw, item, vault, doc_type=doc_type,
+                                                 category=category, rubrics=rubrics, author=author)
             txn.create_fixture(fixture, content, revisions)
+            fixtures.append((fixture, content, revisions))
         vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
+    for raw, _ in parsed:
+        if raw.sha256 in raced and not any(s["sha256"] == raw.sha256 for s in report.skipped):
+            report.skipped.append({"source": raw.name, "sha256": raw.sha256,
+                                   "already_imported_as": raced[raw.sha256]})
     for fixture, content, revisions in fixtures:
         report.created.append(_summary(fixture, content, revisions))
     return report

@@ -221,3 +221,26 @@ def test_same_inputs_same_key_and_clock_give_byte_identical_fixtures(tmp_path, m
         import_sources(store, [THREAD, CHANNEL, LEASE], rubrics=["The answer is polite."], split_threads=True)
     first, second = (snapshot(s.root) for s in stores)
     assert first == second and any(name.startswith("goldens/") for name in first)
+
+
+def test_two_imports_at_once_keep_every_fixture_and_every_pseudonym(store):
+    import subprocess
+
+    from curator.anonymise import Vault
+    from tests.conftest import CURATOR, subprocess_env
+
+    sources = [THREAD, CHANNEL, THREAD]  # two different sources, one of them twice
+    procs = [subprocess.Popen([*CURATOR, "--store", str(store.root), "import", str(source), "--json"],
+                              env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for source in sources]
+    reports = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err.decode()
+        reports.append(json.loads(out))
+    assert len(store.ids()) == 2
+    assert sum(len(r["created"]) for r in reports) == 2 and sum(len(r["skipped"]) for r in reports) == 1
+    originals = {o.casefold() for o in Vault.open(store).originals()}
+    for source in (THREAD, CHANNEL):
+        for user in json.loads(source.read_text())["users"].values():
+            assert user["email"].casefold() in originals  # neither import lost the other's entries
