@@ -121,6 +121,17 @@ def ocr_page(path: str, index: int) -> OcrResult:
     return ocr_image(render_page(path, index))
 
 
+def _checked(run: Any, job: tuple[str, int]) -> OcrResult:
+    """A page's result, or one clear line naming the file and page whose OCR failed."""
+    from curator.errors import CuratorError
+
+    try:
+        return run()
+    except Exception as error:  # Tesseract missing or crashing, a worker killed, a bad image
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CuratorError(f"{os.path.basename(job[0])}: OCR of page {job[1] + 1} failed: {detail}") from None
+
+
 def _one_tesseract_thread() -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"
 
@@ -141,13 +152,14 @@ def ocr_pages(jobs: list[tuple[str, int]], *, workers: int | None = None,
     try:
         if workers == 1:
             for n, (path, index) in enumerate(jobs):
-                results[n] = ocr_page(path, index)
+                results[n] = _checked(lambda path=path, index=index: ocr_page(path, index), jobs[n])
                 bar.update(1)
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
                 futures = {pool.submit(ocr_page, path, index): n for n, (path, index) in enumerate(jobs)}
                 for future in as_completed(futures):
-                    results[futures[future]] = future.result()
+                    n = futures[future]
+                    results[n] = _checked(future.result, jobs[n])
                     bar.update(1)
     finally:
         bar.close()

@@ -244,3 +244,22 @@ def test_two_imports_at_once_keep_every_fixture_and_every_pseudonym(store):
     for source in (THREAD, CHANNEL):
         for user in json.loads(source.read_text())["users"].values():
             assert user["email"].casefold() in originals  # neither import lost the other's entries
+
+
+def test_a_failing_tesseract_is_one_error_line_and_writes_nothing(store, monkeypatch):
+    # Fault injection: Tesseract crashing on a page (inline worker, so the patch applies).
+    import pytesseract
+
+    import curator.ingest.ocr as ocr
+
+    def crash(image):
+        raise pytesseract.TesseractError(1, "Error during processing.")
+
+    monkeypatch.setattr(ocr, "recognise", crash)
+    before = snapshot(store.root)
+    scan = EXAMPLES / "pdfs" / "invoice-sideways-scan.pdf"
+    result = run_cli("import", THREAD, scan, "--workers", "1", store=store.root)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"]
+    assert snapshot(store.root) == before
