@@ -97,6 +97,7 @@ class Rewriter:
                 replacement = self._url(value)
             else:
                 replacement = self.vault.pseudonym(value, span.kind)
+            replacement = keep_breaks(value, replacement)
             if replacement != value:
                 edits.append(Edit(span.start, span.end, replacement))
         return apply_edits(text, edits)
@@ -112,6 +113,18 @@ class Rewriter:
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
         rest, _ = self._rewrite(url[match.end():], urls=False)
         return head + new_host + rest
+
+
+_GAPS = re.compile(r"\s+")
+
+
+def keep_breaks(matched: str, replacement: str) -> str:
+    """"Claudio\nCosta" becomes "Maria\nLopez", not "Maria Lopez": line layout survives."""
+    gaps = _GAPS.findall(matched.strip())
+    words = replacement.split(" ")
+    if "\n" not in matched or len(words) != len(gaps) + 1:
+        return replacement
+    return "".join(word + gap for word, gap in zip(words, [*gaps, ""], strict=True))
 
 
 def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:

@@ -123,7 +123,8 @@ class ThreadRewriter:
         if isinstance(value, dict):
             out = {}
             for key, item in value.items():
-                new_key = self.vault.lookup(key, "id") or key if isinstance(key, str) else key
+                # keys can be ids (posts, users), URLs (metadata.images) or names: rewrite them too
+                new_key = (self.vault.lookup(key, "id") or self.rewriter.text(key)) if isinstance(key, str) else key
                 out[new_key] = self._member(key, item, (*path, str(key)))
             return out
         if isinstance(value, list):

@@ -23,6 +23,7 @@ def test_lease_values_are_replaced_everywhere_and_labels_still_point_at_them(sto
     assert fields["tenant"].value == tenant
     assert f"Tenant: {tenant}" in text
     assert f"Mr. {tenant.split()[-1]}" in text  # the surname alone follows the same mapping
+    assert f"Signed by {tenant.replace(' ', chr(10))} on" in text  # line breaks survive
     assert fields["monthly_rent"].value == "$1,250.00"
     for name, label in fields.items():
         page = result.content.pages[label.evidence.page - 1].text

@@ -68,6 +68,18 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
     assert new.channel["header"] == f"Owner: @{new.users[users[owner]].username}"
 
 
+def test_dict_keys_naming_people_or_urls_are_rewritten(export, vault):
+    export = copy.deepcopy(export)
+    user = next(iter(export["users"].values()))
+    post = next(iter(export["posts"].values()))
+    post["metadata"]["images"] = {f"https://img.globex.io/{user['username']}.png": {"width": 10}}
+    post["props"]["mentions"] = {user["username"]: True}
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    assert result.leaks == []
+    dumped = json.dumps(result.content.model_dump(mode="json"))
+    assert user["username"] not in dumped and "globex" not in dumped
+
+
 def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     revision, post_id, (start, end), username = _revision(export)
