@@ -114,6 +114,7 @@ def parse_pdfs(sources: list[RawSource], *, ocr: str = "auto", workers: int | No
 
 def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
               progress: bool = False) -> list[Parsed]:
+    """One PDF: text layer per page, OCR where `ocr` says, language per page."""
     return parse_pdfs([source], ocr=ocr, workers=workers, progress=progress)
 
 
