@@ -239,6 +239,7 @@ class Vault:
             "last_name": lambda: gen.last_name(original, rng, self.locale),
             "nickname": lambda: gen.nickname(original, rng, self.locale),
             "id": lambda: gen.identifier(original, rng),
+            "national_id": lambda: gen.identifier(original, rng),
             "phone": lambda: gen.phone(original, rng),
             "credit_card": lambda: gen.credit_card(original, rng),
             "iban": lambda: gen.iban(original, rng),

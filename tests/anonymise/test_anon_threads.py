@@ -80,6 +80,23 @@ def test_dict_keys_naming_people_or_urls_are_rewritten(export, vault):
     assert user["username"] not in dumped and "globex" not in dumped
 
 
+def test_nothing_survives_in_the_stored_fixture_files(export, store):
+    from curator.anonymise import Vault
+    from tests.anonymise.conftest import fixture_record
+
+    vault = Vault.open(store)
+    revision, *_ = _revision(export)
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    result = anonymise(content, vault, revisions=[revision])
+    vault.save()
+    directory = store.create_fixture(fixture_record("thread-sample-0000cccc", "thread"), result.content, result.revisions)
+    stored = "".join(p.read_text(encoding="utf-8") for p in sorted(directory.iterdir())).casefold()
+    assert "attributes the bug to @" in stored
+    assert [o for o in thread_originals(export) if o.casefold() in stored] == []
+    # the vault (local, private) is the only place the originals are
+    assert all(o in vault.originals() for o in (next(iter(export["users"].values()))["email"],))
+
+
 def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     revision, post_id, (start, end), username = _revision(export)
