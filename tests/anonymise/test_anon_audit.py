@@ -35,7 +35,7 @@ def test_originals_are_found_case_insensitively_across_breaks(vault):
     vault.pseudonym("claudio.costa@acme-corp.com", "email")
     texts = [
         ("a", "ask CLAUDIO COSTA"),
-        ("b", "ask Claudio\n  Costa about it"),
+        ("b", "ask Claudio\n        Costa about it"),
         ("c", "the owner is claudio.costa"),
         ("d", "Clau-\ndio signed"),
         ("e", "mail CLAUDIO.COSTA@ACME-CORP.COM"),
@@ -47,7 +47,7 @@ def test_originals_are_found_case_insensitively_across_breaks(vault):
     for leak in leaks:
         by_place.setdefault(leak.location, []).append(leak.text)
     assert by_place["a"] == ["CLAUDIO COSTA"]
-    assert by_place["b"] == ["Claudio\n  Costa"]
+    assert by_place["b"] == ["Claudio\n        Costa"]
     assert by_place["c"] == ["claudio.costa"]
     assert by_place["d"] == ["Clau-\ndio"]
     assert by_place["e"] == ["CLAUDIO.COSTA@ACME-CORP.COM"]
