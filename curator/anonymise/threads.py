@@ -138,6 +138,9 @@ class ThreadRewriter:
             return item  # replaced whole in content()
         if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
+        if key == "message" and isinstance(item, str):
+            # plain text even when it looks like JSON: label spans point into it as written
+            return self.rewriter.text(item)
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")
             if known:
