@@ -22,8 +22,8 @@ from functools import cache
 from curator.errors import CuratorError
 
 NER_ENV = "CURATOR_NER_MODEL"
-SEPARATOR = "\n\x00\n"
-CACHE_LIMIT = 200_000  # distinct strings remembered  # joins a batch: no recognizer matches across a NUL line
+SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
+CACHE_LIMIT = 200_000  # distinct strings remembered
 
 # Presidio entity -> curator kind (the pseudonym generator to use)
 KINDS = {
