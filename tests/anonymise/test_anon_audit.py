@@ -124,3 +124,22 @@ def test_an_empty_store_without_a_vault_is_clean(store):
     done = run_cli("audit", store=store.root)
     assert done.exit_code == 0 and "no leaks found" in done.stdout
     assert not (store.root / ".curator" / "vault.json").exists()
+
+
+def test_an_installed_model_directory_is_used_offline(store, tmp_path):
+    import os
+
+    import spacy
+
+    from curator.anonymise import rewrite
+
+    model = tmp_path / "model"
+    spacy.blank("en").to_disk(model)  # an installed pipeline (no NER: nothing more is found)
+    assert "CURATOR_NER_MODEL" not in os.environ
+    try:
+        done = run_cli("audit", "--ner-model", str(model), store=store.root)
+        assert done.exit_code == 0, done.stderr
+        assert rewrite.default_detector()._nlp is not None
+    finally:
+        os.environ.pop("CURATOR_NER_MODEL", None)  # set by the command for this process
+        rewrite.reset_detector()
