@@ -23,6 +23,8 @@ from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
+USER_FIELDS = {"username": "username", "email": "email", "nickname": "nickname",
+               "first_name": "first_name", "last_name": "last_name"}
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
 
@@ -138,6 +140,11 @@ class ThreadRewriter:
             return item  # replaced whole in content()
         if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
+        if path[:1] == ("users",) and key in USER_FIELDS and isinstance(item, str) and item:
+            # record fields directly: short ones ("Al", "cc") are too short to hunt in text
+            found = self.vault.lookup(item, USER_FIELDS[key])
+            if found is not None:
+                return found
         if key == "message" and isinstance(item, str):
             # plain text even when it looks like JSON: label spans point into it as written
             return self.rewriter.text(item)

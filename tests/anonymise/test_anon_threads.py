@@ -157,3 +157,23 @@ def test_record_values_are_real_even_when_they_equal_an_earlier_pseudonym(vault)
     new_user = result.content.export.users[vault.lookup(victim["id"], "id")]
     assert new_user.first_name != taken
     assert taken.casefold() not in json.dumps(result.content.model_dump(mode="json")).casefold()
+
+
+def test_short_record_values_and_system_props_are_replaced(vault):
+    uid, vid, pid = "u" * 26, "v" * 26, "p" * 26
+    export = {
+        "posts": {pid: {"id": pid, "user_id": uid, "message": "", "type": "system_add_to_channel",
+                        "props": {"addedUsername": "claudio.costa", "userId": vid}}},
+        "users": {uid: {"id": uid, "username": "harrison", "first_name": "Al", "last_name": "Bo"},
+                  vid: {"id": vid, "username": "claudio.costa", "first_name": "Claudio", "last_name": "Costa",
+                        "nickname": "cc"}},
+    }
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    new = result.content.export
+    users = {u.username: u for u in new.users.values()}
+    assert "harrison" not in users and "claudio.costa" not in users
+    short = new.users[vault.lookup(uid, "id")]
+    assert (short.first_name, short.last_name) != ("Al", "Bo")
+    assert new.users[vault.lookup(vid, "id")].nickname not in ("cc", "")
+    post = new.posts[vault.lookup(pid, "id")]
+    assert post.props == {"addedUsername": vault.lookup("claudio.costa", "username"), "userId": vault.lookup(vid, "id")}
