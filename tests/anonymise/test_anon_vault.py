@@ -135,3 +135,15 @@ def test_ids_keep_length_and_character_classes(original):
         else:
             assert b.isupper() or b.isdigit()
     assert vault.pseudonym(original, "id") == new
+
+
+def test_save_keeps_entries_another_process_saved(store):
+    one = Vault.open(store)
+    two = Vault.load(store)
+    a = one.pseudonym("Claudio Costa", "person")
+    one.save()
+    b = two.pseudonym("Harrison Ford", "person")
+    two.save()
+    merged = Vault.load(store)
+    assert merged.lookup("Claudio Costa", "person") == a
+    assert merged.lookup("Harrison Ford", "person") == b
