@@ -143,3 +143,11 @@ def test_an_installed_model_directory_is_used_offline(store, tmp_path):
     finally:
         os.environ.pop("CURATOR_NER_MODEL", None)  # set by the command for this process
         rewrite.reset_detector()
+
+
+def test_an_unreadable_bundle_file_is_a_clear_error(store):
+    bundle = store.root / "bundles" / "v1"
+    bundle.mkdir(parents=True)
+    (bundle / "fixtures.jsonl").write_text("{ not json\n")
+    done = run_cli("audit", store=store.root)
+    assert done.exit_code == 2 and "fixtures.jsonl: not valid JSON" in done.stderr

@@ -164,6 +164,7 @@ def test_short_record_values_and_system_props_are_replaced(vault):
     export = {
         "posts": {pid: {"id": pid, "user_id": uid, "message": "", "type": "system_add_to_channel",
                         "props": {"addedUsername": "claudio.costa", "userId": vid}}},
+        "channel": {"id": "c" * 26, "name": f"{uid}__{vid}", "type": "D"},
         "users": {uid: {"id": uid, "username": "harrison", "first_name": "Al", "last_name": "Bo"},
                   vid: {"id": vid, "username": "claudio.costa", "first_name": "Claudio", "last_name": "Costa",
                         "nickname": "cc"}},
@@ -175,5 +176,6 @@ def test_short_record_values_and_system_props_are_replaced(vault):
     short = new.users[vault.lookup(uid, "id")]
     assert (short.first_name, short.last_name) != ("Al", "Bo")
     assert new.users[vault.lookup(vid, "id")].nickname not in ("cc", "")
+    assert new.channel["name"] == f"{vault.lookup(uid, 'id')}__{vault.lookup(vid, 'id')}"
     post = new.posts[vault.lookup(pid, "id")]
     assert post.props == {"addedUsername": vault.lookup("claudio.costa", "username"), "userId": vault.lookup(vid, "id")}
