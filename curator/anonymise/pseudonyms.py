@@ -125,8 +125,9 @@ def nickname(original: str, rng: random.Random, locale: str = "en_US") -> str:
 
 def identifier(original: str, rng: random.Random) -> str:
     """Same length and alphabet: 26-char Mattermost ids stay [a-z0-9]{26}, UUIDs stay UUIDs."""
-    lower_hex = bool(original) and all(c in "0123456789abcdef-" for c in original)
-    upper_hex = bool(original) and all(c in "0123456789ABCDEF-" for c in original)
+    has_hex_letter = any(c in "abcdefABCDEF" for c in original)
+    lower_hex = has_hex_letter and all(c in "0123456789abcdef-" for c in original)
+    upper_hex = has_hex_letter and all(c in "0123456789ABCDEF-" for c in original)
     out = []
     for c in original:
         if lower_hex and c != "-":

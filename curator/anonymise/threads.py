@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from typing import Any
 
 from curator.anonymise.audit import strings_of
@@ -23,6 +24,10 @@ from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
+# A direct-message channel is named after its two users' ids: those are remapped in place.
+DM_NAME = re.compile(r"^[a-z0-9]{26}__[a-z0-9]{26}$")
+USER_FIELDS = {"username": "username", "email": "email", "nickname": "nickname",
+               "first_name": "first_name", "last_name": "last_name"}
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
 
@@ -69,7 +74,7 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS:
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not DM_NAME.match(name):
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
@@ -138,6 +143,14 @@ class ThreadRewriter:
             return item  # replaced whole in content()
         if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
+        if path[:1] == ("users",) and key in USER_FIELDS and isinstance(item, str) and item:
+            # record fields directly: short ones ("Al", "cc") are too short to hunt in text
+            found = self.vault.lookup(item, USER_FIELDS[key])
+            if found is not None:
+                return found
+        if key == "message" and isinstance(item, str):
+            # plain text even when it looks like JSON: label spans point into it as written
+            return self.rewriter.text(item)
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")
             if known:

@@ -122,6 +122,7 @@ class Vault:
         """Write the vault atomically with mode 0600."""
         if self.path is None:
             raise CuratorError("this vault has no file to save to")
+        self._merge_from_disk()
         rows = [[e.kind, e.original, e.pseudonym] for e in self._entries.values()]
         data = {
             "format": VAULT_FORMAT,
@@ -132,6 +133,24 @@ class Vault:
         }
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
         self.dirty = False
+
+    def _merge_from_disk(self) -> None:
+        """Keep entries another curator process saved since we loaded (callers should hold the
+        store lock, but a lost entry would orphan a fixture's pseudonyms, so never drop one)."""
+        if not self.path.exists():
+            return
+        on_disk = Vault.read(self.path, self.locale)
+        if not hmac.compare_digest(on_disk.key, self.key):
+            raise CuratorError(f"pseudonym vault {self.path} was replaced by one with another key")
+        for key, entry in on_disk._entries.items():
+            ours = self._entries.get(key)
+            owner = self._used.get(normal(entry.pseudonym))
+            if ours is None and owner in (None, normal(entry.original)):
+                self._add(entry)
+            elif ours is None or ours.pseudonym != entry.pseudonym:
+                raise CuratorError(
+                    f"pseudonym vault {self.path} changed under this command (a {entry.kind} got "
+                    "another pseudonym); nothing was saved, run it again")
 
     # ------------------------------------------------------------ reading
 
@@ -239,6 +258,7 @@ class Vault:
             "last_name": lambda: gen.last_name(original, rng, self.locale),
             "nickname": lambda: gen.nickname(original, rng, self.locale),
             "id": lambda: gen.identifier(original, rng),
+            "national_id": lambda: gen.identifier(original, rng),
             "phone": lambda: gen.phone(original, rng),
             "credit_card": lambda: gen.credit_card(original, rng),
             "iban": lambda: gen.iban(original, rng),

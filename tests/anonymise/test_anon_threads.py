@@ -80,6 +80,23 @@ def test_dict_keys_naming_people_or_urls_are_rewritten(export, vault):
     assert user["username"] not in dumped and "globex" not in dumped
 
 
+def test_nothing_survives_in_the_stored_fixture_files(export, store):
+    from curator.anonymise import Vault
+    from tests.anonymise.conftest import fixture_record
+
+    vault = Vault.open(store)
+    revision, *_ = _revision(export)
+    content = ThreadContent.model_validate({"kind": "thread", "export": export})
+    result = anonymise(content, vault, revisions=[revision])
+    vault.save()
+    directory = store.create_fixture(fixture_record("thread-sample-0000cccc", "thread"), result.content, result.revisions)
+    stored = "".join(p.read_text(encoding="utf-8") for p in sorted(directory.iterdir())).casefold()
+    assert "attributes the bug to @" in stored
+    assert [o for o in thread_originals(export) if o.casefold() in stored] == []
+    # the vault (local, private) is the only place the originals are
+    assert all(o in vault.originals() for o in (next(iter(export["users"].values()))["email"],))
+
+
 def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     revision, post_id, (start, end), username = _revision(export)
@@ -140,3 +157,25 @@ def test_record_values_are_real_even_when_they_equal_an_earlier_pseudonym(vault)
     new_user = result.content.export.users[vault.lookup(victim["id"], "id")]
     assert new_user.first_name != taken
     assert taken.casefold() not in json.dumps(result.content.model_dump(mode="json")).casefold()
+
+
+def test_short_record_values_and_system_props_are_replaced(vault):
+    uid, vid, pid = "u" * 26, "v" * 26, "p" * 26
+    export = {
+        "posts": {pid: {"id": pid, "user_id": uid, "message": "", "type": "system_add_to_channel",
+                        "props": {"addedUsername": "claudio.costa", "userId": vid}}},
+        "channel": {"id": "c" * 26, "name": f"{uid}__{vid}", "type": "D"},
+        "users": {uid: {"id": uid, "username": "harrison", "first_name": "Al", "last_name": "Bo"},
+                  vid: {"id": vid, "username": "claudio.costa", "first_name": "Claudio", "last_name": "Costa",
+                        "nickname": "cc"}},
+    }
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    new = result.content.export
+    users = {u.username: u for u in new.users.values()}
+    assert "harrison" not in users and "claudio.costa" not in users
+    short = new.users[vault.lookup(uid, "id")]
+    assert (short.first_name, short.last_name) != ("Al", "Bo")
+    assert new.users[vault.lookup(vid, "id")].nickname not in ("cc", "")
+    assert new.channel["name"] == f"{vault.lookup(uid, 'id')}__{vault.lookup(vid, 'id')}"
+    post = new.posts[vault.lookup(pid, "id")]
+    assert post.props == {"addedUsername": vault.lookup("claudio.costa", "username"), "userId": vault.lookup(vid, "id")}

@@ -123,6 +123,10 @@ def test_ids_keep_length_and_character_classes(original):
     vault = Vault(b"property test key, 32 bytes....!")
     new = vault.pseudonym(original, "id")
     assert len(new) == len(original)
+    for hexdigits in ("0123456789abcdef-", "0123456789ABCDEF-"):
+        if set(original) <= set(hexdigits) and set(original) - set("0123456789-"):
+            assert set(new) <= set(hexdigits)  # a hex id stays hex
+            return
     for a, b in zip(original, new, strict=True):
         if not a.isalnum():
             assert a == b
@@ -131,3 +135,15 @@ def test_ids_keep_length_and_character_classes(original):
         else:
             assert b.isupper() or b.isdigit()
     assert vault.pseudonym(original, "id") == new
+
+
+def test_save_keeps_entries_another_process_saved(store):
+    one = Vault.open(store)
+    two = Vault.load(store)
+    a = one.pseudonym("Claudio Costa", "person")
+    one.save()
+    b = two.pseudonym("Harrison Ford", "person")
+    two.save()
+    merged = Vault.load(store)
+    assert merged.lookup("Claudio Costa", "person") == a
+    assert merged.lookup("Harrison Ford", "person") == b
