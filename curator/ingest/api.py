@@ -17,7 +17,7 @@ from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
-from curator.ingest.privacy import anonymise_one, open_vault
+from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
 from curator.ingest.threads import (
@@ -90,6 +90,7 @@ def import_sources(
         return report
     author = author or default_author()
     fixtures = []
+    names: list[str] = []
     # The vault is read, extended and saved under the store lock, so two imports running at
     # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
@@ -102,13 +103,14 @@ def import_sources(
                                                  category=category, rubrics=rubrics, author=author)
             txn.create_fixture(fixture, content, revisions)
             fixtures.append((fixture, content, revisions))
+            names.append(raw.name)  # the report shows the user their own file name
         vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
     for raw, _ in parsed:
         if raw.sha256 in raced and not any(s["sha256"] == raw.sha256 for s in report.skipped):
             report.skipped.append({"source": raw.name, "sha256": raw.sha256,
                                    "already_imported_as": raced[raw.sha256]})
-    for fixture, content, revisions in fixtures:
-        report.created.append(_summary(fixture, content, revisions))
+    for source_name, (fixture, content, revisions) in zip(names, fixtures, strict=True):
+        report.created.append(_summary(source_name, fixture, content, revisions))
     return report
 
 
@@ -196,7 +198,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         category=category,
         title=title,
         created_at=clock.now_iso(),
-        provenance=Provenance(source_sha256=raw.sha256, source_name=raw.name,
+        # The base name only, and through the anonymiser: file names can name people too.
+        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault),
                               importer=item.importer, imported_at=clock.now_iso()),
         warnings=warnings,
     )
@@ -223,11 +226,12 @@ def _title(content: DocumentContent | ThreadContent, doc_type: str | None) -> st
     return f"{channel} channel"
 
 
-def _summary(fixture: Fixture, content: DocumentContent | ThreadContent,
+def _summary(source_name: str, fixture: Fixture, content: DocumentContent | ThreadContent,
              revisions: list[LabelRevision]) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "id": fixture.id,
-        "source": fixture.provenance.source_name,
+        "source": source_name,
+        "stored_source_name": fixture.provenance.source_name,
         "kind": fixture.kind.value,
         "doc_type": fixture.doc_type,
         "category": fixture.category,

@@ -263,3 +263,15 @@ def test_a_failing_tesseract_is_one_error_line_and_writes_nothing(store, monkeyp
     assert result.stderr.splitlines() == [
         "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"]
     assert snapshot(store.root) == before
+
+
+def test_a_file_named_after_a_person_is_stored_under_an_anonymised_name(store, tmp_path):
+    raw = json.loads(THREAD.read_text())
+    user = next(iter(raw["users"].values()))
+    named = tmp_path / f"{user['first_name']}-{user['last_name']}-thread.json".lower()
+    named.write_bytes(THREAD.read_bytes())
+    [created] = import_sources(store, [named]).created
+    stored = store.load_fixture(created["id"]).provenance.source_name
+    assert created["source"] == named.name and created["stored_source_name"] == stored
+    assert stored.endswith("-thread.json") and "/" not in stored
+    assert user["first_name"].lower() not in stored.lower() and user["last_name"].lower() not in stored.lower()
