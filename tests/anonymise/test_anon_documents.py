@@ -73,3 +73,20 @@ def test_invoice_organisations_are_replaced_and_amounts_kept(store, vault):
     assert fields["invoice_number"].value == "INV-2024-0042" and fields["total_amount"].value == "$12,400.00"
     assert evidence_problems(result.content, result.revisions[0]) == []
     assert result.content.pages[0].ocr_confidence == 91.0 and result.leaks == []
+
+
+def test_a_surname_labelled_alone_keeps_pointing_at_the_surname(vault):
+    from curator.model import DocumentContent, FieldLabel, LabelRevision, Page, Span
+
+    text = "Tenant: Claudio Costa. Costa pays on the first."
+    start = text.index("Costa")
+    revision = LabelRevision(rev=1, time="2026-01-01T00:00:00Z", author="t", source="manual", fields={
+        "tenant": FieldLabel(type="person", value="Costa", evidence=Span(page=1, start=start, end=start + 5))})
+    content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer")])
+    result = anonymise(content, vault, revisions=[revision])
+    new = result.content.pages[0].text
+    label = result.revisions[0].fields["tenant"]
+    assert "Claudio" not in new and "Costa" not in new
+    assert new[label.evidence.start : label.evidence.end] == label.value
+    assert new.endswith(f"{label.value} pays on the first.")
+    assert result.leaks == []
