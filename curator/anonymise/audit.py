@@ -70,11 +70,29 @@ def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
             if isinstance(key, str):
                 yield f"{location}#key", key
             yield from strings_of(value, f"{location}.{key}")
+            if key == "files" and isinstance(value, dict):
+                # a thread's attachments are base64: their text is read as well
+                for file_id, payload in value.items():
+                    text = _decoded(payload)
+                    if text is not None:
+                        yield f"{location}.files.{file_id}(decoded)", text
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from strings_of(value, f"{location}[{i}]")
     elif isinstance(data, str):
         yield location, data
+
+
+def _decoded(payload: object) -> str | None:
+    import base64
+    import binascii
+
+    if not isinstance(payload, str):
+        return None
+    try:
+        return base64.b64decode(payload, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
 
 
 def store_texts(store: Store) -> Iterator[tuple[str, str]]:

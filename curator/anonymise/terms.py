@@ -105,7 +105,12 @@ class TermIndex:
                 continue
             j, terms = best
             start, end = toks[i][0], toks[j][1]
-            found.append(TermMatch(start, end, _closest(text[start:end], terms)))
+            term = _closest(text[start:end], terms)
+            # "Globex Inc." ends in a dot the tokens leave out: take it along when the text has it
+            tail = term.original[len(term.original.rstrip(".)'")):]
+            if tail and text.startswith(tail, end):
+                end += len(tail)
+            found.append(TermMatch(start, end, term))
             i = j + 1
         return found
 

@@ -114,10 +114,8 @@ class ThreadRewriter:
 
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
-        new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
-            if "files" in self.export else new_export.get("files")
-        if new_export.get("files") is None:
-            new_export.pop("files", None)
+        if isinstance(self.export.get("files"), dict):
+            new_export["files"] = {self.id(k): self._file(v) for k, v in self.export["files"].items()}
         return ThreadContent.model_validate({
             "kind": "thread",
             "export": new_export,
@@ -170,7 +168,7 @@ class ThreadRewriter:
                                   separators=(",", ":") if compact else (", ", ": "))
         return self.rewriter.text(text)
 
-    def _file(self, file_id: str, payload: str) -> str:
+    def _file(self, payload: str) -> str:
         """Attachment bytes: text files are rewritten like messages; binary ones are kept."""
         try:
             raw = base64.b64decode(payload, validate=True)

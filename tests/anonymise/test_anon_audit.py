@@ -151,3 +151,14 @@ def test_an_unreadable_bundle_file_is_a_clear_error(store):
     (bundle / "fixtures.jsonl").write_text("{ not json\n")
     done = run_cli("audit", store=store.root)
     assert done.exit_code == 2 and "fixtures.jsonl: not valid JSON" in done.stderr
+
+
+def test_attachment_text_is_audited(vault):
+    import base64
+
+    vault.pseudonym("Claudio Costa", "person")
+    payload = base64.b64encode(b"notes by Claudio Costa").decode()
+    from curator.anonymise.audit import strings_of
+
+    leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
+    assert [(leak.location, leak.text) for leak in leaks] == [("content.json.export.files.f1(decoded)", "Claudio Costa")]

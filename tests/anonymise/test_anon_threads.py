@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 
@@ -53,6 +54,8 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
         status = json.loads(user.props["customStatus"])  # JSON in a string stays JSON
         assert status["text"].startswith("Meeting with ") and status["text"] != "Meeting with "
     assert set(new.files) == set(new.file_infos) != set(old.files)
+    attachment = base64.b64decode(next(iter(new.files.values()))).decode()
+    assert attachment.startswith("notes by ") and [o for o in thread_originals(export) if o in attachment] == []
     # ids inside permalinks follow the post they point at
     first_post = old_posts[0].id
     permalinks = [p.message for p in new_posts if "/pl/" in p.message]
