@@ -70,11 +70,29 @@ def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
             if isinstance(key, str):
                 yield f"{location}#key", key
             yield from strings_of(value, f"{location}.{key}")
+            if key == "files" and isinstance(value, dict):
+                # a thread's attachments are base64: their text is read as well
+                for file_id, payload in value.items():
+                    text = _decoded(payload)
+                    if text is not None:
+                        yield f"{location}.files.{file_id}(decoded)", text
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from strings_of(value, f"{location}[{i}]")
     elif isinstance(data, str):
         yield location, data
+
+
+def _decoded(payload: object) -> str | None:
+    import base64
+    import binascii
+
+    if not isinstance(payload, str):
+        return None
+    try:
+        return base64.b64decode(payload, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
 
 
 def store_texts(store: Store) -> Iterator[tuple[str, str]]:
@@ -92,7 +110,7 @@ def store_texts(store: Store) -> Iterator[tuple[str, str]]:
         if labels.exists():
             for number, line in enumerate(labels.read_text(encoding="utf-8").splitlines(), start=1):
                 if line.strip():
-                    yield from strings_of(json.loads(line), f"{rel}/{LABELS_FILE}:{number}")
+                    yield from strings_of(_json(labels, line), f"{rel}/{LABELS_FILE}:{number}")
     if store.bundles_dir.is_dir():
         yield from bundle_texts(store.bundles_dir, store.root)
 
@@ -105,7 +123,7 @@ def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
         if path.suffix == ".jsonl":
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
                 if line.strip():
-                    yield from strings_of(json.loads(line), f"{rel}:{number}")
+                    yield from strings_of(_json(path, line), f"{rel}:{number}")
         elif path.suffix == ".json":
             yield from strings_of(_json(path), rel)
         elif path.suffix == ".parquet":
@@ -117,8 +135,13 @@ def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
             yield rel, path.read_text(encoding="utf-8", errors="replace")
 
 
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+def _json(path: Path, text: str | None = None) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8") if text is None else text)
+    except (ValueError, UnicodeDecodeError) as error:
+        from curator.errors import CuratorError
+
+        raise CuratorError(f"{path}: not valid JSON ({error})") from None
 
 
 def audit_store(store: Store) -> list[Leak]:

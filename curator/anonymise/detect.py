@@ -23,6 +23,7 @@ from curator.errors import CuratorError
 
 NER_ENV = "CURATOR_NER_MODEL"
 SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
+CACHE_LIMIT = 200_000  # distinct strings remembered
 
 # Presidio entity -> curator kind (the pseudonym generator to use)
 KINDS = {
@@ -191,6 +192,8 @@ class Detector:
 
     def detect_many(self, texts: Iterable[str]) -> list[list[Hit]]:
         texts = list(texts)
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.clear()  # a bulk import: keep memory flat, repeats within a batch still hit
         todo = sorted({t for t in texts if t not in self._cache})
         if todo:
             for text, hits in zip(todo, self._run(todo), strict=True):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from curator.anonymise.pseudonyms import folded_names
 from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
@@ -48,6 +49,11 @@ def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: D
 def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
     if kind == "person":
         words = [w for w in value.split() if len(w.strip(".")) > 1]
+        if len(words) == 1:
+            # a name labelled alone: a first name if Faker knows it as one, else a surname
+            female, male, _ = folded_names(vault.locale)
+            alone = "first_name" if words[0].casefold() in female | male else "last_name"
+            vault.pseudonym(words[0], alone)
         if len(words) >= 2:
             for word in words[:-1]:
                 vault.pseudonym(word, "first_name")

@@ -78,10 +78,10 @@ def _jobs() -> tuple[str, ...]:
 
 
 @cache
-def _companies() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _company_suffixes() -> tuple[str, ...]:
     from faker.providers.company.en_US import Provider
 
-    return tuple(Provider.company_suffixes), tuple(_ascii_words(tuple(Provider.catch_phrase_words[2])))
+    return tuple(Provider.company_suffixes)
 
 
 # ------------------------------------------------------------------ casing
@@ -125,8 +125,9 @@ def nickname(original: str, rng: random.Random, locale: str = "en_US") -> str:
 
 def identifier(original: str, rng: random.Random) -> str:
     """Same length and alphabet: 26-char Mattermost ids stay [a-z0-9]{26}, UUIDs stay UUIDs."""
-    lower_hex = bool(original) and all(c in "0123456789abcdef-" for c in original)
-    upper_hex = bool(original) and all(c in "0123456789ABCDEF-" for c in original)
+    has_hex_letter = any(c in "abcdefABCDEF" for c in original)
+    lower_hex = has_hex_letter and all(c in "0123456789abcdef-" for c in original)
+    upper_hex = has_hex_letter and all(c in "0123456789ABCDEF-" for c in original)
     out = []
     for c in original:
         if lower_hex and c != "-":
@@ -169,7 +170,10 @@ def phone(original: str, rng: random.Random) -> str:
         new = ("44" if stripped.startswith("+44") else "0") + body
         new = new[:n].ljust(n, "0")
     else:
-        new = "".join(rng.choice(string.digits) for _ in digits)
+        # elsewhere: keep the country code ("+49 30 ..." stays German), draw the rest
+        country = re.match(r"\+(\d{1,3})", stripped)
+        keep = len(country.group(1)) if country else 0
+        new = "".join(digits[:keep]) + "".join(rng.choice(string.digits) for _ in digits[keep:])
     it = iter(new)
     return "".join(next(it) if c.isdigit() else c for c in original)
 
@@ -230,10 +234,11 @@ def position(original: str, rng: random.Random) -> str:
 
 
 def organisation(original: str, rng: random.Random) -> str:
-    suffixes, _ = _companies()
+    suffixes = _company_suffixes()
     _, _, last = name_lists("en_US")
     words = _words()
-    kept_suffix = next((s for s in suffixes if original.rstrip(". ").endswith(s.rstrip("."))), None)
+    parts = original.split()
+    kept_suffix = parts[-1] if len(parts) > 1 and any(parts[-1].rstrip(".") == s.rstrip(".") for s in suffixes) else None
     base = rng.choice((f"{rng.choice(last)} {rng.choice(words).title()}", f"{rng.choice(words).title()} {rng.choice(words).title()}"))
     return f"{base} {kept_suffix}" if kept_suffix else base
 

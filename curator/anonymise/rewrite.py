@@ -97,8 +97,7 @@ class Rewriter:
                 replacement = self._url(value)
             else:
                 replacement = self.vault.pseudonym(value, span.kind)
-            if replacement != value:
-                edits.append(Edit(span.start, span.end, replacement))
+            edits.extend(word_edits(span.start, value, keep_breaks(value, replacement)))
         return apply_edits(text, edits)
 
     def _url(self, url: str) -> str:
@@ -112,6 +111,30 @@ class Rewriter:
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
         rest, _ = self._rewrite(url[match.end():], urls=False)
         return head + new_host + rest
+
+
+_GAPS = re.compile(r"\s+")
+
+
+def keep_breaks(matched: str, replacement: str) -> str:
+    """"Claudio\nCosta" becomes "Maria\nLopez", not "Maria Lopez": line layout survives."""
+    gaps = _GAPS.findall(matched.strip())
+    words = replacement.split(" ")
+    if "\n" not in matched or len(words) != len(gaps) + 1:
+        return replacement
+    return "".join(word + gap for word, gap in zip(words, [*gaps, ""], strict=True))
+
+
+def word_edits(start: int, value: str, replacement: str) -> list[Edit]:
+    """One edit per word when a name keeps its word count ("Claudio Costa" -> "Maria Lopez"),
+    so a label pointing at "Costa" alone ends up pointing at "Lopez" alone."""
+    if replacement == value:
+        return []
+    words = list(re.finditer(r"\S+", value))
+    new_words = replacement.split()
+    if len(words) < 2 or len(words) != len(new_words) or _GAPS.sub(" ", replacement.strip()) != " ".join(new_words):
+        return [Edit(start, start + len(value), replacement)]
+    return [Edit(start + w.start(), start + w.end(), new) for w, new in zip(words, new_words, strict=True) if w.group() != new]
 
 
 def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
