@@ -150,7 +150,7 @@ def test_label_set_finds_evidence_written_differently(store):
 
 
 def test_status_moves_fixtures_all_or_none(store):
-    from curator.model import ReviewState
+    from curator.model import ReviewState, Status
 
     lease = add_lease(store, status="draft")
     before = snapshot(store.root)
@@ -159,6 +159,6 @@ def test_status_moves_fixtures_all_or_none(store):
     assert run_cli("status", lease, "--to", "active", store=store.root).exit_code == 0
     assert store.load_fixture(lease).status == "active"
     fixture = store.load_fixture(lease)
-    store.save_fixture(fixture.model_copy(update={"status": "reviewed", "review": ReviewState(conflict_fields=["tenant"])}))
+    store.save_fixture(fixture.model_copy(update={"status": Status.reviewed, "review": ReviewState(conflict_fields=["tenant"])}))
     result = run_cli("status", lease, "--to", "active", store=store.root)
     assert result.exit_code == 2 and "disagree on tenant" in result.stderr
