@@ -30,11 +30,10 @@ def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str,
 def check(store: Store, items: list[Serialised], extra: dict[str, str]) -> None:
     """Raise (so nothing is written) when anything about to be bundled leaks."""
     from curator.anonymise import Vault, find_leaks
+    from curator.anonymise.audit import synthetic_values
 
-    vault = Vault.load(store)
-    if vault is None:
-        return
-    leaks = find_leaks(texts(items, extra), vault)
+    # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.
+    leaks = find_leaks(texts(items, extra), Vault.load(store), synthetic=synthetic_values(store))
     if leaks:
         where = sorted({leak.location for leak in leaks})
         shown = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
