@@ -360,10 +360,10 @@ def write(path: Path, data: bytes | str) -> None:
     print(path.relative_to(HERE.parent))
 
 
-def main(out: Path = HERE) -> None:
+def main(out: Path = HERE, seed: int = SEED) -> None:
     fake = Faker("en_US")
-    Faker.seed(SEED)
-    ids = Ids(random.Random(SEED))
+    Faker.seed(seed)
+    ids = Ids(random.Random(seed))
     truth: dict[str, Any] = {}
 
     leases = [lease_facts(fake) for _ in range(2)]
@@ -414,4 +414,5 @@ def main(out: Path = HERE) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
+    # generate.py [OUT [SEED]]: another seed gives other synthetic people and documents.
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE, int(sys.argv[2]) if len(sys.argv) > 2 else SEED)
