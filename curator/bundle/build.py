@@ -16,7 +16,7 @@ from pathlib import Path
 from curator import __version__, atomic
 from curator.bundle import changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
-from curator.bundle.cache import open_cache, serialise_store
+from curator.bundle.cache import Progress, open_cache, serialise_store
 from curator.bundle.diff import diff_lines, lines_by_id, parse_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
 from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, MANIFEST, open_bundle
@@ -82,6 +82,7 @@ def build_bundle(
     formats: str | Iterable[str] | None = None,
     statuses: Sequence[str] = ("active",),
     archive: bool = False,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Build bundles/VERSION from the store's fixtures with the given statuses."""
     manifest.check_version(version)
@@ -94,7 +95,7 @@ def build_bundle(
         _clear_stale_staging(store)
         cache = open_cache(store)
         wanted = {s.value for s in chosen_statuses}
-        items = [item for item in serialise_store(store, cache) if item.status in wanted]
+        items = [item for item in serialise_store(store, cache, progress) if item.status in wanted]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
         digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)

@@ -16,12 +16,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from curator import __version__, atomic
 from curator.bundle.serialise import SOURCE_FILES, Serialised, serialise, sha256
 from curator.store import FIXTURE_DIRS, Store
+
+# Wraps the fixtures being serialised, e.g. in a progress bar; must yield them all.
+Progress = Callable[[list[tuple[str, str]]], Iterable[tuple[str, str]]]
 
 INDEX_NAME = "cache/bundle-index.json"
 TEXTS_NAME = "cache/bundle-texts.json"
@@ -99,10 +103,13 @@ def fixture_dirs(store: Store) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def serialise_store(store: Store, cache: SerialisationCache | None = None) -> list[Serialised]:
+def serialise_store(
+    store: Store, cache: SerialisationCache | None = None, progress: Progress | None = None
+) -> list[Serialised]:
     """Every fixture in the store, serialised, in id order (cached ones not re-parsed)."""
     results = []
-    for fixture_id, directory in fixture_dirs(store):
+    found_dirs = fixture_dirs(store)
+    for fixture_id, directory in progress(found_dirs) if progress else found_dirs:
         paths = [os.path.join(directory, name) for name in SOURCE_FILES]
         stats = [_stat(path) for path in paths]
         hashes = cache.hashes(fixture_id, stats) if cache else None

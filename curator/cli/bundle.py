@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import emit, json_option, show_progress
 
 STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
 
@@ -35,7 +37,8 @@ def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: b
     """
     from curator.bundle.build import build_bundle
 
-    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",), archive=archive)
+    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",),
+                          archive=archive, progress=_progress_bar if show_progress() else None)
     counts = result.manifest.counts
     if result.unchanged:
         text = f"bundle {version} is up to date ({counts.total} fixtures, unchanged)"
@@ -80,6 +83,11 @@ def diff(ctx: click.Context, before: Path, after: Path, as_json: bool) -> None:
 
     result = diff_bundles(_resolve(ctx, before), _resolve(ctx, after))
     emit(as_json, result.as_dict(), lambda: render(result))
+
+
+def _progress_bar(items: list) -> Iterator:
+    with click.progressbar(items, label="reading fixtures", file=sys.stderr) as bar:
+        yield from bar
 
 
 def _resolve(ctx: click.Context, path: Path) -> Path:
