@@ -19,7 +19,7 @@ from curator.bundle.archive import write_archive
 from curator.bundle.cache import Progress, open_cache, serialise_store
 from curator.bundle.diff import diff_lines, lines_by_id, parse_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
-from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, MANIFEST, open_bundle
+from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
@@ -122,10 +122,12 @@ def build_bundle(
 
         staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
         try:
-            written = _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
+            _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
             (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
-            written.append(CHANGELOG)
-            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, thread_files)
+            # Files written from memory are hashed from memory; the rest (hf, parquet) read back.
+            in_memory = {**thread_files, FIXTURES: fixtures_jsonl, CHANGELOG: changelog_text.encode("utf-8")}
+            hashed = {name: manifest.file_sha256(data) for name, data in in_memory.items()}
+            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed)
             (staged / MANIFEST).write_bytes(manifest.render(built))
             atomic.publish_dir(staged, final)
         except BaseException:
@@ -181,16 +183,16 @@ def _manifest(
     digest: str,
     items: list[Serialised],
     staged: Path,
-    thread_files: dict[str, bytes],
+    hashed: dict[str, str],
 ) -> BundleManifest:
-    files = {
-        path.relative_to(staged).as_posix(): manifest.file_sha256(path.read_bytes())
-        for path in sorted(staged.rglob("*"))
-        if path.is_file() and path.name != MANIFEST
-    }
+    files = {}
+    for path in sorted(staged.rglob("*")):
+        name = path.relative_to(staged).as_posix()
+        if path.is_file() and name != MANIFEST:
+            files[name] = hashed.get(name) or manifest.file_sha256(path.read_bytes())
     entries = []
     for item in items:
-        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in thread_files else []
+        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in hashed else []
         entries.append(BundleEntry.model_validate({**item.entry, "files": own}))
     return BundleManifest(
         bundle_version=version,

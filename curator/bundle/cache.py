@@ -20,9 +20,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from curator import __version__, atomic
 from curator.bundle.serialise import SOURCE_FILES, Serialised, serialise, sha256
-from curator.store import FIXTURE_DIRS, Store
+from curator.model import ContentFile, Fixture, LabelRevision
+from curator.store import (
+    CONTENT_FILE,
+    FIXTURE_DIRS,
+    FIXTURE_FILE,
+    LABELS_FILE,
+    FixtureRecord,
+    Store,
+)
 
 # Wraps the fixtures being serialised, e.g. in a progress bar; must yield them all.
 Progress = Callable[[list[tuple[str, str]]], Iterable[tuple[str, str]]]
@@ -113,20 +123,48 @@ def serialise_store(
         paths = [os.path.join(directory, name) for name in SOURCE_FILES]
         stats = [_stat(path) for path in paths]
         hashes = cache.hashes(fixture_id, stats) if cache else None
+        sources = None
         if hashes is None:
-            hashes = {name: sha256(_read(path)) for name, path in zip(SOURCE_FILES, paths, strict=True)}
-        key = hashlib.sha256(json.dumps([fixture_id, hashes], sort_keys=True).encode()).hexdigest()
+            sources = {name: _read(path) for name, path in zip(SOURCE_FILES, paths, strict=True)}
+            hashes = {name: sha256(data) for name, data in sources.items()}
+        key = _key(fixture_id, hashes)
         meta = cache.meta(key) if cache else None
         if meta is not None:
             found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, fixture_id, hashes))
         else:
-            found = serialise(store.load(fixture_id), hashes)
+            found = serialise(_record(store, fixture_id, directory, sources), hashes)
             if cache:
                 cache.put(key, found)
         if cache:
             cache.remember(fixture_id, stats, hashes)
         results.append(found)
     return results
+
+
+def _record(store: Store, fixture_id: str, directory: str, sources: dict[str, bytes] | None) -> FixtureRecord:
+    """The fixture parsed from the bytes just hashed (no second read); on any problem the
+    store reads it itself, so its error is the store's own one line."""
+    if sources is None:
+        return store.load(fixture_id)
+    try:
+        revisions = [
+            LabelRevision.model_validate_json(line)
+            for line in sources[LABELS_FILE].decode("utf-8").splitlines()
+            if line.strip()
+        ]
+        return FixtureRecord(
+            fixture=Fixture.model_validate_json(sources[FIXTURE_FILE]),
+            content=ContentFile.model_validate_json(sources[CONTENT_FILE]).content,
+            revisions=revisions,
+            directory=Path(directory),
+        )
+    except (ValidationError, UnicodeDecodeError):
+        return store.load(fixture_id)
+
+
+def _key(fixture_id: str, hashes: dict[str, str]) -> str:
+    parts = [fixture_id, *(f"{name}={hashes[name]}" for name in SOURCE_FILES)]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
 def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str, hashes: dict[str, str]):  # noqa: ANN202

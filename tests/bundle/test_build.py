@@ -177,20 +177,22 @@ def test_bundle_lines_carry_input_expected_known_bad_lineage(sample):
 
 
 def test_cached_fixtures_are_not_parsed_again_but_changes_are(sample, monkeypatch):
+    from curator.bundle import cache
+
     build_bundle(sample, "1.0.0")
-    loads = []
-    original = type(sample).load
+    serialised = []
+    original = cache.serialise
 
-    def counting_load(self, fixture_id):
-        loads.append(fixture_id)
-        return original(self, fixture_id)
+    def counting(record, hashes):
+        serialised.append(record.fixture.id)
+        return original(record, hashes)
 
-    monkeypatch.setattr(type(sample), "load", counting_load)
+    monkeypatch.setattr(cache, "serialise", counting)
     build_bundle(sample, "1.0.1")
-    assert loads == []
+    assert serialised == []
     new = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
     build_bundle(sample, "1.0.2")
-    assert loads == [new]
+    assert serialised == [new]
     changelog = (sample.bundles_dir / "1.0.2" / "CHANGELOG.md").read_text()
     assert "## Added (1)" in changelog and new in changelog
 
