@@ -10,7 +10,7 @@ wall-clock time, sorted everything, and built_at is the newest label revision ti
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator import __version__, atomic
@@ -36,6 +36,7 @@ class BuildResult:
     unchanged: bool  # the version already existed with this very content
     manifest: BundleManifest
     archive: Path | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {
@@ -47,6 +48,7 @@ class BuildResult:
             "formats": self.manifest.formats,
             "counts": self.manifest.counts.model_dump(mode="json"),
             "content_sha256": self.manifest.content_sha256,
+            "warnings": self.warnings,
         }
 
 
@@ -83,8 +85,12 @@ def build_bundle(
     statuses: Sequence[str] = ("active",),
     archive: bool = False,
     progress: Progress | None = None,
+    strict_audit: bool = False,
 ) -> BuildResult:
-    """Build bundles/VERSION from the store's fixtures with the given statuses."""
+    """Build bundles/VERSION from the store's fixtures with the given statuses.
+
+    `strict_audit` also refuses the bundle on the audit's name guesses (see leakgate).
+    """
     manifest.check_version(version)
     chosen_formats = parse_formats(formats)
     chosen_statuses = parse_statuses(statuses)
@@ -118,7 +124,7 @@ def build_bundle(
         previous = manifest.previous_version(store.bundles_dir, version)
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         changelog_text = _changelog(store, version, previous, items)
-        leakgate.check(store, items, {CHANGELOG: changelog_text})
+        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text}, strict=strict_audit)
 
         staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
         try:
@@ -136,7 +142,7 @@ def build_bundle(
         if archive:
             write_archive(final, archive_path, version)
         cache.save()
-        return BuildResult(version, final, False, built, archive_path if archive else None)
+        return BuildResult(version, final, False, built, archive_path if archive else None, warnings)
 
 
 def _clear_stale_staging(store: Store) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from curator.cli.common import emit, json_option, show_progress
+from curator.cli.common import emit, json_option, show_progress, warn
 
 STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
 
@@ -25,9 +25,12 @@ def bundle() -> None:
 @click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
               help="Bundle fixtures with this status (repeatable; default: active).")
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
+@click.option("--strict-audit", is_flag=True,
+              help="Also refuse on the audit's name guesses, not only vault originals and pattern PII.")
 @json_option
 @click.pass_obj
-def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, as_json: bool) -> None:  # noqa: ANN001
+def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, strict_audit: bool,  # noqa: ANN001
+          as_json: bool) -> None:
     """Build bundles/VERSION from the store's active fixtures.
 
     Versions are semantic and immutable: rebuilding one with the same content does
@@ -38,7 +41,10 @@ def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: b
     from curator.bundle.build import build_bundle
 
     result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",),
-                          archive=archive, progress=_progress_bar if show_progress() else None)
+                          archive=archive, progress=_progress_bar if show_progress() else None,
+                          strict_audit=strict_audit)
+    for message in result.warnings:
+        warn(message)
     counts = result.manifest.counts
     if result.unchanged:
         text = f"bundle {version} is up to date ({counts.total} fixtures, unchanged)"
