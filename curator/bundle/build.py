@@ -9,6 +9,7 @@ wall-clock time, sorted everything, and built_at is the newest label revision ti
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +17,8 @@ from pathlib import Path
 from curator import __version__, atomic
 from curator.bundle import changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
-from curator.bundle.cache import Progress, open_cache, serialise_store
-from curator.bundle.diff import diff_lines, lines_by_id, parse_lines
+from curator.bundle.cache import Progress, open_cache, scan, serialise_store, signature
+from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
 from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
@@ -100,23 +101,29 @@ def build_bundle(
     with store.locked():
         _clear_stale_staging(store)
         cache = open_cache(store)
+        listing = scan(store)
+        selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
+        stat_signature = signature(listing)
+        existing = manifest.read_manifest(final) if final.exists() else None  # broken: refused
+        if existing is not None and cache.known_digest(selection, stat_signature) == existing.content_sha256:
+            # Not one store file touched since a build of this very content: nothing to read.
+            return _unchanged(existing, final, archive, archive_path, version)
+
         wanted = {s.value for s in chosen_statuses}
-        items = [item for item in serialise_store(store, cache, progress) if item.status in wanted]
+        items = [item for item in serialise_store(store, cache, progress, listing) if item.status in wanted]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
         digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
+        cache.remember_build(selection, stat_signature, digest)
 
-        if final.exists():
-            existing = manifest.read_manifest(final)  # a version whose manifest is broken is refused too
+        if existing is not None:
             if existing.content_sha256 != digest:
                 raise CuratorError(
                     f"bundle {version} already exists with different content; versions are "
                     "immutable, build a new version"
                 )
-            if archive and not archive_path.exists():
-                write_archive(final, archive_path, version)
             cache.save()
-            return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
+            return _unchanged(existing, final, archive, archive_path, version)
         if archive_path.exists():
             raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
 
@@ -143,6 +150,12 @@ def build_bundle(
             write_archive(final, archive_path, version)
         cache.save()
         return BuildResult(version, final, False, built, archive_path if archive else None, warnings)
+
+
+def _unchanged(existing: BundleManifest, final: Path, archive: bool, archive_path: Path, version: str) -> BuildResult:
+    if archive and not archive_path.exists():
+        write_archive(final, archive_path, version)
+    return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
 
 
 def _clear_stale_staging(store: Store) -> None:
@@ -176,9 +189,9 @@ def _write_formats(
 def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
-    before = parse_lines(open_bundle(store.bundles_dir / previous))
-    after = lines_by_id((item.line for item in items), version)
-    return changelog.render(version, diff_lines(before, after, before_name=previous, after_name=version), len(items))
+    before = raw_lines(open_bundle(store.bundles_dir / previous))
+    after = [item.line for item in items]
+    return changelog.render(version, diff_raw(before, after, before_name=previous, after_name=version), len(items))
 
 
 def _manifest(

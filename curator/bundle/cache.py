@@ -35,30 +35,58 @@ from curator.store import (
 )
 
 # Wraps the fixtures being serialised, e.g. in a progress bar; must yield them all.
-Progress = Callable[[list[tuple[str, str]]], Iterable[tuple[str, str]]]
+Progress = Callable[[list], Iterable]
 
 INDEX_NAME = "cache/bundle-index.json"
 TEXTS_NAME = "cache/bundle-texts.json"
+BUILDS_NAME = "cache/bundle-builds.json"
 # Bump when the line format or the entry shape changes, so old entries are not reused.
 CACHE_FORMAT = 3
 _STAMP = [CACHE_FORMAT, __version__]
 
 
 class SerialisationCache:
-    def __init__(self, index_path: Path, texts_path: Path) -> None:
-        self.index_path, self.texts_path = index_path, texts_path
-        index = _read_json(index_path)
-        fresh = isinstance(index, dict) and index.get("format") == _STAMP
-        self._old_meta: dict[str, Any] = dict(index.get("entries", {})) if fresh else {}
-        self._old_stats: dict[str, Any] = dict(index.get("stats", {})) if fresh else {}
-        self._old_texts: dict[str, Any] | None = None if fresh else {}
+    def __init__(self, index_path: Path, texts_path: Path, builds_path: Path) -> None:
+        self.index_path, self.texts_path, self.builds_path = index_path, texts_path, builds_path
+        self._index_loaded = False
+        self._old_meta: dict[str, Any] = {}
+        self._old_stats: dict[str, Any] = {}
+        self._old_texts: dict[str, Any] | None = None
         self._meta: dict[str, Any] = {}
         self._stats: dict[str, Any] = {}
         self._texts: dict[str, dict[str, Any]] = {}
         self._texts_added = False
+        builds = _read_json(builds_path)
+        fresh = isinstance(builds, dict) and builds.get("format") == _STAMP
+        self._old_builds: dict[str, Any] = dict(builds.get("builds", {})) if fresh else {}
+        self._builds = dict(self._old_builds)
+
+    def _load_index(self) -> None:
+        """Read lazily: a build that the stat signature proves unchanged never needs it."""
+        if self._index_loaded:
+            return
+        self._index_loaded = True
+        index = _read_json(self.index_path)
+        if isinstance(index, dict) and index.get("format") == _STAMP:
+            self._old_meta = dict(index.get("entries", {}))
+            self._old_stats = dict(index.get("stats", {}))
+        else:
+            self._old_texts = {}
+
+    def known_digest(self, selection: str, signature: str) -> str | None:
+        """The content digest of the last build of `selection` when every file's stat was
+        exactly as now: then nothing can have changed and nothing needs reading."""
+        found = self._old_builds.get(selection)
+        if isinstance(found, dict) and found.get("signature") == signature:
+            return found.get("digest")
+        return None
+
+    def remember_build(self, selection: str, signature: str, digest: str) -> None:
+        self._builds[selection] = {"signature": signature, "digest": digest}
 
     def hashes(self, fixture_id: str, stats: list[list[int]]) -> dict[str, str] | None:
         """The remembered hashes of a fixture's files, when their stat has not changed."""
+        self._load_index()
         known = self._old_stats.get(fixture_id)
         if isinstance(known, list) and len(known) == 2 and known[0] == stats:
             return known[1]
@@ -68,6 +96,7 @@ class SerialisationCache:
         self._stats[fixture_id] = [stats, hashes]
 
     def meta(self, key: str) -> dict[str, Any] | None:
+        self._load_index()
         found = self._old_meta.get(key)
         if found is not None:
             self._meta[key] = found
@@ -89,6 +118,10 @@ class SerialisationCache:
 
     def save(self) -> None:
         """Keep only what this build used, so the cache never outgrows the store."""
+        if self._builds != self._old_builds:
+            _write_json(self.builds_path, {"format": _STAMP, "builds": self._builds})
+        if not self._index_loaded:
+            return
         keys_changed = self._meta.keys() != self._old_meta.keys()
         if keys_changed or self._texts_added:
             texts = {}
@@ -101,8 +134,12 @@ class SerialisationCache:
             _write_json(self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta})
 
 
-def fixture_dirs(store: Store) -> list[tuple[str, str]]:
-    """(id, directory) of every fixture, in id order; os.scandir, as this runs on every build."""
+# (id, directory, [[size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl])
+Listing = list[tuple[str, str, list[list[int]]]]
+
+
+def scan(store: Store) -> Listing:
+    """Every fixture with the stat of its files, in id order (os.scandir: runs on every build)."""
     found = []
     for folder in FIXTURE_DIRS:
         try:
@@ -110,18 +147,31 @@ def fixture_dirs(store: Store) -> list[tuple[str, str]]:
                 found.extend((e.name, e.path) for e in entries if e.is_dir() and not e.name.startswith("."))
         except FileNotFoundError:
             continue
-    return sorted(found)
+    return [
+        (fixture_id, directory, [_stat(os.path.join(directory, name)) for name in SOURCE_FILES])
+        for fixture_id, directory in sorted(found)
+    ]
+
+
+def signature(listing: Listing) -> str:
+    """One hash of every fixture's id and file stats: equal means no file was touched."""
+    digest = hashlib.sha256()
+    for fixture_id, _, stats in listing:
+        digest.update(f"{fixture_id}{stats}\n".encode())
+    return digest.hexdigest()
 
 
 def serialise_store(
-    store: Store, cache: SerialisationCache | None = None, progress: Progress | None = None
+    store: Store,
+    cache: SerialisationCache | None = None,
+    progress: Progress | None = None,
+    listing: Listing | None = None,
 ) -> list[Serialised]:
     """Every fixture in the store, serialised, in id order (cached ones not re-parsed)."""
     results = []
-    found_dirs = fixture_dirs(store)
-    for fixture_id, directory in progress(found_dirs) if progress else found_dirs:
+    listing = scan(store) if listing is None else listing
+    for fixture_id, directory, stats in progress(listing) if progress else listing:
         paths = [os.path.join(directory, name) for name in SOURCE_FILES]
-        stats = [_stat(path) for path in paths]
         hashes = cache.hashes(fixture_id, stats) if cache else None
         sources = None
         if hashes is None:
@@ -180,7 +230,9 @@ def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str,
 
 
 def open_cache(store: Store) -> SerialisationCache:
-    return SerialisationCache(store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME))
+    return SerialisationCache(
+        store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME), store.local_path(BUILDS_NAME)
+    )
 
 
 def _stat(path: str) -> list[int]:
