@@ -173,17 +173,16 @@ def _write_formats(
     fixtures_jsonl: bytes,
     thread_files: dict[str, bytes],
     digest: str,
-) -> list[str]:
-    written = jsonl.write(staged, fixtures_jsonl)
+) -> None:
+    jsonl.write(staged, fixtures_jsonl)
     if "hf" in formats or "parquet" in formats:
-        table = hf.arrow_table(items)
+        table = hf.arrow_table(items)  # one typed table serves both
         if "hf" in formats:
-            written += hf.write(staged, table, digest)
+            hf.write(staged, table, digest)
         if "parquet" in formats:
-            written += parquet.write(staged, table)
+            parquet.write(staged, table)
     if "mattermost" in formats:
-        written += mattermost.write(staged, thread_files)
-    return written
+        mattermost.write(staged, thread_files)
 
 
 def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:

@@ -117,7 +117,17 @@ class SerialisationCache:
         self._texts_added = True
 
     def save(self) -> None:
-        """Keep only what this build used, so the cache never outgrows the store."""
+        """Keep only what this build used, so the cache never outgrows the store.
+
+        A cache that cannot be written (full disk) is only a slower next build, never a
+        failed one: the bundle is already in place when this runs.
+        """
+        try:
+            self._save()
+        except OSError:
+            pass
+
+    def _save(self) -> None:
         if self._builds != self._old_builds:
             _write_json(self.builds_path, {"format": _STAMP, "builds": self._builds})
         if not self._index_loaded:
