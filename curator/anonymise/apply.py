@@ -50,7 +50,7 @@ def anonymise(
     revisions = list(revisions)
     if isinstance(content, ThreadContent):
         export = content.model_dump(mode="json")["export"]
-        threads = ThreadRewriter(export, vault)
+        threads = ThreadRewriter(export, vault, [r.text for rev in revisions for r in rev.rubrics])
         new_content: DocumentContent | ThreadContent = threads.content(content)
         rewriter = threads.rewriter
         messages = {pid: post.get("message", "") for pid, post in export["posts"].items()}
@@ -64,9 +64,10 @@ def anonymise(
         def post_id(value: str) -> str:
             return threads.id(value)
     else:
-        rewriter = document_rewriter(revisions, vault, doc_spec)
+        rewriter = document_rewriter(revisions, vault, doc_spec, [page.text for page in content.pages])
         pages: dict[int, OffsetMap] = {}
         new_pages = []
+        rewriter.prefetch([page.text for page in content.pages])
         for page in content.pages:
             text, offsets = rewriter.rewrite(page.text)
             pages[page.number] = offsets
@@ -87,7 +88,9 @@ def anonymise(
 
 def anonymise_text(text: str, vault: Vault) -> str:
     """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
-    return Rewriter(vault, vault_terms(vault)).text(text)
+    rewriter = Rewriter(vault, vault_terms(vault))
+    rewriter.reserve([text])
+    return rewriter.text(text)
 
 
 def _moved(span: Span, offsets: OffsetMap, **where: object) -> Span | None:

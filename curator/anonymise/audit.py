@@ -24,6 +24,12 @@ SKIP_KEYS = frozenset({"source_sha256", "sha256", "schema_version", "created_at"
                        "observed_at", "create_at", "update_at", "edit_at", "delete_at"})
 
 
+# Without the vault a pseudonymised name cannot be told from a real one, so name hits are
+# only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
+# reserved ranges).
+VAULT_ONLY = frozenset({"person", "organisation", "address"})
+
+
 @dataclass(frozen=True)
 class Leak:
     location: str
@@ -49,7 +55,8 @@ def find_leaks(texts: Iterable[tuple[str, str]], vault: Vault | None) -> list[Le
     leaks: list[Leak] = []
     for (where, text), hits in zip(pairs, detector.detect_many(t for _, t in pairs), strict=True):
         found = [Span(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)]
-        found += [Span(h.start, h.end, h.kind, 1) for h in hits if not is_safe(vault, h.kind, text[h.start : h.end])]
+        found += [Span(h.start, h.end, h.kind, 1) for h in hits
+                  if not is_safe(vault, h.kind, text[h.start : h.end]) and (vault is not None or h.kind not in VAULT_ONLY)]
         leaks.extend(Leak(where, s.kind, text[s.start : s.end], s.start, s.end) for s in resolve(found))
     return leaks
 
@@ -63,11 +70,29 @@ def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
             if isinstance(key, str):
                 yield f"{location}#key", key
             yield from strings_of(value, f"{location}.{key}")
+            if key == "files" and isinstance(value, dict):
+                # a thread's attachments are base64: their text is read as well
+                for file_id, payload in value.items():
+                    text = _decoded(payload)
+                    if text is not None:
+                        yield f"{location}.files.{file_id}(decoded)", text
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from strings_of(value, f"{location}[{i}]")
     elif isinstance(data, str):
         yield location, data
+
+
+def _decoded(payload: object) -> str | None:
+    import base64
+    import binascii
+
+    if not isinstance(payload, str):
+        return None
+    try:
+        return base64.b64decode(payload, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
 
 
 def store_texts(store: Store) -> Iterator[tuple[str, str]]:
@@ -85,7 +110,7 @@ def store_texts(store: Store) -> Iterator[tuple[str, str]]:
         if labels.exists():
             for number, line in enumerate(labels.read_text(encoding="utf-8").splitlines(), start=1):
                 if line.strip():
-                    yield from strings_of(json.loads(line), f"{rel}/{LABELS_FILE}:{number}")
+                    yield from strings_of(_json(labels, line), f"{rel}/{LABELS_FILE}:{number}")
     if store.bundles_dir.is_dir():
         yield from bundle_texts(store.bundles_dir, store.root)
 
@@ -98,7 +123,7 @@ def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
         if path.suffix == ".jsonl":
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
                 if line.strip():
-                    yield from strings_of(json.loads(line), f"{rel}:{number}")
+                    yield from strings_of(_json(path, line), f"{rel}:{number}")
         elif path.suffix == ".json":
             yield from strings_of(_json(path), rel)
         elif path.suffix == ".parquet":
@@ -110,8 +135,13 @@ def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
             yield rel, path.read_text(encoding="utf-8", errors="replace")
 
 
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+def _json(path: Path, text: str | None = None) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8") if text is None else text)
+    except (ValueError, UnicodeDecodeError) as error:
+        from curator.errors import CuratorError
+
+        raise CuratorError(f"{path}: not valid JSON ({error})") from None
 
 
 def audit_store(store: Store) -> list[Leak]:

@@ -23,6 +23,7 @@ from curator.errors import CuratorError
 
 NER_ENV = "CURATOR_NER_MODEL"
 SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
+CACHE_LIMIT = 200_000  # distinct strings remembered
 
 # Presidio entity -> curator kind (the pseudonym generator to use)
 KINDS = {
@@ -84,6 +85,14 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
 }
 
 
+# Recognizers whose matches are always inside such a window see only the windows, not the
+# whole text: phonenumbers' matcher is the slowest recognizer, and ids, hashes and
+# timestamps in chat would otherwise keep it busy.
+WINDOWS: dict[str, re.Pattern[str]] = {
+    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?)\s*\d{1,6})?(?!\w)"),
+}
+
+
 def offline_environment() -> None:
     """Belt and braces: tell the libraries we use that there is no network."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -123,19 +132,21 @@ def recognizers() -> list:
     card_patterns = [*CreditCardRecognizer.PATTERNS, Pattern(
         "Mastercard 2-series", r"\b2(?:2[2-9]\d|[3-6]\d\d|7[01]\d|720)[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}\b", 0.3)]
 
+    # Order matters to Detector: the phone recognizers run last among the number-shaped
+    # ones, so a window already claimed by a checksummed card, IBAN, IP or SSN is skipped.
     return [
         OfflineEmailRecognizer(),
-        PhoneRecognizer(),
-        # phonenumbers only accepts assigned area codes; people type unassigned ones too
-        PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
-            Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
-        ], context=["phone", "call", "cell", "mobile"]),
         CreditCardRecognizer(patterns=card_patterns),
         IbanRecognizer(),
         IpRecognizer(),
         UrlRecognizer(),
         UsSsnRecognizer(),
         UkNinoRecognizer(),
+        # phonenumbers only accepts assigned area codes; people type unassigned ones too
+        PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
+            Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
+        ], context=["phone", "call", "cell", "mobile"]),
+        PhoneRecognizer(),
         NameRecognizer(),
     ]
 
@@ -181,6 +192,8 @@ class Detector:
 
     def detect_many(self, texts: Iterable[str]) -> list[list[Hit]]:
         texts = list(texts)
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.clear()  # a bulk import: keep memory flat, repeats within a batch still hit
         todo = sorted({t for t in texts if t not in self._cache})
         if todo:
             for text, hits in zip(todo, self._run(todo), strict=True):
@@ -192,22 +205,29 @@ class Detector:
         for recognizer in self._recognizers:
             entity = recognizer.supported_entities[0]
             wanted = PREFILTERS.get(entity, lambda _t: True)
-            chosen = [i for i, t in enumerate(texts) if wanted(t)]
-            if not chosen:
+            pieces = []  # (text index, offset in that text, snippet) the recognizer will see
+            for i, text in enumerate(texts):
+                if not wanted(text):
+                    continue
+                if entity in WINDOWS:
+                    pieces.extend((i, m.start(), m.group()) for m in WINDOWS[entity].finditer(text)
+                                  if not _covered(results[i], entity, m.start(), m.end(), text))
+                else:
+                    pieces.append((i, 0, text))
+            if not pieces:
                 continue
-            joined, starts = _join([texts[i] for i in chosen])
+            joined, starts = _join([snippet for _, _, snippet in pieces])
             for result in recognizer.analyze(joined, [entity], None):
                 if result.score <= 0:
                     continue
                 k = bisect.bisect_right(starts, result.start) - 1
-                offset = starts[k]
-                local_end = result.end - offset
-                text = texts[chosen[k]]
-                if local_end > len(text):
+                index, base, snippet = pieces[k]
+                local_start, local_end = result.start - starts[k], result.end - starts[k]
+                if local_end > len(snippet):
                     continue  # spans the separator: cannot be one real value
-                hit = Hit(result.start - offset, local_end, entity, result.score)
-                if _plausible(text, hit):
-                    results[chosen[k]].append(hit)
+                hit = Hit(base + local_start, base + local_end, entity, result.score)
+                if _plausible(texts[index], hit):
+                    results[index].append(hit)
         if self._nlp is not None:
             for i, doc in enumerate(self._nlp.pipe(texts)):
                 for ent in doc.ents:
@@ -215,6 +235,17 @@ class Detector:
                     if entity:
                         results[i].append(Hit(ent.start_char, ent.end_char, entity, 0.85))
         return results
+
+
+def _covered(found: list[Hit], entity: str, start: int, end: int, text: str) -> bool:
+    """True when earlier recognizers already claimed the window's digits (a cheap pattern
+    found the US number, or it is a Luhn-valid card): phonenumbers need not parse it in 8
+    regions, since the longer or more specific hit wins the overlap anyway."""
+    claimed = [h for h in found if h.start < end and start < h.end]
+    if not claimed:
+        return False
+    left = [c for i, c in enumerate(text[start:end], start) if c.isdigit() and not any(h.start <= i < h.end for h in claimed)]
+    return len(left) < 7
 
 
 def _join(texts: list[str]) -> tuple[str, list[int]]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.pseudonyms import folded_names
+from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import DocTypeSpec, FieldType, LabelRevision
@@ -26,6 +27,13 @@ def field_kind(name: str, field_type: FieldType, doc_spec: DocTypeSpec | None) -
 
 def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None) -> TermIndex:
     terms = TermIndex()
+    revisions = list(revisions)
+    for revision in revisions:
+        for name, label in revision.fields.items():
+            kind = field_kind(name, label.type, doc_spec)
+            for value in [label.value, *label.variants] if kind else ():
+                if value and value.strip():
+                    vault.reserve(value.strip(), kind)
     for revision in revisions:
         for name, label in revision.fields.items():
             kind = field_kind(name, label.type, doc_spec)
@@ -41,6 +49,11 @@ def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: D
 def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
     if kind == "person":
         words = [w for w in value.split() if len(w.strip(".")) > 1]
+        if len(words) == 1:
+            # a name labelled alone: a first name if Faker knows it as one, else a surname
+            female, male, _ = folded_names(vault.locale)
+            alone = "first_name" if words[0].casefold() in female | male else "last_name"
+            vault.pseudonym(words[0], alone)
         if len(words) >= 2:
             for word in words[:-1]:
                 vault.pseudonym(word, "first_name")
@@ -51,5 +64,11 @@ def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
     terms.add(value, kind)
 
 
-def document_rewriter(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None) -> Rewriter:
+def document_rewriter(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None,
+                      texts: list[str] = ()) -> Rewriter:
+    """A rewriter that knows the labelled values; names in `texts` are reserved first."""
+    revisions = list(revisions)
+    for revision in revisions:
+        texts = [*texts, *(r.text for r in revision.rubrics)]
+    reserve_hits(vault, default_detector(), list(texts))
     return Rewriter(vault, vault_terms(vault, document_terms(revisions, vault, doc_spec)))

@@ -10,8 +10,10 @@ a pseudonym is recognisably safe even outside the store that made it:
 - North-American phone numbers use the fictional 555-01XX lines, UK ones Ofcom's drama ranges;
 - US social security numbers use the 9XX area, which the SSA never issues.
 
-Cards and IBANs have no such range: they keep a valid checksum (so a system under test still
-sees a well-formed value) and the audit exempts them because the vault knows them.
+- card numbers start 4000 00, the Visa range processors use for test cards (Luhn-valid).
+
+IBANs have no such range: they keep a valid checksum (so a system under test still sees a
+well-formed value) and the audit exempts them because the vault knows them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from functools import cache
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net")
 RESERVED_TLDS = (".example", ".test", ".invalid", ".localhost")
 DOC_IPV4_BLOCKS = ("192.0.2", "198.51.100", "203.0.113")
+TEST_CARD_PREFIX = "400000"  # the Visa range payment processors hand out as test cards
 
 _WORD_SPLIT = re.compile(r"([^A-Za-z]+)")
 
@@ -49,6 +52,12 @@ def name_lists(locale: str = "en_US") -> tuple[tuple[str, ...], tuple[str, ...],
     return _ascii_words(female), _ascii_words(male), _ascii_words(last)
 
 
+@cache
+def folded_names(locale: str = "en_US") -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The same lists casefolded, as sets for membership tests."""
+    return tuple(frozenset(n.casefold() for n in names) for names in name_lists(locale))  # type: ignore[return-value]
+
+
 def _ascii_words(names: tuple[str, ...]) -> tuple[str, ...]:
     # One token, plain letters: pseudonyms then tokenise exactly like the originals they replace.
     return tuple(sorted({n for n in names if n.isalpha() and n.isascii() and len(n) >= 3}))
@@ -69,10 +78,10 @@ def _jobs() -> tuple[str, ...]:
 
 
 @cache
-def _companies() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _company_suffixes() -> tuple[str, ...]:
     from faker.providers.company.en_US import Provider
 
-    return tuple(Provider.company_suffixes), tuple(_ascii_words(tuple(Provider.catch_phrase_words[2])))
+    return tuple(Provider.company_suffixes)
 
 
 # ------------------------------------------------------------------ casing
@@ -95,10 +104,11 @@ def match_case(template: str, value: str) -> str:
 
 def first_name(original: str, rng: random.Random, locale: str = "en_US") -> str:
     female, male, _ = name_lists(locale)
+    female_set, male_set, _ = folded_names(locale)
     folded = original.casefold()
-    if any(n.casefold() == folded for n in male) and not any(n.casefold() == folded for n in female):
+    if folded in male_set and folded not in female_set:
         return rng.choice(male)
-    if any(n.casefold() == folded for n in female):
+    if folded in female_set:
         return rng.choice(female)
     return rng.choice(female + male)
 
@@ -115,8 +125,9 @@ def nickname(original: str, rng: random.Random, locale: str = "en_US") -> str:
 
 def identifier(original: str, rng: random.Random) -> str:
     """Same length and alphabet: 26-char Mattermost ids stay [a-z0-9]{26}, UUIDs stay UUIDs."""
-    lower_hex = bool(original) and all(c in "0123456789abcdef-" for c in original)
-    upper_hex = bool(original) and all(c in "0123456789ABCDEF-" for c in original)
+    has_hex_letter = any(c in "abcdefABCDEF" for c in original)
+    lower_hex = has_hex_letter and all(c in "0123456789abcdef-" for c in original)
+    upper_hex = has_hex_letter and all(c in "0123456789ABCDEF-" for c in original)
     out = []
     for c in original:
         if lower_hex and c != "-":
@@ -159,7 +170,10 @@ def phone(original: str, rng: random.Random) -> str:
         new = ("44" if stripped.startswith("+44") else "0") + body
         new = new[:n].ljust(n, "0")
     else:
-        new = "".join(rng.choice(string.digits) for _ in digits)
+        # elsewhere: keep the country code ("+49 30 ..." stays German), draw the rest
+        country = re.match(r"\+(\d{1,3})", stripped)
+        keep = len(country.group(1)) if country else 0
+        new = "".join(digits[:keep]) + "".join(rng.choice(string.digits) for _ in digits[keep:])
     it = iter(new)
     return "".join(next(it) if c.isdigit() else c for c in original)
 
@@ -178,7 +192,7 @@ def luhn_digit(body: str) -> str:
 
 def credit_card(original: str, rng: random.Random) -> str:
     digits = [c for c in original if c.isdigit()]
-    body = "400000" + "".join(rng.choice(string.digits) for _ in range(len(digits) - 7))
+    body = TEST_CARD_PREFIX + "".join(rng.choice(string.digits) for _ in range(len(digits) - 7))
     new = body[: len(digits) - 1] + luhn_digit(body[: len(digits) - 1])
     it = iter(new)
     return "".join(next(it) if c.isdigit() else c for c in original)
@@ -220,10 +234,11 @@ def position(original: str, rng: random.Random) -> str:
 
 
 def organisation(original: str, rng: random.Random) -> str:
-    suffixes, _ = _companies()
+    suffixes = _company_suffixes()
     _, _, last = name_lists("en_US")
     words = _words()
-    kept_suffix = next((s for s in suffixes if original.rstrip(". ").endswith(s.rstrip("."))), None)
+    parts = original.split()
+    kept_suffix = parts[-1] if len(parts) > 1 and any(parts[-1].rstrip(".") == s.rstrip(".") for s in suffixes) else None
     base = rng.choice((f"{rng.choice(last)} {rng.choice(words).title()}", f"{rng.choice(words).title()} {rng.choice(words).title()}"))
     return f"{base} {kept_suffix}" if kept_suffix else base
 
@@ -280,6 +295,9 @@ def is_reserved(kind: str, value: str) -> bool:
         if len(digits) in (10, 11) and digits[-7:-2] == "55501":
             return True
         return "7700900" in digits or "2079460" in digits
+    if kind == "credit_card":
+        digits = re.sub(r"\D", "", text)
+        return digits.startswith(TEST_CARD_PREFIX) and luhn_digit(digits[:-1]) == digits[-1]
     if kind == "ssn":
         digits = re.sub(r"\D", "", text)
         return len(digits) == 9 and digits[0] == "9"

@@ -65,6 +65,19 @@ class Rewriter:
                               if not self.vault.is_pseudonym(m.group()))
         return resolve(candidates)
 
+    def prefetch(self, texts: list[str]) -> None:
+        """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
+        self.detector.detect_many(t for t in texts if t not in self._cache)
+
+    def reserve(self, texts: list[str]) -> None:
+        """Reserve (see Vault.reserve) every name-like value the detectors find in `texts`."""
+        self.detector.detect_many(texts)
+        reserve_hits(self.vault, self.detector, texts)
+
+    def texts(self, texts: list[str]) -> list[str]:
+        self.prefetch(texts)
+        return [self.text(t) for t in texts]
+
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
         if text not in self._cache:
             self._cache[text] = self._rewrite(text, urls=True)
@@ -84,8 +97,7 @@ class Rewriter:
                 replacement = self._url(value)
             else:
                 replacement = self.vault.pseudonym(value, span.kind)
-            if replacement != value:
-                edits.append(Edit(span.start, span.end, replacement))
+            edits.extend(word_edits(span.start, value, keep_breaks(value, replacement)))
         return apply_edits(text, edits)
 
     def _url(self, url: str) -> str:
@@ -99,6 +111,40 @@ class Rewriter:
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
         rest, _ = self._rewrite(url[match.end():], urls=False)
         return head + new_host + rest
+
+
+_GAPS = re.compile(r"\s+")
+
+
+def keep_breaks(matched: str, replacement: str) -> str:
+    """"Claudio\nCosta" becomes "Maria\nLopez", not "Maria Lopez": line layout survives."""
+    gaps = _GAPS.findall(matched.strip())
+    words = replacement.split(" ")
+    if "\n" not in matched or len(words) != len(gaps) + 1:
+        return replacement
+    return "".join(word + gap for word, gap in zip(words, [*gaps, ""], strict=True))
+
+
+def word_edits(start: int, value: str, replacement: str) -> list[Edit]:
+    """One edit per word when a name keeps its word count ("Claudio Costa" -> "Maria Lopez"),
+    so a label pointing at "Costa" alone ends up pointing at "Lopez" alone."""
+    if replacement == value:
+        return []
+    words = list(re.finditer(r"\S+", value))
+    new_words = replacement.split()
+    if len(words) < 2 or len(words) != len(new_words) or _GAPS.sub(" ", replacement.strip()) != " ".join(new_words):
+        return [Edit(start, start + len(value), replacement)]
+    return [Edit(start + w.start(), start + w.end(), new) for w, new in zip(words, new_words, strict=True) if w.group() != new]
+
+
+def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
+    for text, hits in zip(texts, detector.detect_many(texts), strict=True):
+        for hit in hits:
+            value = text[hit.start : hit.end]
+            if hit.kind == "email":
+                vault.reserve(value.rpartition("@")[0], "username")
+            elif hit.kind == "person" and not is_safe(vault, "person", value):
+                vault.reserve(value, "person")
 
 
 def resolve(candidates: list[Span]) -> list[Span]:

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 TOKEN = re.compile(r"[^\W_]+")
-MAX_GAP = 4          # characters of punctuation/space allowed between the tokens of one match
+MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
+MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
 MIN_KEY = 3          # shorter originals ("Al", "Jo") are not searched in free text
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
@@ -42,6 +43,10 @@ class TermMatch:
     start: int
     end: int
     term: Term
+
+
+def _short_gap(gap: str) -> bool:
+    return len(gap) <= MAX_GAP or (len(gap) <= MAX_SPACE and gap.isspace())
 
 
 def squash(text: str) -> str:
@@ -88,7 +93,7 @@ class TermIndex:
             best = None
             joined = ""
             for j in range(i, len(toks)):
-                if j > i and toks[j][0] - toks[j - 1][1] > MAX_GAP:
+                if j > i and not _short_gap(text[toks[j - 1][1] : toks[j][0]]):
                     break
                 joined += toks[j][2]
                 if joined not in self._prefixes:
@@ -100,7 +105,12 @@ class TermIndex:
                 continue
             j, terms = best
             start, end = toks[i][0], toks[j][1]
-            found.append(TermMatch(start, end, _closest(text[start:end], terms)))
+            term = _closest(text[start:end], terms)
+            # "Globex Inc." ends in a dot the tokens leave out: take it along when the text has it
+            tail = term.original[len(term.original.rstrip(".)'")):]
+            if tail and text.startswith(tail, end):
+                end += len(tail)
+            found.append(TermMatch(start, end, term))
             i = j + 1
         return found
 

@@ -13,15 +13,21 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from typing import Any
 
-from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.audit import strings_of
+from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
+# A direct-message channel is named after its two users' ids: those are remapped in place.
+DM_NAME = re.compile(r"^[a-z0-9]{26}__[a-z0-9]{26}$")
+USER_FIELDS = {"username": "username", "email": "email", "nickname": "nickname",
+               "first_name": "first_name", "last_name": "last_name"}
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
 
@@ -29,11 +35,16 @@ ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channe
 def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     """Register every name and id the export's records know; return them as search terms."""
     terms = TermIndex()
+    wanted: list[tuple[str, str]] = []
 
     def known(original: Any, kind: str) -> None:
-        # an already pseudonymised thread (anonymised twice) keeps its values: idempotent
-        if isinstance(original, str) and original.strip() and not vault.is_pseudonym(original):
-            vault.pseudonym(original, kind)
+        # A record's values are real even when one happens to equal a pseudonym made earlier
+        # (the audit will then report that pseudonym: a false alarm beats a leak). Only ids,
+        # random 26-char strings, are recognised as ours, so ids survive a second pass.
+        if kind == "id" and isinstance(original, str) and vault.is_pseudonym(original):
+            return
+        if isinstance(original, str) and original.strip():
+            wanted.append((original, kind))
             terms.add(original, kind)
 
     for user_id in sorted(export.get("users", {})):
@@ -51,13 +62,19 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(user.get("nickname"), "nickname")
         known(user.get("username"), "username")
         known(user.get("email"), "email")
-        if user.get("position") and not vault.is_pseudonym(user["position"]):
-            vault.pseudonym(user["position"], "position")
+        if user.get("position"):
+            wanted.append((user["position"], "position"))
+    # every name first, pseudonyms after: none of them may be another user's real name
+    for original, kind in wanted:
+        vault.reserve(original, kind)
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
+    wanted.clear()
     for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not vault.is_pseudonym(name):
+        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not DM_NAME.match(name):
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
@@ -76,12 +93,16 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         known(file_id, "id")
         if isinstance(info, dict):
             known(info.get("name"), "file")
+    for original, kind in wanted:
+        vault.pseudonym(original, kind)
     return terms
 
 
 class ThreadRewriter:
-    def __init__(self, export: dict[str, Any], vault: Vault) -> None:
+    def __init__(self, export: dict[str, Any], vault: Vault, extra_texts: list[str] = ()) -> None:
         self.vault = vault
+        self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
+        reserve_hits(vault, default_detector(), self.strings)
         self.terms = thread_terms(export, vault)
         self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), ids=True)
         self.export = export
@@ -93,10 +114,8 @@ class ThreadRewriter:
 
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
-        new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export.get("files", {}).items()} \
-            if "files" in self.export else new_export.get("files")
-        if new_export.get("files") is None:
-            new_export.pop("files", None)
+        if isinstance(self.export.get("files"), dict):
+            new_export["files"] = {self.id(k): self._file(v) for k, v in self.export["files"].items()}
         return ThreadContent.model_validate({
             "kind": "thread",
             "export": new_export,
@@ -107,7 +126,8 @@ class ThreadRewriter:
         if isinstance(value, dict):
             out = {}
             for key, item in value.items():
-                new_key = self.vault.lookup(key, "id") or key if isinstance(key, str) else key
+                # keys can be ids (posts, users), URLs (metadata.images) or names: rewrite them too
+                new_key = (self.vault.lookup(key, "id") or self.rewriter.text(key)) if isinstance(key, str) else key
                 out[new_key] = self._member(key, item, (*path, str(key)))
             return out
         if isinstance(value, list):
@@ -119,8 +139,16 @@ class ThreadRewriter:
     def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
         if path[:1] == ("files",) and len(path) == 2:
             return item  # replaced whole in content()
-        if key == "position" and isinstance(item, str) and "users" in path and item and not self.vault.is_pseudonym(item):
+        if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
+        if path[:1] == ("users",) and key in USER_FIELDS and isinstance(item, str) and item:
+            # record fields directly: short ones ("Al", "cc") are too short to hunt in text
+            found = self.vault.lookup(item, USER_FIELDS[key])
+            if found is not None:
+                return found
+        if key == "message" and isinstance(item, str):
+            # plain text even when it looks like JSON: label spans point into it as written
+            return self.rewriter.text(item)
         if key in ID_KEYS and isinstance(item, str) and item:
             known = self.vault.lookup(item, "id")
             if known:
@@ -140,7 +168,7 @@ class ThreadRewriter:
                                   separators=(",", ":") if compact else (", ", ": "))
         return self.rewriter.text(text)
 
-    def _file(self, file_id: str, payload: str) -> str:
+    def _file(self, payload: str) -> str:
         """Attachment bytes: text files are rewritten like messages; binary ones are kept."""
         try:
             raw = base64.b64decode(payload, validate=True)

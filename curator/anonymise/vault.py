@@ -69,7 +69,7 @@ class Vault:
         self.path = path
         self.locale = locale
         self._entries: dict[tuple[str, str], Entry] = {}
-        self._used: set[str] = set()
+        self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
         self._name_tokens: set[str] = set()
         self._pseudonym_tokens: set[str] = set()
@@ -122,6 +122,7 @@ class Vault:
         """Write the vault atomically with mode 0600."""
         if self.path is None:
             raise CuratorError("this vault has no file to save to")
+        self._merge_from_disk()
         rows = [[e.kind, e.original, e.pseudonym] for e in self._entries.values()]
         data = {
             "format": VAULT_FORMAT,
@@ -132,6 +133,24 @@ class Vault:
         }
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
         self.dirty = False
+
+    def _merge_from_disk(self) -> None:
+        """Keep entries another curator process saved since we loaded (callers should hold the
+        store lock, but a lost entry would orphan a fixture's pseudonyms, so never drop one)."""
+        if not self.path.exists():
+            return
+        on_disk = Vault.read(self.path, self.locale)
+        if not hmac.compare_digest(on_disk.key, self.key):
+            raise CuratorError(f"pseudonym vault {self.path} was replaced by one with another key")
+        for key, entry in on_disk._entries.items():
+            ours = self._entries.get(key)
+            owner = self._used.get(normal(entry.pseudonym))
+            if ours is None and owner in (None, normal(entry.original)):
+                self._add(entry)
+            elif ours is None or ours.pseudonym != entry.pseudonym:
+                raise CuratorError(
+                    f"pseudonym vault {self.path} changed under this command (a {entry.kind} got "
+                    "another pseudonym); nothing was saved, run it again")
 
     # ------------------------------------------------------------ reading
 
@@ -162,19 +181,32 @@ class Vault:
         found = self.lookup(original, kind)
         if found is not None:
             return found
+        if not any(c.isalnum() for c in original):
+            return original  # punctuation names nobody
         if kind in NAME_KINDS:
             self._name_tokens.update(tokens(original))
         self._originals.add(normal(original))
         for attempt in range(MAX_ATTEMPTS):
             candidate = self._candidate(original, kind, attempt)
             # composites are made of token mappings that were each checked when first made
-            if self._acceptable(candidate, check_tokens=kind not in COMPOSITE_KINDS):
+            if self._acceptable(candidate, check_tokens=kind not in COMPOSITE_KINDS, owner=original):
                 break
         else:
             raise CuratorError(f"could not find a free pseudonym for a {kind} value")
         self._add(Entry(kind, original, candidate))
         self.dirty = True
         return gen.match_case(original, candidate)
+
+    def reserve(self, original: str, kind: str) -> None:
+        """Make `original`'s name tokens off-limits to pseudonyms before any is drawn.
+
+        anonymise() reserves every original it will replace first, so a pseudonym made for
+        one user can never be a name that another value in the same input really has."""
+        if self.lookup(original, kind) is not None:
+            return
+        if kind in NAME_KINDS:
+            self._name_tokens.update(tokens(original))
+        self._originals.add(normal(original))
 
     def assign(self, original: str, kind: str, proposal: str) -> str:
         """Record `proposal` as the pseudonym when it is free, else fall back to pseudonym()."""
@@ -184,7 +216,7 @@ class Vault:
         if kind in NAME_KINDS:
             self._name_tokens.update(tokens(original))
         self._originals.add(normal(original))
-        if self._acceptable(proposal):
+        if self._acceptable(proposal, owner=original):
             self._add(Entry(kind, original, proposal))
             self.dirty = True
             return gen.match_case(original, proposal)
@@ -194,15 +226,18 @@ class Vault:
         digest = hmac.new(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), hashlib.sha256).digest()
         return random.Random(int.from_bytes(digest, "big"))
 
-    def _acceptable(self, candidate: str, *, check_tokens: bool = True) -> bool:
+    def _acceptable(self, candidate: str, *, owner: str, check_tokens: bool = True) -> bool:
         key = normal(candidate)
-        if not key or key in self._used or key in self._originals:
+        if not key or key in self._originals:
+            return False
+        # one pseudonym per original: "Costa" as a surname and as a name used alone may share
+        if key in self._used and self._used[key] != normal(owner):
             return False
         return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
     def _add(self, entry: Entry) -> None:
         self._entries[(entry.kind, normal(entry.original))] = entry
-        self._used.add(normal(entry.pseudonym))
+        self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
         self._originals.add(normal(entry.original))
         self._pseudonym_tokens.update(tokens(entry.pseudonym))
         if entry.kind in NAME_KINDS:
@@ -223,6 +258,7 @@ class Vault:
             "last_name": lambda: gen.last_name(original, rng, self.locale),
             "nickname": lambda: gen.nickname(original, rng, self.locale),
             "id": lambda: gen.identifier(original, rng),
+            "national_id": lambda: gen.identifier(original, rng),
             "phone": lambda: gen.phone(original, rng),
             "credit_card": lambda: gen.credit_card(original, rng),
             "iban": lambda: gen.iban(original, rng),
@@ -253,11 +289,22 @@ class Vault:
                 out.append(self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:])
             elif len(name_positions) > 1 and position == name_positions[-1]:
                 out.append(self.pseudonym(word, "last_name"))
+            elif len(name_positions) == 1:
+                out.append(self.pseudonym(word, self._single_name_kind(word)))
             else:
                 out.append(self.pseudonym(word, "first_name"))
         if attempt:
             out.insert(-1, self.rng("middle", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + ".")
         return " ".join(out)
+
+    def _single_name_kind(self, word: str) -> str:
+        """A name used alone ("Costa", "Claudio"): as whatever it already is, else its likeliest role."""
+        for kind in ("last_name", "first_name"):
+            if (kind, normal(word)) in self._entries:
+                return kind
+        female, male, last = gen.folded_names(self.locale)
+        folded = word.casefold()
+        return "last_name" if folded in last and folded not in female and folded not in male else "first_name"
 
     def _name_part(self, part: str) -> str:
         """A lowercase name token of a username: follows the person mapping when known."""
@@ -265,14 +312,14 @@ class Vault:
             found = self._entries.get((kind, part.casefold()))
             if found:
                 return found.pseudonym.lower()
-        female, male, last = gen.name_lists(self.locale)
-        if part.casefold() in {n.casefold() for n in female + male}:
+        female, male, _ = gen.folded_names(self.locale)
+        if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
         if len(part) >= 3:
-            # initial + known last name ("ccosta") or first name + initial ("claudioc")
-            for entry in self._entries.values():
-                if entry.kind == "last_name" and part[1:].casefold() == normal(entry.original):
-                    return part[0].lower() + entry.pseudonym.lower()
+            # initial + known last name ("ccosta")
+            known_last = self._entries.get(("last_name", part[1:].casefold()))
+            if known_last is not None:
+                return part[0].lower() + known_last.pseudonym.lower()
             return self.pseudonym(part, "last_name").lower()
         return "".join(self.rng("letter", part).choice("abcdefghjkmnprstw") for _ in part)
 

@@ -169,11 +169,14 @@ def pii_corpus(seed: int = 11, per_type: int = 200) -> list[tuple[str, list[tupl
         "release {d}.{d}.{d} went out at {d}:{d}, build #{n}",
         "order {n} totals ${d},{d}.{d} and ships on 2024-{d}-{d}",
         "see ticket OPS-{n}; p99 latency was {d}ms over {d} requests",
+        "invoice 2024-{n}-{d} is overdue; tracking 1Z{n}AA{n}",
+        "trace {u} failed after {d} retries on 10.{d}.{d}",
         "{s}",
     )
     for _ in range(per_type):
         template = rng.choice(decoys)
-        line = template.format(d=rng.randint(1, 99), n=rng.randint(1000, 99999), s=fake.sentence(nb_words=12))
+        line = template.format(d=rng.randint(1, 99), n=rng.randint(1000, 99999), s=fake.sentence(nb_words=12),
+                               u=fake.uuid4())
         lines.append((line, []))
     rng.shuffle(lines)
     return lines

@@ -23,6 +23,7 @@ def test_lease_values_are_replaced_everywhere_and_labels_still_point_at_them(sto
     assert fields["tenant"].value == tenant
     assert f"Tenant: {tenant}" in text
     assert f"Mr. {tenant.split()[-1]}" in text  # the surname alone follows the same mapping
+    assert f"Signed by {tenant.replace(' ', chr(10))} on" in text  # line breaks survive
     assert fields["monthly_rent"].value == "$1,250.00"
     for name, label in fields.items():
         page = result.content.pages[label.evidence.page - 1].text
@@ -41,3 +42,51 @@ def test_free_text_uses_the_same_mapping(vault):
     assert vault.lookup("Claudio Costa", "person").upper() in out
     assert "claudio" not in out.casefold() and "4111 1111 1111 1111" not in out
     assert anonymise_text(out, vault) == out
+
+
+def test_invoice_organisations_are_replaced_and_amounts_kept(store, vault):
+    from curator.model import DocumentContent, FieldLabel, LabelRevision, Page, Span
+
+    text = ("INVOICE\nInvoice Number: INV-2024-0042\nVendor: Globex Industries Inc.\n"
+            "Bill To: Initech Holdings LLC, attn. Dr. Peter Gibbons\nTotal Amount: $12,400.00\n"
+            "Questions? billing@globex-industries.com\nThank you, Globex Industries Inc.")
+
+    def field(field_type: str, value: str) -> FieldLabel:
+        start = text.index(value)
+        return FieldLabel(type=field_type, value=value, evidence=Span(page=1, start=start, end=start + len(value)))
+
+    revision = LabelRevision(rev=1, time="2026-01-01T00:00:00Z", author="tester", source="import-suggestion", fields={
+        "invoice_number": field("text", "INV-2024-0042"),
+        "vendor": field("organisation", "Globex Industries Inc."),
+        "customer": field("organisation", "Initech Holdings LLC"),
+        "total_amount": field("money", "$12,400.00"),
+    })
+    content = DocumentContent(pages=[Page(number=1, text=text, origin="ocr", ocr_confidence=91.0)])
+    spec = store.config.doc_types["invoice"]
+    result = anonymise(content, vault, revisions=[revision], doc_spec=spec)
+    new = result.content.pages[0].text
+    fields = result.revisions[0].fields
+    for gone in ("Globex", "Initech", "Gibbons", "globex-industries"):
+        assert gone.casefold() not in new.casefold(), gone
+    assert fields["vendor"].value.endswith(" Inc.") and new.count(fields["vendor"].value) == 2
+    assert fields["customer"].value.endswith(" LLC")
+    assert fields["invoice_number"].value == "INV-2024-0042" and fields["total_amount"].value == "$12,400.00"
+    assert evidence_problems(result.content, result.revisions[0]) == []
+    assert result.content.pages[0].ocr_confidence == 91.0 and result.leaks == []
+
+
+def test_a_surname_labelled_alone_keeps_pointing_at_the_surname(vault):
+    from curator.model import DocumentContent, FieldLabel, LabelRevision, Page, Span
+
+    text = "Tenant: Claudio Costa. Costa pays on the first."
+    start = text.index("Costa")
+    revision = LabelRevision(rev=1, time="2026-01-01T00:00:00Z", author="t", source="manual", fields={
+        "tenant": FieldLabel(type="person", value="Costa", evidence=Span(page=1, start=start, end=start + 5))})
+    content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer")])
+    result = anonymise(content, vault, revisions=[revision])
+    new = result.content.pages[0].text
+    label = result.revisions[0].fields["tenant"]
+    assert "Claudio" not in new and "Costa" not in new
+    assert new[label.evidence.start : label.evidence.end] == label.value
+    assert new.endswith(f"{label.value} pays on the first.")
+    assert result.leaks == []

@@ -7,6 +7,8 @@ import re
 import stat
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.anonymise import Vault
 from curator.anonymise.vault import tokens
@@ -107,3 +109,41 @@ def test_key_from_environment_must_match(store, monkeypatch):
     monkeypatch.setenv("CURATOR_VAULT_KEY", "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=")
     with pytest.raises(CuratorError, match="different key"):
         Vault.load(store)
+
+
+def test_a_name_used_alone_follows_the_full_name(vault):
+    full = vault.pseudonym("Claudio Costa", "person")
+    assert vault.pseudonym("Costa", "person") == full.split()[-1]
+    assert vault.pseudonym("Claudio", "person") == full.split()[0]
+
+
+@given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P")), min_size=1, max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_ids_keep_length_and_character_classes(original):
+    vault = Vault(b"property test key, 32 bytes....!")
+    new = vault.pseudonym(original, "id")
+    assert len(new) == len(original)
+    for hexdigits in ("0123456789abcdef-", "0123456789ABCDEF-"):
+        if set(original) <= set(hexdigits) and set(original) - set("0123456789-"):
+            assert set(new) <= set(hexdigits)  # a hex id stays hex
+            return
+    for a, b in zip(original, new, strict=True):
+        if not a.isalnum():
+            assert a == b
+        elif a.isdigit() or a.islower():
+            assert b.isdigit() or b.islower()
+        else:
+            assert b.isupper() or b.isdigit()
+    assert vault.pseudonym(original, "id") == new
+
+
+def test_save_keeps_entries_another_process_saved(store):
+    one = Vault.open(store)
+    two = Vault.load(store)
+    a = one.pseudonym("Claudio Costa", "person")
+    one.save()
+    b = two.pseudonym("Harrison Ford", "person")
+    two.save()
+    merged = Vault.load(store)
+    assert merged.lookup("Claudio Costa", "person") == a
+    assert merged.lookup("Harrison Ford", "person") == b
