@@ -15,13 +15,14 @@ from curator.errors import CuratorError
 from curator.model import (
     DocumentContent,
     FieldLabel,
+    FieldType,
     LabelRevision,
     Rubric,
     Span,
     StoreConfig,
     ThreadContent,
 )
-from curator.normalise import UnparsableValue, check
+from curator.normalise import UnparsableValue, check, find_value, same_value
 from curator.spans import find_all
 
 if TYPE_CHECKING:
@@ -69,7 +70,9 @@ def revise(
             check(value, spec.type)
         except UnparsableValue as error:
             raise CuratorError(f"{field}: {error} (field type {spec.type})") from None
-        fields[field] = FieldLabel(type=spec.type, value=value, evidence=locate(content, value))
+        fields[field] = FieldLabel(
+            type=spec.type, value=value, evidence=locate(content, value, spec.type)
+        )
 
     rubrics = list(previous.rubrics) if previous else []
     for text in drop_rubrics:
@@ -96,14 +99,18 @@ def revise(
     )
 
 
-def locate(content: DocumentContent | ThreadContent, value: str) -> Span | None:
-    """Where `value` first occurs: exact match first, then ignoring case."""
-    for ignore_case in (False, True):
-        for where, text in _texts(content):
-            hits = find_all(text, value, ignore_case=ignore_case)
-            if hits:
-                start, end = hits[0]
-                return Span(**where, start=start, end=end)
+def locate(
+    content: DocumentContent | ThreadContent, value: str, field_type: FieldType | str = "text"
+) -> Span | None:
+    """Where `value` first occurs: as written first, then in any form equal for its type."""
+    for where, text in _texts(content):
+        hits = find_all(text, value)
+        if hits:
+            return Span(**where, start=hits[0][0], end=hits[0][1])
+    for where, text in _texts(content):
+        hits = find_value(text, value, field_type)
+        if hits:
+            return Span(**where, start=hits[0][0], end=hits[0][1])
     return None
 
 
@@ -129,12 +136,22 @@ def evidence_problems(content: DocumentContent | ThreadContent, revision: LabelR
         if label.evidence is None:
             continue
         found = evidence_text(content, label.evidence)
-        expected = label.evidence_text if label.evidence_text is not None else label.value
         if found is None:
-            problems.append(f"field {name}: evidence {label.evidence.model_dump(exclude_none=True)} is outside the content")
-        elif found != expected:
-            problems.append(f"field {name}: evidence text {found!r} is not {expected!r}")
+            where = label.evidence.model_dump(exclude_none=True)
+            problems.append(f"field {name}: evidence {where} is outside the content")
+        elif label.evidence_text is not None and found != label.evidence_text:
+            problems.append(f"field {name}: evidence text {found!r} is not the recorded {label.evidence_text!r}")
+        elif label.evidence_text is None and not _same(found, label.value or "", label.type):
+            problems.append(f"field {name}: evidence text {found!r} is not {label.value!r}")
     return problems
+
+
+def _same(found: str, value: str, field_type: FieldType) -> bool:
+    # Evidence may write a value differently from the label ("January 15, 2024" for a
+    # date labelled 2024-01-15); text-like values must match exactly as written.
+    if field_type in (FieldType.date, FieldType.money, FieldType.number):
+        return same_value(found, value, field_type)
+    return found == value
 
 
 def _texts(content: DocumentContent | ThreadContent) -> list[tuple[dict[str, object], str]]:

@@ -15,6 +15,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
     field_serializer,
     field_validator,
     model_validator,
@@ -323,6 +326,154 @@ class StoreConfig(Strict):
     )
 
 
+# ---- predictions (curator gate)
+
+
+class FieldPrediction(Strict):
+    """What a system extracted for one field, and how sure it was."""
+
+    # strict: JSON true is not the number 1, and "0.9" is not a confidence.
+    value: StrictStr | StrictInt | StrictFloat | None = Field(
+        default=None,
+        description="the extracted value; null or \"\" when the system found none",
+    )
+    confidence: float | None = Field(
+        default=None, ge=0, le=1, strict=True,
+        description="the system's probability that the value is right",
+    )
+
+
+class RubricVerdict(Strict):
+    """The user's own judge's verdict on one rubric statement of a thread fixture."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    rubric: str = Field(min_length=1, description="the rubric text, as in the bundle's labels")
+    passed: bool = Field(alias="pass", strict=True)
+    score: float | None = Field(default=None, ge=0, le=1, strict=True)
+
+
+class PredictionMetrics(Strict):
+    """Retrieval-quality metrics computed elsewhere (for example by RAGAS), each in [0, 1]."""
+
+    context_recall: float | None = Field(default=None, ge=0, le=1, strict=True)
+    faithfulness: float | None = Field(default=None, ge=0, le=1, strict=True)
+    answer_relevancy: float | None = Field(default=None, ge=0, le=1, strict=True)
+
+
+class Prediction(Strict):
+    """One line of a predictions JSONL file: a system's output for one bundle fixture."""
+
+    fixture_id: str = Field(min_length=1, description="the id of a fixture in the bundle")
+    fields: dict[str, FieldPrediction] = Field(default_factory=dict)
+    rubrics: list[RubricVerdict] = Field(default_factory=list)
+    metrics: PredictionMetrics | None = None
+
+
+# ---- gate floors and report (curator gate)
+
+
+class Floors(Strict):
+    """Quality floors `curator gate` enforces; each gate is skipped when it has nothing to measure."""
+
+    overall_accuracy: float = Field(default=0.9, ge=0, le=1, description="minimum item accuracy")
+    adversarial_accuracy: float = Field(
+        default=0.8, ge=0, le=1, description="minimum item accuracy on adversarial fixtures"
+    )
+    max_brier: float = Field(default=0.2, ge=0, le=1, description="maximum Brier score")
+    max_faithfulness_drop: float = Field(
+        default=0.05, ge=0, le=1, description="largest allowed fall of mean faithfulness vs the baseline"
+    )
+
+
+class QualityWeights(Strict):
+    context_recall: float = Field(default=0.35, ge=0)
+    faithfulness: float = Field(default=0.40, ge=0)
+    answer_relevancy: float = Field(default=0.25, ge=0)
+
+    @model_validator(mode="after")
+    def _some_weight(self) -> QualityWeights:
+        if self.context_recall + self.faithfulness + self.answer_relevancy <= 0:
+            raise ValueError("the quality weights must not all be 0")
+        return self
+
+
+class FloorsFile(Strict):
+    """floors.toml: `[floors]` and `[weights]` tables, every key optional."""
+
+    floors: Floors = Field(default_factory=Floors)
+    weights: QualityWeights = Field(default_factory=QualityWeights)
+
+
+class ItemScore(Strict):
+    name: str = Field(description="the field name, or the rubric text")
+    kind: Literal["field", "rubric"]
+    outcome: Literal["right", "wrong", "omitted", "missing"]
+    classes: list[str] = Field(default_factory=list, description="failure classes, see docs/gate.md")
+    expected: str | None = None
+    variants: list[str] = Field(default_factory=list)
+    expected_absent: bool = False
+    predicted: str | None = None
+    confidence: float | None = None
+    score: float | None = None
+
+
+class FixtureScore(Strict):
+    id: str
+    kind: Kind
+    category: str
+    adversarial: bool
+    mutations: list[str] = Field(default_factory=list)
+    missing: bool = Field(description="no prediction line for this fixture")
+    passed: bool = Field(description="every item right")
+    right: int = Field(ge=0)
+    total: int = Field(ge=0)
+    classes: list[str] = Field(default_factory=list)
+    metrics: dict[str, float] = Field(default_factory=dict)
+    composite: float | None = None
+    extra_fields: list[str] = Field(default_factory=list)
+    items: list[ItemScore] = Field(default_factory=list)
+
+
+class GateCheck(Strict):
+    name: str
+    status: Literal["pass", "fail", "skip"]
+    value: float | None = None
+    threshold: float
+    detail: str
+
+
+class Regression(Strict):
+    id: str
+    before: str = Field(description="right/total items in the baseline")
+    after: str = Field(description="right/total items now")
+    classes: list[str] = Field(default_factory=list)
+
+
+class GateReport(Strict):
+    """report.json of `curator gate`; pass it back as --baseline to the next run."""
+
+    format: Literal["curator-gate-report"] = "curator-gate-report"
+    schema_version: Literal[1] = SCHEMA_VERSION
+    generated_at: str
+    bundle: str
+    predictions: str
+    predictions_sha256: str
+    baseline: str | None = None
+    passed: bool
+    gates: list[GateCheck]
+    floors: Floors
+    accuracy: dict[str, Any]
+    fixtures_passed: int
+    fixtures_total: int
+    missing_fixtures: list[str] = Field(default_factory=list)
+    failure_classes: dict[str, int]
+    calibration: dict[str, Any]
+    quality: dict[str, Any]
+    regressions: list[Regression] = Field(default_factory=list)
+    fixtures: list[FixtureScore]
+
+
 # ---------------------------------------------------------------- bundles
 
 SEMVER_PATTERN = (
@@ -406,3 +557,123 @@ class BundleManifest(Strict):
     counts: BundleCounts
     fixtures: list[BundleEntry]
     files: dict[str, str] = Field(description="path -> sha256 of every file except manifest.json")
+# ---------------------------------------------------------------- chat JSONL import
+
+
+class ChatMessage(Open):
+    """One line of a generic chat log (`curator import log.jsonl`).
+
+    Unknown members are kept on the post they become. `time` is ISO 8601 or epoch
+    milliseconds; messages that share a `thread` form one thread, the first one its root.
+    """
+
+    author: str = Field(min_length=1, description="who wrote it (a name or handle)")
+    text: str = Field(description="the message text")
+    time: str | int = Field(description="ISO 8601 timestamp or epoch milliseconds")
+    thread: str | None = Field(default=None, description="thread id; absent: a top-level message")
+    id: str | None = Field(default=None, description="message id; default: its line number")
+
+
+# ---------------------------------------------------------------- failure records (promote)
+
+FAILURE_MODES = (
+    "hallucination",
+    "field_targeting",
+    "truncation_artifact",
+    "confidence_mismatch",
+    "other",
+)
+FailureMode = Literal[
+    "hallucination", "field_targeting", "truncation_artifact", "confidence_mismatch", "other"
+]
+
+
+def check_failure_mode(mode: object) -> object:
+    """A failure mode must be one curator knows; the error names them all."""
+    if mode is not None and mode not in FAILURE_MODES:
+        raise ValueError(f"unknown failure mode {mode!r} (known: {', '.join(FAILURE_MODES)})")
+    return mode
+
+
+class FailureInput(Strict):
+    """What the system was given: exactly one of a thread export, a PDF or plain text."""
+
+    thread: dict[str, Any] | None = Field(default=None, description="a Mattermost thread export")
+    pdf: str | None = Field(default=None, description="path to a PDF, relative to the record file")
+    pdf_base64: str | None = Field(default=None, description="the PDF's bytes, base64")
+    text: str | None = Field(default=None, description="plain text, read as a one-page document")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> FailureInput:
+        given = [name for name in ("thread", "pdf", "pdf_base64", "text") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("input needs exactly one of thread, pdf, pdf_base64, text")
+        return self
+
+
+class ObservedField(Strict):
+    value: Any = None
+    confidence: float | None = Field(default=None, ge=0, le=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_value(cls, data: Any) -> Any:
+        # {"tenant": "Jane Roe"} is accepted as shorthand for {"tenant": {"value": "Jane Roe"}}.
+        if isinstance(data, dict) and set(data) <= {"value", "confidence"} and data:
+            return data
+        return {"value": data}
+
+
+class FailureOutput(Strict):
+    """What the system answered: extracted fields, or a text (a thread summary)."""
+
+    fields: dict[str, ObservedField] | None = None
+    text: str | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> FailureOutput:
+        if self.fields is None and self.text is None:
+            raise ValueError("output needs fields or text")
+        return self
+
+
+class Corrections(Strict):
+    """The right answer, as far as the reporter knows it. A null field value: expected absent."""
+
+    fields: dict[str, str | None] = Field(default_factory=dict)
+    rubrics: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+
+
+class FailureRecord(Strict):
+    """One production failure, as `curator promote` reads it (JSON, or one per line in JSONL)."""
+
+    trace_id: str = Field(min_length=1, description="the tracing tool's id for this call")
+    observed_at: str = Field(description="ISO 8601 time the failure happened")
+    failure_mode: FailureMode | None = Field(
+        default=None, description="required unless `--failure-mode` gives it"
+    )
+    note: str = Field(default="", description="what went wrong, in the reporter's words")
+    doc_type: str | None = Field(default=None, description="a doc type of curator.toml")
+    input: FailureInput
+    output: FailureOutput
+    corrections: Corrections = Field(default_factory=Corrections)
+    attributes: dict[str, Any] = Field(
+        default_factory=dict,
+        description="anything else the tracing tool had; ignored and never stored",
+    )
+
+    @field_validator("failure_mode", mode="before")
+    @classmethod
+    def _known_mode(cls, mode: object) -> object:
+        return check_failure_mode(mode)
+
+    @field_validator("observed_at")
+    @classmethod
+    def _iso_time(cls, value: str) -> str:
+        from datetime import datetime
+
+        try:
+            datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"not an ISO 8601 time: {value!r}") from None
+        return value

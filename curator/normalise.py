@@ -142,3 +142,48 @@ def parse_amount(value: str) -> Decimal:
 def _plain_number(amount: Decimal) -> str:
     normalised = amount.normalize()
     return format(normalised, "f")
+
+
+_MONTH_WORD = r"[^\W\d_]{3,10}\.?"
+_DATE_CANDIDATE = re.compile(
+    r"\b(?:"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_WORD},?\s+\d{{4}}"  # 15 January 2024
+    rf"|{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"  # January 15, 2024
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"  # 2024-01-15
+    r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"  # 01/15/2024
+    r")\b",
+    re.IGNORECASE,
+)
+_AMOUNT_CANDIDATE = re.compile(
+    r"(?:(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF)\b)\s?)?-?\d(?:[\d,.\u202f ]*\d)?(?:\s?(?:€|\b(?:EUR|USD|GBP)\b))?"
+)
+
+
+def find_value(text: str, value: str, field_type: FieldType | str) -> list[tuple[int, int]]:
+    """Spans of `text` that hold `value` as written there, in any equivalent form.
+
+    "2024-01-15" is found where the text says "January 15, 2024"; "$1,250.00" where it
+    says "1.250,00 EUR". Text-like types are found ignoring case and whitespace runs.
+    """
+    kind = FieldType(field_type)
+    if kind in (FieldType.date, FieldType.money, FieldType.number):
+        pattern = _DATE_CANDIDATE if kind is FieldType.date else _AMOUNT_CANDIDATE
+        try:
+            wanted = normalise(value, kind)
+        except UnparsableValue:
+            return []
+        found = []
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            candidate = match.group().rstrip(" ,.")
+            try:
+                if normalise(candidate, kind) == wanted:
+                    found.append((start, start + len(candidate)))
+            except UnparsableValue:
+                continue
+        return found
+    words = [re.escape(w) for w in normalise_text(value).split(" ") if w]
+    if not words:
+        return []
+    pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
+    return [m.span() for m in pattern.finditer(unicodedata.normalize("NFKC", text))]

@@ -23,8 +23,13 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "content.schema.json": model.ContentFile,
     "label-revision.schema.json": model.LabelRevision,
     "curator-toml.schema.json": model.StoreConfig,
+    "predictions.schema.json": model.Prediction,
+    "floors-toml.schema.json": model.FloorsFile,
+    "gate-report.schema.json": model.GateReport,
     "bundle-manifest.schema.json": model.BundleManifest,
     "bundle-fixture.schema.json": model.BundleLine,
+    "chat-message.schema.json": model.ChatMessage,
+    "failure-record.schema.json": model.FailureRecord,
 }
 
 

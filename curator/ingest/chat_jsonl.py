@@ -1,0 +1,98 @@
+"""Generic chat logs: JSONL, one message per line (author, text, time, optional thread).
+
+Each log becomes a Mattermost-shaped ThreadExport, so threads from any source share one
+content model, one anonymiser path and one bundle format. Unknown members stay on the post.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from curator.config import first_problem
+from curator.errors import CuratorError
+from curator.ingest.source import Parsed, RawSource
+from curator.ingest.threads import from_export, validate_export
+from curator.model import ChatMessage
+
+IMPORTER = "chat-jsonl"
+CHANNEL = {"id": "chat", "name": "chat-log", "display_name": "Chat log", "type": "O"}
+
+
+def parse_chat_jsonl(source: RawSource, *, split_threads: bool = False) -> list[Parsed]:
+    messages = read_messages(source)
+    raw = to_export(messages, source.name)
+    return from_export(raw, validate_export(raw, source.name), IMPORTER, source.name,
+                       split_threads=split_threads)
+
+
+def read_messages(source: RawSource) -> list[ChatMessage]:
+    try:
+        text = source.data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CuratorError(f"{source.name}: not UTF-8 text, so not a JSONL chat log") from None
+    messages = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise CuratorError(f"{source.name}:{number}: not valid JSON ({error.msg})") from None
+        try:
+            message = ChatMessage.model_validate(data)
+        except ValidationError as error:
+            raise CuratorError(f"{source.name}:{number}: not a chat message: {first_problem(error)}") from None
+        if message.id is None:
+            message.id = f"line-{number}"
+        messages.append(message)
+    if not messages:
+        raise CuratorError(f"{source.name}: no messages")
+    return messages
+
+
+def to_epoch_ms(value: str | int, where: str) -> int:
+    if isinstance(value, int):
+        return value
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise CuratorError(f"{where}: time {value!r} is not ISO 8601 or epoch milliseconds") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
+    """Mattermost export JSON: users by first appearance, replies point at their thread's root."""
+    users: dict[str, dict[str, Any]] = {}
+    user_ids: dict[str, str] = {}
+    roots: dict[str, str] = {}
+    ids = {m.id for m in messages}
+    posts: dict[str, dict[str, Any]] = {}
+    for message in messages:
+        if message.id in posts:
+            raise CuratorError(f"{name}: message id {message.id!r} appears twice")
+        if message.author not in user_ids:
+            uid = f"user-{len(user_ids) + 1}"
+            user_ids[message.author] = uid
+            users[uid] = {"id": uid, "username": message.author}
+        root_id = ""
+        if message.thread is not None:
+            # The thread's root is the message whose id is the thread id, else its first message.
+            root = message.thread if message.thread in ids else roots.setdefault(message.thread, message.id)
+            root_id = "" if root == message.id else root
+        extra = message.model_extra or {}
+        posts[message.id] = {
+            **extra,
+            "id": message.id,
+            "create_at": to_epoch_ms(message.time, f"{name}: message {message.id}"),
+            "user_id": user_ids[message.author],
+            "channel_id": CHANNEL["id"],
+            "root_id": root_id,
+            "message": message.text,
+        }
+    return {"posts": posts, "channel": dict(CHANNEL), "users": users}

@@ -1,0 +1,107 @@
+"""PDFs: text per page from pdfplumber's text layer; pages without usable text are OCRed.
+
+`ocr` is "auto" (OCR only pages whose text layer is missing or garbage), "always" or
+"never". Every page records its origin, OCR confidence and detected language.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from curator.errors import CuratorError
+from curator.ingest.language import detect_language
+from curator.ingest.source import Parsed, RawSource
+from curator.model import DocumentContent, Page
+
+IMPORTER = "pdf"
+OCR_MODES = ("auto", "always", "never")
+LOW_CONFIDENCE = 60.0
+# A text layer with fewer letters/digits than this is treated as absent (a scan's stray marks).
+MIN_USABLE_CHARS = 20
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+def usable_text(text: str) -> bool:
+    """True when a text layer holds real text, not nothing or unmapped glyphs "(cid:12)"."""
+    unmapped = len(_CID.findall(text))
+    visible = _CID.sub("", text)
+    alnum = sum(ch.isalnum() for ch in visible)
+    return alnum >= MIN_USABLE_CHARS and unmapped * 5 < alnum
+
+
+def open_pdf(source: RawSource):  # noqa: ANN201 - pdfplumber.PDF, imported lazily
+    """pdfplumber's PDF, or one clear line saying why this is not a readable PDF."""
+    if b"%PDF-" not in source.data[:1024]:
+        raise CuratorError(f"{source.name}: not a PDF (no %PDF header)")
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
+    try:
+        pdf = pdfplumber.open(io.BytesIO(source.data))
+        count = len(pdf.pages)
+    except Exception as error:  # pdfminer raises many types for damaged files
+        # pdfplumber wraps pdfminer's error; the original is its first argument.
+        cause = error.args[0] if error.args and isinstance(error.args[0], Exception) else error
+        if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):
+            raise CuratorError(f"{source.name}: password-protected PDF; decrypt it first") from None
+        detail = str(cause) or type(cause).__name__
+        raise CuratorError(f"{source.name}: corrupt PDF ({detail})") from None
+    if count == 0:
+        pdf.close()
+        raise CuratorError(f"{source.name}: the PDF has no pages")
+    return pdf
+
+
+def text_layer(source: RawSource) -> list[str]:
+    """Each page's text layer (may be empty or garbage)."""
+    pdf = open_pdf(source)
+    texts = []
+    try:
+        for page in pdf.pages:
+            try:
+                texts.append(page.extract_text() or "")
+            except Exception as error:  # a damaged content stream on one page
+                raise CuratorError(
+                    f"{source.name}: corrupt PDF page {page.page_number} ({type(error).__name__})"
+                ) from None
+            page.close()  # frees its parsed objects; long PDFs stay small in memory
+    finally:
+        pdf.close()
+    return texts
+
+
+def check_pdf(source: RawSource) -> None:
+    """Fail fast on unreadable PDFs (before any slow OCR of other sources)."""
+    open_pdf(source).close()
+
+
+def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
+              progress: bool = False) -> list[Parsed]:
+    if ocr not in OCR_MODES:
+        raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
+    texts = text_layer(source)
+    to_ocr = [i for i, text in enumerate(texts)
+              if ocr == "always" or (ocr == "auto" and not usable_text(text))]
+    results = {}
+    if to_ocr:
+        from curator.ingest.ocr import ocr_pages
+
+        results = ocr_pages(str(source.path), to_ocr, workers=workers, progress=progress)
+    pages, warnings = [], []
+    for index, text in enumerate(texts):
+        number = index + 1
+        if index in results:
+            result = results[index]
+            page = Page(number=number, text=result.text, origin="ocr", ocr_confidence=result.confidence)
+            if result.confidence < LOW_CONFIDENCE:
+                warnings.append(f"page {number}: low OCR confidence {result.confidence:.0f}")
+            if result.rotation:
+                warnings.append(f"page {number}: scanned sideways, turned {result.rotation} degrees")
+        else:
+            page = Page(number=number, text=text, origin="text-layer")
+            if not usable_text(text):
+                warnings.append(f"page {number}: no usable text layer and --ocr never; kept as is")
+        page.language = detect_language(page.text)
+        pages.append(page)
+    return [Parsed(DocumentContent(pages=pages), IMPORTER, warnings=warnings)]

@@ -1,0 +1,61 @@
+"""The one door to the anonymiser: nothing an import writes has skipped it.
+
+No flag turns it off. When curator.anonymise is missing the import fails rather than
+write raw text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from curator.errors import CuratorError
+from curator.model import DocTypeSpec, DocumentContent, LabelRevision, ThreadContent
+
+
+def open_vault(store: Any) -> Any:
+    try:
+        from curator.anonymise import Vault
+    except ImportError:
+        raise CuratorError(
+            "the anonymiser (curator.anonymise) is not available; import never writes raw data"
+        ) from None
+    return Vault.open(store)
+
+
+def anonymise_one(
+    name: str,
+    content: DocumentContent | ThreadContent,
+    revisions: list[LabelRevision],
+    vault: Any,
+    doc_spec: DocTypeSpec | None,
+) -> tuple[DocumentContent | ThreadContent, list[LabelRevision]]:
+    """Anonymised content and revisions (evidence spans moved with the text); leaks refuse."""
+    from curator.anonymise import anonymise
+
+    result = anonymise(content, vault, revisions=revisions, doc_spec=doc_spec)
+    if result.leaks:
+        first = result.leaks[0]  # where and what kind, never the personal text itself
+        raise CuratorError(
+            f"{name}: anonymisation left {len(result.leaks)} piece(s) of personal data "
+            f"(first: {first.kind} at {first.location}); refusing to import it"
+        )
+    _check_same_shape(name, content, result.content)
+    return result.content, list(result.revisions)
+
+
+def _check_same_shape(name: str, before: DocumentContent | ThreadContent,
+                      after: DocumentContent | ThreadContent) -> None:
+    """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""
+    if isinstance(before, ThreadContent) and isinstance(after, ThreadContent):
+        counts = (len(before.export.posts), len(after.export.posts))
+        what = "posts"
+    elif isinstance(before, DocumentContent) and isinstance(after, DocumentContent):
+        counts = (len(before.pages), len(after.pages))
+        what = "pages"
+    else:
+        raise CuratorError(f"{name}: the anonymiser changed the kind of content; refusing to import it")
+    if counts[0] != counts[1]:
+        raise CuratorError(
+            f"{name}: anonymisation turned {counts[0]} {what} into {counts[1]} (colliding pseudonyms); "
+            "refusing to import it"
+        )

@@ -1,0 +1,263 @@
+"""`curator review pull`: annotations from Label Studio as label revisions.
+
+Tasks are read through the export API a batch at a time, and each batch is one store
+transaction: when the server fails half-way, the batches before it are kept and the next
+pull, which skips every annotation whose `labelstudio:<task>/<annotation>` source is
+already in the fixture's history, finishes the job without duplicates.
+
+Every project's config is checked before anything is written, and each annotation is
+checked against the fixture before its batch is written: a span whose text is not the
+fixture's text at those offsets is refused with the fixture and field named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from curator import clock
+from curator.config import doc_type
+from curator.errors import CuratorError
+from curator.model import (
+    DocumentContent,
+    FieldLabel,
+    LabelRevision,
+    Rubric,
+    Span,
+    Status,
+    ThreadContent,
+)
+from curator.normalise import UnparsableValue, check, same_value
+from curator.review import configs, state
+from curator.review.agreement import Agreement, Said
+from curator.review.push import check_config, expected_config, project_title
+from curator.review.tasks import read_document_answer, read_thread_answer
+from curator.review.textmap import join_pages
+
+if TYPE_CHECKING:
+    from curator.review.client import Connection
+    from curator.store import Store, Transaction
+
+BATCH_SIZE = 100
+
+
+@dataclass
+class PullReport:
+    revisions: list[dict[str, Any]] = field(default_factory=list)
+    already_pulled: int = 0
+    reviewed: list[str] = field(default_factory=list)
+    conflicts: dict[str, list[str]] = field(default_factory=dict)
+    unknown_fixtures: list[str] = field(default_factory=list)
+    agreement: Agreement = field(default_factory=Agreement)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"revisions": self.revisions, "already_pulled": self.already_pulled,
+                "reviewed": self.reviewed, "conflicts": self.conflicts,
+                "unknown_fixtures": self.unknown_fixtures, "agreement": self.agreement.as_dict()}
+
+    def lines(self) -> list[str]:
+        fixtures = len({r["fixture"] for r in self.revisions})
+        out = [f"pulled {len(self.revisions)} new annotation(s) into {fixtures} fixture(s) "
+               f"({self.already_pulled} already pulled)"]
+        out += [f"  {r['fixture']}: label rev {r['rev']} from {r['source']} by {r['author']}"
+                for r in self.revisions]
+        out += [f"reviewed: {fixture_id}" for fixture_id in self.reviewed]
+        out += [f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
+                for fixture_id, names in self.conflicts.items()]
+        out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
+        return out + self.agreement.lines()
+
+
+def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
+    """Every curator project on the server for this store, each config checked first."""
+    known = state.load(store, conn.url)["projects"]
+    keys = [f"document/{name}" for name in sorted(store.config.doc_types)] + ["thread"]
+    found = []
+    for key in keys:
+        project = conn.project(known[key]) if key in known else None
+        if project is None or project.title != project_title(store, key):
+            project = conn.find_project(project_title(store, key))
+        if project is not None:
+            check_config(project, key, expected_config(store, key))
+            found.append((key, project))
+    return found
+
+
+def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> PullReport:
+    from label_studio_sdk.label_interface import LabelInterface
+
+    report = PullReport()
+    projects = projects_to_pull(store, conn)
+    users = conn.users() if projects else {}
+    for key, project in projects:
+        # Results are checked against curator's config, not the project's: a label added
+        # in the UI and used by a labeller is a result curator cannot take.
+        slots = configs.rubric_slots(project.label_config) or configs.MIN_RUBRIC_SLOTS
+        interface = LabelInterface(expected_config(store, key, slots))
+        overlap = max(1, int(getattr(project, "maximum_annotations", None) or 1))
+        task_ids = sorted(task_id for task_id, _ in conn.tasks(project.id))
+        for start in range(0, len(task_ids), batch_size):
+            exported = conn.export(project.id, task_ids[start:start + batch_size])
+            with store.transaction() as txn:
+                for task in sorted(exported, key=lambda t: int(t["id"])):
+                    _pull_task(store, txn, project, interface, overlap, users, task, report)
+    return report
+
+
+def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
+               overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport) -> None:
+    data = task.get("data") or {}
+    fixture_id = data.get("fixture_id")
+    if not fixture_id or not txn.exists(fixture_id):
+        report.unknown_fixtures.append(str(fixture_id))
+        return
+    annotations = sorted((a for a in task.get("annotations") or [] if not a.get("was_cancelled")),
+                         key=lambda a: (str(a.get("created_at") or ""), int(a["id"])))
+    if not annotations:
+        return
+    content = store.load(fixture_id).content
+    pulled = {r.source for r in txn.revisions(fixture_id)}
+    answers = []
+    for annotation in annotations:
+        source = f"labelstudio:{task['id']}/{annotation['id']}"
+        where = f"{fixture_id}: annotation {task['id']}/{annotation['id']}"
+        fresh = source not in pulled
+        errors = interface.validate_prediction(annotation, return_errors=True) if fresh else []
+        if errors:
+            raise CuratorError(f"{where} does not fit curator's labeling config for project "
+                               f"{project.id}: {errors[0]}")
+        previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
+        if isinstance(content, DocumentContent):
+            said, revision = _document_revision(store, txn, fixture_id, content, annotation,
+                                                previous, strict=fresh, where=where)
+        else:
+            said, revision = _thread_revision(content, data, annotation, previous)
+        answers.append(said)
+        if not fresh:
+            report.already_pulled += 1
+            continue
+        author = _author(annotation, users)
+        written = txn.append_revision(fixture_id, revision.model_copy(update={
+            "author": author, "source": source,
+            "reason": f"Label Studio review of label rev {data.get('label_rev', 0)} "
+                      f"(project {project.id}, task {task['id']}, annotation {annotation['id']})"}))
+        report.revisions.append({"fixture": fixture_id, "rev": written.rev, "source": source,
+                                 "author": author})
+
+    conflicts = report.agreement.add_task(answers)
+    fresh_count = len(answers) - sum(1 for a in annotations
+                                     if f"labelstudio:{task['id']}/{a['id']}" in pulled)
+    fixture = txn.fixture(fixture_id)
+    review, status = fixture.review, fixture.status
+    if fresh_count == 0:
+        # Nothing new on this task. A conflict a lead has since settled by hand (a manual
+        # revision after the annotations) is closed; nothing else changes.
+        latest = txn.revisions(fixture_id)[-1]
+        if review.conflict_fields and not latest.source.startswith("labelstudio:"):
+            review = review.model_copy(update={"conflict_fields": []})
+            status = Status.reviewed if status is Status.needs_review else status
+            report.reviewed.append(fixture_id)
+    elif conflicts:
+        review = review.model_copy(update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))})
+        report.conflicts[fixture_id] = conflicts
+        if status is Status.reviewed:
+            status = Status.needs_review
+    elif len(annotations) >= overlap and status in (Status.draft, Status.needs_review) \
+            and not review.conflict_fields:
+        status = Status.reviewed
+        report.reviewed.append(fixture_id)
+    if status != fixture.status or review != fixture.review:
+        txn.save_fixture(fixture.model_copy(update={"status": status, "review": review}))
+
+
+def _author(annotation: dict[str, Any], users: dict[int, str]) -> str:
+    who = annotation.get("completed_by")
+    if isinstance(who, dict):
+        return who.get("email") or who.get("username") or f"user-{who.get('id')}"
+    if who is None:
+        return "labelstudio"
+    return users.get(int(who), f"user-{who}")
+
+
+def _document_revision(store: Store, txn: Transaction, fixture_id: str, content: DocumentContent,
+                       annotation: dict[str, Any], previous: LabelRevision | None,
+                       *, strict: bool, where: str) -> tuple[dict[str, Said], LabelRevision]:
+    """What the annotation says per field, and the revision it makes from `previous`.
+
+    `strict` (a new annotation): a span whose text is not the fixture's text there, a value
+    that does not parse for its type, or a field both absent and valued is refused. An
+    annotation pulled earlier only feeds the agreement count.
+    """
+    spec = doc_type(store.config, txn.fixture(fixture_id).doc_type or "")
+    answer = read_document_answer(annotation.get("result") or [])
+    joined = join_pages(content)
+    fields = dict(previous.fields) if previous else {}
+    said: dict[str, Said] = {}
+    for name, field_spec in spec.fields.items():
+        spans = sorted(answer.spans.get(name, []), key=lambda s: (s.start, s.end))
+        value = answer.values.get(name)
+        if name in answer.absent:
+            if (spans or value) and strict:
+                raise CuratorError(f"{where}: field {name} is marked absent and also given a value")
+            said[name] = Said(None, field_spec.type)
+            fields[name] = FieldLabel(type=field_spec.type, value=None, expected_absent=True)
+            continue
+        evidence, evidence_text = None, None
+        if spans:
+            mark = spans[0]
+            located = joined.span_from_utf16(mark.start, mark.end)
+            found = None
+            if located is not None:
+                page, start, end = located
+                found = content.page(page).text[start:end]
+            if located is None or (mark.text is not None and mark.text != found):
+                if strict:
+                    shown = f"{mark.text!r}" if mark.text is not None else "a span"
+                    there = f"{found!r}" if found is not None else "no single page's text"
+                    raise CuratorError(
+                        f"{where}: field {name}: marks {shown} at [{mark.start}:{mark.end}] but the "
+                        f"fixture has {there} there (was its text changed since the push?)")
+                continue
+            evidence, evidence_text = Span(page=page, start=start, end=end), found
+        value = value or evidence_text
+        if not value:
+            continue
+        if strict:
+            try:
+                check(value, field_spec.type)
+            except UnparsableValue as error:
+                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
+        said[name] = Said(value, field_spec.type)
+        before = fields.get(name)
+        keep = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
+        fields[name] = FieldLabel(
+            type=field_spec.type, value=value, evidence=evidence,
+            evidence_text=evidence_text if evidence_text is not None and evidence_text != value else None,
+            variants=list(before.variants) if keep else [],
+            authority=before.authority if keep else None)
+    revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
+                             fields=fields, rubrics=list(previous.rubrics) if previous else [])
+    return said, revision
+
+
+def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: dict[str, Any],
+                     previous: LabelRevision | None) -> tuple[dict[str, Said], LabelRevision]:
+    answer = read_thread_answer(annotation.get("result") or [])
+    rubrics = list(previous.rubrics) if previous else []
+    said: dict[str, Said] = {}
+    for slot, verdict in sorted(answer.verdicts.items()):
+        text = data.get(configs.rubric_object(slot)) or ""
+        if not text:
+            continue
+        said[f"rubric: {text}"] = Said(verdict, "text")
+        present = any(r.text == text for r in rubrics)
+        if verdict == configs.FAIL:
+            rubrics = [r for r in rubrics if r.text != text]
+        elif not present:
+            rubrics.append(Rubric(text=text))
+    for text in answer.new_rubrics:
+        if not any(r.text == text for r in rubrics):
+            rubrics.append(Rubric(text=text))
+    revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
+                             fields=dict(previous.fields) if previous else {}, rubrics=rubrics)
+    return said, revision

@@ -1,0 +1,163 @@
+"""Fixtures as Label Studio tasks, and annotations back as what a labeller said.
+
+A task's data carries the fixture id, the label revision it shows and a digest of both, so
+push can tell an unchanged task from one to update without any local state. Its
+pre-annotation (prediction) is the fixture's current labels in the config's terms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.errors import CuratorError
+from curator.model import DocumentContent, Fixture, Kind, LabelRevision, ThreadContent
+from curator.review import configs
+from curator.review.textmap import JoinedDocument, join_pages
+
+MODEL_VERSION = "curator"
+
+
+def project_key(fixture: Fixture) -> str:
+    """Which project reviews a fixture: one per kind and doc type."""
+    if fixture.kind is Kind.thread:
+        return "thread"
+    if not fixture.doc_type:
+        raise CuratorError(f"{fixture.id}: a document without a doc type has no fields to review")
+    return f"document/{fixture.doc_type}"
+
+
+def build_task(fixture: Fixture, content: DocumentContent | ThreadContent,
+               labels: LabelRevision | None) -> dict[str, Any]:
+    """{"data": ..., "predictions": [...]} for the import API."""
+    rev = labels.rev if labels else 0
+    if isinstance(content, DocumentContent):
+        joined = join_pages(content)
+        data: dict[str, Any] = {"text": joined.text,
+                                "pages": [[p.number, p.start, p.end] for p in joined.pages]}
+        result = _document_prediction(joined, labels)
+    else:
+        data = {"dialogue": _dialogue(content)}
+        rubrics = [r.text for r in labels.rubrics] if labels else []
+        for slot, text in enumerate(rubrics, start=1):
+            data[f"rubric_{slot}"] = text
+        result = [_choice(configs.verdict_control(slot), configs.rubric_object(slot), configs.PASS)
+                  for slot in range(1, len(rubrics) + 1)]
+    data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
+    # One model version for every prediction: Label Studio pre-fills a task only with the
+    # predictions of the project's model version (the label rev is in the task data).
+    prediction = {"model_version": MODEL_VERSION, "score": 1.0, "result": result}
+    data["curator_digest"] = digest(data, prediction)
+    return {"data": data, "predictions": [prediction]}
+
+
+def pad_rubric_slots(data: dict[str, Any], slots: int) -> None:
+    """Every `$rubric_<n>` a thread config shows needs a value, empty when unused."""
+    for slot in range(1, slots + 1):
+        data.setdefault(f"rubric_{slot}", "")
+
+
+def digest(data: dict[str, Any], prediction: dict[str, Any]) -> str:
+    shown = {k: v for k, v in data.items() if k != "curator_digest"}
+    canonical = json.dumps([shown, prediction], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def _dialogue(content: ThreadContent) -> list[dict[str, str]]:
+    users = content.export.users
+    lines = []
+    for post in content.export.ordered_posts():
+        user = users.get(post.user_id)
+        lines.append({"author": (user.username if user and user.username else post.user_id) or "?",
+                      "text": post.message, "post": post.id})
+    return lines
+
+
+def _document_prediction(joined: JoinedDocument, labels: LabelRevision | None) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = []
+    if labels is None:
+        return result
+    absent = []
+    for name, label in labels.fields.items():
+        if label.expected_absent:
+            absent.append(name)
+            continue
+        span = label.evidence
+        if span is not None and span.page is not None and span.page <= len(joined.pages):
+            start, end = joined.span_to_utf16(span.page, span.start, span.end)
+            page = joined.pages[span.page - 1]
+            text = joined.text[page.start + span.start: page.start + span.end]
+            result.append({"id": f"span-{name}", "from_name": configs.SPAN, "to_name": configs.TEXT,
+                           "type": "labels",
+                           "value": {"start": start, "end": end, "text": text, "labels": [name]}})
+        result.append({"id": f"value-{name}", "from_name": configs.value_control(name),
+                       "to_name": configs.TEXT, "type": "textarea", "value": {"text": [label.value]}})
+    if absent:
+        result.append({"id": "absent", "from_name": configs.ABSENT, "to_name": configs.TEXT,
+                       "type": "choices", "value": {"choices": sorted(absent)}})
+    return result
+
+
+def _choice(control: str, to_name: str, choice: str) -> dict[str, Any]:
+    return {"id": control, "from_name": control, "to_name": to_name, "type": "choices",
+            "value": {"choices": [choice]}}
+
+
+# ---------------------------------------------------------------- reading annotations back
+
+
+@dataclass
+class MarkedSpan:
+    start: int  # UTF-16 offsets in the task's joined text, as Label Studio gives them
+    end: int
+    text: str | None
+
+
+@dataclass
+class DocumentAnswer:
+    """What one annotation says about a document's fields."""
+
+    spans: dict[str, list[MarkedSpan]] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    absent: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ThreadAnswer:
+    verdicts: dict[int, str] = field(default_factory=dict)  # rubric slot -> pass / fail
+    new_rubrics: list[str] = field(default_factory=list)
+
+
+def read_document_answer(result: list[dict[str, Any]]) -> DocumentAnswer:
+    answer = DocumentAnswer()
+    for region in result:
+        name, value = region.get("from_name", ""), region.get("value") or {}
+        if name == configs.SPAN:
+            for label in value.get("labels") or []:
+                answer.spans.setdefault(label, []).append(
+                    MarkedSpan(int(value["start"]), int(value["end"]), value.get("text")))
+        elif name == configs.ABSENT:
+            answer.absent.update(value.get("choices") or [])
+        elif name.startswith("value_"):
+            text = " ".join(t.strip() for t in value.get("text") or [] if t and t.strip())
+            if text:
+                answer.values[name.removeprefix("value_")] = text
+    return answer
+
+
+def read_thread_answer(result: list[dict[str, Any]]) -> ThreadAnswer:
+    answer = ThreadAnswer()
+    for region in result:
+        name, value = region.get("from_name", ""), region.get("value") or {}
+        if name.startswith("verdict_"):
+            choices = value.get("choices") or []
+            if choices:
+                answer.verdicts[int(name.removeprefix("verdict_"))] = choices[0]
+        elif name == configs.NEW_RUBRICS:
+            for text in value.get("text") or []:
+                answer.new_rubrics.extend(line.strip() for line in text.splitlines() if line.strip())
+    return answer
+
+

@@ -1,0 +1,211 @@
+"""`curator gate` as a library call: score a bundle's predictions and check the quality floors.
+
+Gates: overall accuracy >= floor, adversarial accuracy >= floor, Brier score <= max, and
+mean faithfulness no more than max_faithfulness_drop below the baseline report's, paired
+on the fixtures both runs reported it for. A gate with nothing to measure is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from curator import atomic, clock
+from curator.config import first_problem
+from curator.errors import CuratorError
+from curator.model import FixtureScore, Floors, FloorsFile, GateCheck, GateReport, Prediction
+from curator.score import metrics
+from curator.score.predictions import load_predictions
+from curator.score.report import fixture_score, load_baseline, regressions, render_json
+from curator.score.scoring import Case, score_fixture
+
+# Accuracies are exact fractions and floors decimals: 0.9 must pass a 9/10 run.
+TOLERANCE = 1e-9
+REPORT_FILE = "report.json"
+SUMMARY_FILE = "summary.md"
+JUNIT_FILE = "junit.xml"
+PLOT_FILE = "reliability.png"
+
+
+@dataclass
+class GateRun:
+    report: GateReport
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.report.passed else 1
+
+
+def load_floors(path: Path | None) -> FloorsFile:
+    """floors.toml, or the defaults when no file is given."""
+    if path is None:
+        return FloorsFile()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CuratorError(f"{path}: no such file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise CuratorError(f"{path}: not valid TOML: {error}") from None
+    try:
+        return FloorsFile.model_validate(raw)
+    except ValidationError as error:
+        raise CuratorError(f"{path}: {first_problem(error)}") from None
+
+
+def build_report(
+    cases: list[Case],
+    predictions: dict[str, Prediction],
+    *,
+    floors: FloorsFile | None = None,
+    baseline: GateReport | None = None,
+    bundle_name: str = "",
+    predictions_name: str = "",
+    predictions_sha256: str = "",
+    baseline_name: str | None = None,
+) -> GateReport:
+    """Score every case (a case without a prediction counts wrong) and check the floors."""
+    floors = floors or FloorsFile()
+    weights = floors.weights.model_dump()
+    results = [score_fixture(case, predictions.get(case.fixture.id)) for case in cases]
+    scores = [fixture_score(result, weights) for result in results]
+    accuracy = metrics.accuracy_table(results)
+    pairs = metrics.confidence_pairs(results)
+    brier = metrics.brier(pairs)
+    checks = gate_checks(accuracy, brier, scores, baseline, floors.floors)
+    return GateReport(
+        generated_at=clock.now_iso(),
+        bundle=bundle_name,
+        predictions=predictions_name,
+        predictions_sha256=predictions_sha256,
+        baseline=baseline_name,
+        passed=all(check.status != "fail" for check in checks),
+        gates=checks,
+        floors=floors.floors,
+        accuracy=accuracy,
+        fixtures_passed=sum(score.passed for score in scores),
+        fixtures_total=len(scores),
+        missing_fixtures=[score.id for score in scores if score.missing],
+        failure_classes=metrics.failure_counts(results),
+        calibration={"brier": brier, "confidences": len(pairs),
+                     "reliability": metrics.reliability(pairs)},
+        quality=metrics.quality(results, weights),
+        regressions=regressions(scores, baseline),
+        fixtures=scores,
+    )
+
+
+def gate_checks(
+    accuracy: dict,
+    brier: float | None,
+    scores: list[FixtureScore],
+    baseline: GateReport | None,
+    floors: Floors,
+) -> list[GateCheck]:
+    overall, adversarial = accuracy["overall"], accuracy["adversarial"]
+    return [
+        # Nothing to score at all fails: a gate that measured nothing must not pass a release.
+        _at_least("overall_accuracy", overall, floors.overall_accuracy, "fail", "no labelled items"),
+        _at_least("adversarial_accuracy", adversarial, floors.adversarial_accuracy, "skip",
+                  "no adversarial fixtures"),
+        _brier_check(brier, floors.max_brier),
+        faithfulness_check(scores, baseline, floors.max_faithfulness_drop),
+    ]
+
+
+def faithfulness_check(scores: list[FixtureScore], baseline: GateReport | None, max_drop: float) -> GateCheck:
+    name = "faithfulness_drop"
+    if baseline is None:
+        return GateCheck(name=name, status="skip", threshold=max_drop, detail="no baseline")
+    before = {f.id: f.metrics["faithfulness"] for f in baseline.fixtures if "faithfulness" in f.metrics}
+    if not before:
+        return GateCheck(name=name, status="skip", threshold=max_drop,
+                         detail="the baseline has no faithfulness")
+    now = {s.id: s.metrics["faithfulness"] for s in scores if "faithfulness" in s.metrics}
+    paired = sorted(set(before) & set(now))
+    if not paired:
+        return GateCheck(name=name, status="fail", threshold=max_drop,
+                         detail="no faithfulness for any fixture the baseline measured")
+    old = sum(before[i] for i in paired) / len(paired)
+    new = sum(now[i] for i in paired) / len(paired)
+    drop = old - new
+    ok = drop <= max_drop + TOLERANCE
+    return GateCheck(
+        name=name, status="pass" if ok else "fail", value=drop, threshold=max_drop,
+        detail=f"faithfulness {new:.3f} vs baseline {old:.3f} on {len(paired)} fixtures: "
+               f"drop {drop:.3f} {'<=' if ok else '>'} {max_drop:g}",
+    )
+
+
+def run_gate(
+    bundle: Path,
+    predictions: Path,
+    *,
+    floors: Path | None = None,
+    baseline: Path | None = None,
+    out: Path | None = None,
+    plot: bool = False,
+) -> GateRun:
+    """Load and check every input first (bad input: CuratorError), then score and write."""
+    from curator.score.source import load_cases
+
+    floors_file = load_floors(floors)
+    cases = load_cases(bundle)
+    predicted = load_predictions(predictions, cases)
+    baseline_report = load_baseline(baseline) if baseline else None
+    report = build_report(
+        cases, predicted, floors=floors_file, baseline=baseline_report,
+        bundle_name=bundle.resolve().name, predictions_name=predictions.name,
+        predictions_sha256=hashlib.sha256(predictions.read_bytes()).hexdigest(),
+        baseline_name=str(baseline) if baseline else None,
+    )
+    run = GateRun(report)
+    if out is not None:
+        run.written = write_outputs(report, out, plot=plot)
+    return run
+
+
+def write_outputs(report: GateReport, out: Path, *, plot: bool = False) -> list[Path]:
+    from curator.score.junit import render_junit
+    from curator.score.markdown import render_markdown
+
+    files = {
+        REPORT_FILE: render_json(report),
+        SUMMARY_FILE: render_markdown(report),
+        JUNIT_FILE: render_junit(report),
+    }
+    written = []
+    for name, text in files.items():
+        atomic.write_text(out / name, text)
+        written.append(out / name)
+    if plot:
+        from curator.score.plot import write_reliability_png
+
+        write_reliability_png(report, out / PLOT_FILE)
+        written.append(out / PLOT_FILE)
+    return written
+
+
+def _at_least(name: str, tally: dict, floor: float, empty: str, nothing: str) -> GateCheck:
+    value = tally["accuracy"]
+    if value is None:
+        return GateCheck(name=name, status=empty, threshold=floor, detail=nothing)
+    ok = value >= floor - TOLERANCE
+    return GateCheck(
+        name=name, status="pass" if ok else "fail", value=value, threshold=floor,
+        detail=f"{tally['right']}/{tally['total']} = {value:.3f} {'>=' if ok else '<'} {floor:g}",
+    )
+
+
+def _brier_check(brier: float | None, max_brier: float) -> GateCheck:
+    if brier is None:
+        return GateCheck(name="brier", status="skip", threshold=max_brier,
+                         detail="no confidences given")
+    ok = brier <= max_brier + TOLERANCE
+    return GateCheck(name="brier", status="pass" if ok else "fail", value=brier,
+                     threshold=max_brier,
+                     detail=f"Brier {brier:.4f} {'<=' if ok else '>'} {max_brier:g}")

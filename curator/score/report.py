@@ -1,0 +1,70 @@
+"""The gate's report: built from fixture results, written as JSON, read back as a baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from curator.config import first_problem
+from curator.errors import CuratorError
+from curator.model import FixtureScore, GateReport, ItemScore, Regression
+from curator.score.metrics import fixture_composite
+from curator.score.scoring import FixtureResult
+
+
+def fixture_score(result: FixtureResult, weights: dict[str, float]) -> FixtureScore:
+    return FixtureScore(
+        id=result.id,
+        kind=result.kind,
+        category=result.category,
+        adversarial=result.adversarial,
+        mutations=result.mutations,
+        missing=result.missing,
+        passed=result.passed,
+        right=result.right,
+        total=result.total,
+        classes=result.classes,
+        metrics=result.metrics,
+        composite=fixture_composite(result.metrics, weights),
+        extra_fields=result.extra_fields,
+        items=[ItemScore.model_validate(item.to_json()) for item in result.items],
+    )
+
+
+def regressions(now: list[FixtureScore], baseline: GateReport | None) -> list[Regression]:
+    """Fixtures that got fewer items right than in the baseline (fixtures new to it are not)."""
+    if baseline is None:
+        return []
+    before = {f.id: f for f in baseline.fixtures}
+    found = []
+    for fixture in now:
+        old = before.get(fixture.id)
+        if old is None or _share(fixture) >= _share(old):
+            continue
+        found.append(Regression(id=fixture.id, before=f"{old.right}/{old.total}",
+                                after=f"{fixture.right}/{fixture.total}", classes=fixture.classes))
+    return found
+
+
+def load_baseline(path: Path) -> GateReport:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CuratorError(f"{path}: no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CuratorError(f"{path}: not a gate report (not valid JSON: {error})") from None
+    try:
+        return GateReport.model_validate(data)
+    except ValidationError as error:
+        raise CuratorError(f"{path}: not a gate report: {first_problem(error)}") from None
+
+
+def render_json(report: GateReport) -> str:
+    # pydantic's serialiser: the stdlib's pure-Python indenting encoder was most of a run.
+    return report.model_dump_json(indent=2) + "\n"
+
+
+def _share(fixture: FixtureScore) -> float:
+    return fixture.right / fixture.total if fixture.total else 1.0

@@ -1,0 +1,276 @@
+"""Judge one fixture's prediction against its labels, item by item, and classify the misses.
+
+An item is a labelled field (documents) or a rubric statement (threads). Field values are
+compared with curator.normalise, so "2024-01-15" and "January 15, 2024" are one answer.
+Failure classes are independent predicates (an item may carry several); docs/gate.md
+defines each one and tests/score/test_gate_scoring.py checks each on a hand-built case.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from curator.model import (
+    DocumentContent,
+    FieldLabel,
+    FieldPrediction,
+    FieldType,
+    Fixture,
+    LabelRevision,
+    Prediction,
+    ThreadContent,
+)
+from curator.normalise import find_value, matches_any, normalise_text
+
+# Item outcomes.
+RIGHT = "right"
+WRONG = "wrong"  # a value that is not an accepted answer, or a failed rubric
+OMITTED = "omitted"  # left empty while a value was expected
+MISSING = "missing"  # no prediction at all (no line for the fixture, no verdict for the rubric)
+
+# Failure classes, in the order reports list them.
+HALLUCINATION = "hallucination"
+FIELD_TARGETING = "field_targeting"
+TRUNCATION_ARTIFACT = "truncation_artifact"
+CONFIDENCE_MISMATCH = "confidence_mismatch"
+OMISSION = "omission"
+WRONG_VALUE = "wrong_value"
+RUBRIC_FAILED = "rubric_failed"
+FAILURE_CLASSES = (
+    HALLUCINATION,
+    FIELD_TARGETING,
+    TRUNCATION_ARTIFACT,
+    OMISSION,
+    WRONG_VALUE,
+    RUBRIC_FAILED,
+    MISSING,
+    CONFIDENCE_MISMATCH,  # last: it qualifies one of the others
+)
+
+_WORD = re.compile(r"\w+")
+
+# A wrong answer given with at least this confidence is a confidence mismatch.
+OVERCONFIDENT = 0.9
+
+
+class Case(Protocol):
+    """One bundle fixture as the scorer needs it (curator.bundle.load yields these)."""
+
+    fixture: Fixture
+    content: DocumentContent | ThreadContent
+    labels: LabelRevision | None
+
+
+@dataclass(frozen=True)
+class SimpleCase:
+    """A Case built directly: tests and the fallback loader use it."""
+
+    fixture: Fixture
+    content: DocumentContent | ThreadContent
+    labels: LabelRevision | None
+
+
+@dataclass
+class ItemResult:
+    name: str  # field name, or the rubric text
+    kind: str  # "field" or "rubric"
+    outcome: str
+    classes: list[str] = field(default_factory=list)
+    expected: str | None = None
+    variants: list[str] = field(default_factory=list)
+    expected_absent: bool = False
+    predicted: str | None = None
+    confidence: float | None = None
+    score: float | None = None  # a rubric judge's score, when given
+
+    @property
+    def right(self) -> bool:
+        return self.outcome == RIGHT
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "outcome": self.outcome,
+                                "classes": self.classes}
+        if self.kind == "field":
+            data.update(expected=self.expected, variants=self.variants,
+                        expected_absent=self.expected_absent, predicted=self.predicted,
+                        confidence=self.confidence)
+        else:
+            data["score"] = self.score
+        return data
+
+
+@dataclass
+class FixtureResult:
+    id: str
+    kind: str
+    category: str
+    adversarial: bool
+    mutations: list[str]
+    missing: bool  # no prediction line for this fixture
+    items: list[ItemResult]
+    metrics: dict[str, float] = field(default_factory=dict)
+    extra_fields: list[str] = field(default_factory=list)  # predicted fields the labels lack
+
+    @property
+    def right(self) -> int:
+        return sum(item.right for item in self.items)
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+    @property
+    def passed(self) -> bool:
+        return not self.missing and self.right == self.total
+
+    @property
+    def classes(self) -> list[str]:
+        seen = {c for item in self.items for c in item.classes}
+        return [c for c in FAILURE_CLASSES if c in seen]
+
+
+def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
+    fixture = case.fixture
+    labels = case.labels or LabelRevision(rev=1, time="", author="", source="manual")
+    mutations = [step.name for step in fixture.lineage.mutations] if fixture.lineage else []
+    result = FixtureResult(
+        id=fixture.id,
+        kind=str(fixture.kind),
+        category=fixture.category,
+        adversarial=fixture.adversarial,
+        mutations=mutations,
+        missing=prediction is None,
+        items=[],
+    )
+    if prediction is None:
+        result.items = [_missing_field(name, label) for name, label in labels.fields.items()]
+        result.items += [ItemResult(r.text, "rubric", MISSING, [MISSING]) for r in labels.rubrics]
+        return result
+    text = content_text(case.content)
+    truncated = any(is_truncation(name) for name in mutations)
+    for name, label in labels.fields.items():
+        predicted = prediction.fields.get(name)
+        result.items.append(score_field(name, label, predicted, labels, text, truncated))
+    result.items += score_rubrics(labels, prediction)
+    result.extra_fields = sorted(set(prediction.fields) - set(labels.fields))
+    if prediction.metrics is not None:
+        result.metrics = prediction.metrics.model_dump(exclude_none=True)
+    return result
+
+
+def score_field(
+    name: str,
+    label: FieldLabel,
+    predicted: FieldPrediction | None,
+    labels: LabelRevision,
+    document_text: str,
+    truncated: bool,
+) -> ItemResult:
+    """Judge one field of a fixture whose whole text is `document_text`."""
+    value = value_text(predicted.value) if predicted else None
+    confidence = predicted.confidence if predicted else None
+    accepted = [] if label.expected_absent else [label.value or "", *label.variants]
+    item = ItemResult(name, "field", RIGHT, expected=label.value, variants=list(label.variants),
+                      expected_absent=label.expected_absent, predicted=value, confidence=confidence)
+    if label.expected_absent:
+        if value is None:
+            return item
+        item.outcome = WRONG
+        item.classes.append(HALLUCINATION)
+        if _targets_other_field(name, value, labels):
+            item.classes.append(FIELD_TARGETING)
+    elif value is None:
+        item.outcome = OMITTED
+        item.classes.append(TRUNCATION_ARTIFACT if truncated else OMISSION)
+    elif matches_any(value, accepted, label.type):
+        return item
+    else:
+        item.outcome = WRONG
+        if not supported(value, label.type, labels, document_text):
+            item.classes.append(HALLUCINATION)
+        if _targets_other_field(name, value, labels):
+            item.classes.append(FIELD_TARGETING)
+        if any(is_partial(value, truth) for truth in accepted):
+            item.classes.append(TRUNCATION_ARTIFACT)
+        if not item.classes:
+            item.classes.append(WRONG_VALUE)
+    if confidence is not None and confidence >= OVERCONFIDENT:
+        item.classes.append(CONFIDENCE_MISMATCH)
+    item.classes.sort(key=FAILURE_CLASSES.index)
+    return item
+
+
+def score_rubrics(labels: LabelRevision, prediction: Prediction) -> list[ItemResult]:
+    """Each rubric of the labels judged by the prediction's verdict; text compared normalised."""
+    verdicts = {normalise_text(v.rubric): v for v in prediction.rubrics}
+    items = []
+    for rubric in labels.rubrics:
+        verdict = verdicts.get(normalise_text(rubric.text))
+        if verdict is None:
+            items.append(ItemResult(rubric.text, "rubric", MISSING, [MISSING]))
+        elif verdict.passed:
+            items.append(ItemResult(rubric.text, "rubric", RIGHT, score=verdict.score))
+        else:
+            items.append(ItemResult(rubric.text, "rubric", WRONG, [RUBRIC_FAILED], score=verdict.score))
+    return items
+
+
+def value_text(value: str | int | float | None) -> str | None:
+    """A predicted value as text; None when the system left it empty."""
+    if value is None or isinstance(value, bool):
+        return None
+    text = value if isinstance(value, str) else repr(value)
+    return text if text.strip() else None
+
+
+def supported(value: str, field_type: FieldType, labels: LabelRevision, document_text: str) -> bool:
+    """The document backs the value: its text holds it (as written, or in any form equal for
+    the field's type: "2024-03-03" where it says "March 3, 2024"), or a labelled value equals it."""
+    if find_value(document_text, value, FieldType.text):
+        return True
+    if field_type is not FieldType.text and find_value(document_text, value, field_type):
+        return True
+    for other in labels.fields.values():
+        known = [v for v in (other.value, other.evidence_text, *other.variants) if v]
+        if matches_any(value, known, other.type):
+            return True
+    return False
+
+
+def is_partial(value: str, truth: str) -> bool:
+    """The value is a proper part of the truth: a prefix of it, or a run of its words."""
+    part, whole = normalise_text(value), normalise_text(truth)
+    if not part or part == whole:
+        return False
+    if whole.startswith(part):
+        return True
+    words, run = _WORD.findall(whole), _WORD.findall(part)
+    if not run:
+        return False
+    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+
+
+def is_truncation(mutation: str) -> bool:
+    return mutation.startswith("truncat")
+
+
+def content_text(content: DocumentContent | ThreadContent) -> str:
+    if isinstance(content, DocumentContent):
+        return "\n".join(page.text for page in content.pages)
+    return "\n".join(post.message for post in content.export.ordered_posts())
+
+
+def _targets_other_field(name: str, value: str, labels: LabelRevision) -> bool:
+    for other_name, other in labels.fields.items():
+        if other_name == name or other.expected_absent:
+            continue
+        if matches_any(value, [other.value or "", *other.variants], other.type):
+            return True
+    return False
+
+
+def _missing_field(name: str, label: FieldLabel) -> ItemResult:
+    return ItemResult(name, "field", MISSING, [MISSING], expected=label.value,
+                      variants=list(label.variants), expected_absent=label.expected_absent)

@@ -1,0 +1,54 @@
+import pytest
+
+from curator.normalise import UnparsableValue, check, normalise, same_value
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["2024-01-15", "January 15, 2024", "15 Jan 2024", "Jan 15th, 2024", "15th of January 2024", "01/15/2024", "15.01.2024", "2024/1/15", "15 janvier 2024"],
+)
+def test_dates_in_any_common_form_are_equal(written):
+    assert normalise(written, "date") == "2024-01-15"
+
+
+@pytest.mark.parametrize("written", ["$1,250.00", "1250", "USD 1,250", "1,250", "1.250,00 €", "$1250.0", "1 250,00 EUR"])
+def test_money_with_or_without_symbols(written):
+    assert normalise(written, "money") == "1250.00"
+
+
+def test_money_cents_differ():
+    assert not same_value("$1,250.50", "1250", "money")
+
+
+def test_numbers():
+    assert same_value("12", "12.0", "number")
+    assert normalise("1,000", "number") == "1000"
+
+
+def test_text_ignores_case_and_whitespace():
+    assert same_value("  Maria   LOPEZ ", "maria lopez", "person")
+    assert same_value("12 Oak Street,", "12 oak street", "address")
+    assert not same_value("Maria Lopez", "Mario Lopez", "person")
+
+
+@pytest.mark.parametrize("value,kind", [("next tuesday", "date"), ("2024-02-30", "date"), ("twelve", "money"), ("", "number"), ("NaN", "money")])
+def test_unparsable_values_raise(value, kind):
+    with pytest.raises(UnparsableValue):
+        check(value, kind)
+
+
+def test_same_value_falls_back_to_text_for_unparsable():
+    assert same_value("TBD", "tbd", "date")
+
+
+def test_find_value_in_any_written_form():
+    from curator.normalise import find_value
+
+    text = "Start: January 15, 2024. Rent 1.250,00 EUR due. Tenant: Dana  Whitfield"
+    (start, end), = find_value(text, "2024-01-15", "date")
+    assert text[start:end] == "January 15, 2024"
+    (start, end), = find_value(text, "$1,250", "money")
+    assert text[start:end] == "1.250,00 EUR"
+    (start, end), = find_value(text, "dana whitfield", "person")
+    assert text[start:end] == "Dana  Whitfield"
+    assert find_value(text, "2024-02-01", "date") == []

@@ -1,0 +1,99 @@
+"""PDFs through real pdfplumber and Tesseract: text layer, OCR fallback, rotation, language."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator.errors import CuratorError
+from curator.ingest.language import detect_language
+from curator.ingest.pdf import parse_pdf, usable_text
+from curator.ingest.source import RawSource, read_source
+from curator.ingest.suggest import suggest_fields
+from tests.ingest.conftest import EXAMPLES, TRUTH, cer, generate
+
+CER_LIMIT = 0.03
+
+
+def test_text_layer_pages_are_not_ocred():
+    [parsed] = parse_pdf(read_source(EXAMPLES / "pdfs" / "lease-maple.pdf"))
+    pages = parsed.content.pages
+    assert [p.origin for p in pages] == ["text-layer", "text-layer"]
+    assert all(p.ocr_confidence is None and p.language == "en" for p in pages)
+    assert TRUTH["pdfs/lease-maple.pdf"]["fields"]["tenant"] in pages[0].text
+
+
+def test_clean_300dpi_scan_ocr_is_under_3_percent_cer(clean_scan):
+    path, truth = clean_scan
+    [parsed] = parse_pdf(read_source(path), workers=1)
+    [page] = parsed.content.pages
+    assert page.origin == "ocr" and page.ocr_confidence > 80
+    rate = cer(page.text, truth)
+    print(f"CER on clean 300 dpi scan: {rate:.4f}")
+    assert rate < CER_LIMIT
+
+
+def test_ocr_never_keeps_an_empty_page_and_warns(clean_scan):
+    path, _ = clean_scan
+    [parsed] = parse_pdf(read_source(path), ocr="never")
+    [page] = parsed.content.pages
+    assert page.origin == "text-layer" and not usable_text(page.text) and page.language is None
+    assert parsed.warnings == ["page 1: no usable text layer and --ocr never; kept as is"]
+
+
+def test_ocr_always_reads_text_pages_too(tmp_path):
+    path = tmp_path / "short.pdf"
+    path.write_bytes(generate.text_pdf([["INVOICE", "Invoice Number: INV-2024-0001", "Total Amount: $12.50"]],
+                                       font_size=16))
+    [parsed] = parse_pdf(read_source(path), ocr="always", workers=1)
+    [page] = parsed.content.pages
+    assert page.origin == "ocr" and page.ocr_confidence is not None
+    assert "INV-2024-0001" in page.text
+
+
+def test_skewed_noisy_multipage_scan_is_read_in_parallel_and_fields_found():
+    name = "pdfs/lease-scanned.pdf"
+    [parsed] = parse_pdf(read_source(EXAMPLES / name), workers=2)
+    assert [p.origin for p in parsed.content.pages] == ["ocr", "ocr"]
+    fields = suggest_fields(parsed.content, _spec("lease"))
+    assert {k: v.value for k, v in fields.items()} == TRUTH[name]["fields"]
+
+
+def test_sideways_scan_is_turned_upright():
+    name = "pdfs/invoice-sideways-scan.pdf"
+    [parsed] = parse_pdf(read_source(EXAMPLES / name), workers=1)
+    [page] = parsed.content.pages
+    assert page.ocr_confidence > 80
+    assert any("turned 90 degrees" in w for w in parsed.warnings)
+    fields = suggest_fields(parsed.content, _spec("invoice"))
+    assert {k: v.value for k, v in fields.items()} == TRUTH[name]["fields"]
+
+
+def test_language_is_detected_per_page_and_deterministically(tmp_path):
+    french = ["CONTRAT DE BAIL", "Le locataire paie le loyer mensuel le premier jour de chaque mois.",
+              "Le dépôt de garantie est restitué dans un délai de deux mois après la fin du bail."]
+    english = ["LEASE", "The tenant pays the monthly rent on the first day of each month to the landlord."]
+    path = tmp_path / "bilingual.pdf"
+    path.write_bytes(generate.text_pdf([english, french]))
+    [parsed] = parse_pdf(read_source(path))
+    assert [p.language for p in parsed.content.pages] == ["en", "fr"]
+    text = parsed.content.pages[1].text
+    assert {detect_language(text) for _ in range(5)} == {"fr"}
+    assert detect_language("ok 12") is None
+
+
+def test_unmapped_glyph_text_layer_is_not_usable():
+    assert not usable_text("(cid:12)(cid:13)(cid:14) " * 20 + "ab")
+    assert not usable_text("  \n 3 \n")
+    assert usable_text("Monthly Rent: $1,250.00 payable in advance")
+
+
+def test_unknown_ocr_mode_is_bad_usage():
+    with pytest.raises(CuratorError, match="--ocr must be one of"):
+        parse_pdf(RawSource(EXAMPLES / "pdfs" / "lease-maple.pdf", b"%PDF-"), ocr="sometimes")
+
+
+def _spec(doc_type: str):
+    from curator.config import load_config
+    from tests.conftest import REPO
+
+    return load_config(REPO / "curator" / "data" / "curator.toml").doc_types[doc_type]

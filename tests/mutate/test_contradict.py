@@ -1,0 +1,105 @@
+"""--contradict FIELD: a later amendment changes one field; the truth follows the amendment."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from curator.labels import evidence_problems, set_labels
+from curator.normalise import parse_amount, parse_date
+from tests.conftest import run_cli, snapshot
+from tests.mutate.conftest import variant_of
+
+
+def _contradict(samples_store, field, *extra):
+    result = run_cli("mutate", samples_store.lease, "--contradict", field, *extra, "--json", store=samples_store.root)
+    assert result.exit_code == 0, result.stderr
+    info = variant_of(result.stdout)
+    return info, samples_store.store.load(samples_store.lease), samples_store.store.load(info["id"])
+
+
+def test_rent_amended_by_a_realistic_amount(samples_store):
+    info, parent, variant = _contradict(samples_store, "monthly_rent")
+    old = parse_amount(parent.labels.fields["monthly_rent"].value)
+    label = variant.labels.fields["monthly_rent"]
+    new = parse_amount(label.value)
+    assert new != old and 0.03 <= abs(new - old) / old <= 0.17
+    assert label.value.startswith("$") and re.fullmatch(r"\$[\d,]+\.\d\d", label.value)
+    last = variant.content.pages[-1].text
+    assert last.startswith(parent.content.pages[-1].text)  # appended after the base text
+    amendment = last[len(parent.content.pages[-1].text):]
+    assert "AMENDMENT No. 1" in amendment and f"Monthly Rent: {label.value}" in amendment
+    assert re.search(r"Clause \d+ \(RENT\)", amendment)  # cites the clause
+    measured = info["mutations"][0]["measured"]
+    assert parse_date(measured["amendment_date"]) > parse_date(measured["document_date"])
+    assert label.authority and measured["amendment_date"] in label.authority and "later-dated" in label.authority
+    assert label.evidence.page == len(variant.content.pages)
+    assert evidence_problems(variant.content, variant.labels) == []
+    for name, other in parent.labels.fields.items():
+        if name != "monthly_rent":
+            assert variant.labels.fields[name] == other  # nothing else moves
+    assert variant.fixture.category == "contradictory"
+    assert variant.labels.source == "mutation:contradict"
+
+
+def test_end_date_moves_later(samples_store):
+    _, parent, variant = _contradict(samples_store, "lease_end_date")
+    assert parse_date(variant.labels.fields["lease_end_date"].value) > parse_date(parent.labels.fields["lease_end_date"].value)
+
+
+def test_tenant_becomes_another_person(samples_store):
+    _, parent, variant = _contradict(samples_store, "tenant")
+    new = variant.labels.fields["tenant"].value
+    assert new != parent.labels.fields["tenant"].value and len(new.split()) >= 2
+    assert evidence_problems(variant.content, variant.labels) == []
+
+
+def test_amendment_first_takes_authority_from_dates(samples_store):
+    info, parent, variant = _contradict(samples_store, "monthly_rent", "--amendment-first")
+    first = variant.content.pages[0].text
+    assert first.startswith("AMENDMENT No. 1") and first.endswith(parent.content.pages[0].text)
+    label = variant.labels.fields["monthly_rent"]
+    assert label.evidence.page == 1 and label.evidence.start < len(first) - len(parent.content.pages[0].text)
+    assert "not its position" in label.authority
+    assert info["mutations"][0]["params"] == {"field": "monthly_rent", "amendment_first": True}
+    # every other span moved with the inserted text
+    assert evidence_problems(variant.content, variant.labels) == []
+    assert variant.labels.fields["tenant"].evidence.start > parent.labels.fields["tenant"].evidence.start
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--contradict", "rent_amount"], "unknown field 'rent_amount'"),
+        (["--contradict", "security_deposit"], "no value for 'security_deposit'"),
+        (["--amendment-first"], "--amendment-first goes with --contradict"),
+    ],
+)
+def test_refusals_write_nothing(samples_store, args, message):
+    set_labels(samples_store.store, samples_store.lease, assignments={"security_deposit": ""}, author="t")
+    before = snapshot(samples_store.root)
+    result = run_cli("mutate", samples_store.lease, *args, store=samples_store.root)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert snapshot(samples_store.root) == before
+
+
+def test_thread_is_refused(samples_store):
+    result = run_cli("mutate", samples_store.thread, "--contradict", "tenant", store=samples_store.root)
+    assert result.exit_code == 2 and "documents with a doc type" in result.stderr
+
+
+@pytest.mark.parametrize("field", ["total_amount", "invoice_number", "due_date", "vendor"])
+def test_invoice_fields_amended_in_the_original_style(samples_store, field):
+    result = run_cli("mutate", samples_store.invoice, "--contradict", field, "--json", store=samples_store.root)
+    assert result.exit_code == 0, result.stderr
+    measured = variant_of(result.stdout)["mutations"][0]["measured"]
+    old, new = measured["old_value"], measured["new_value"]
+    assert new != old
+    if field == "total_amount":
+        assert re.fullmatch(r"\$(\d{1,3}(,\d{3})*)\.\d\d", new)
+    elif field == "invoice_number":
+        assert new.rsplit("-", 1)[0] == old.rsplit("-", 1)[0]  # same series, new number
+    elif field == "due_date":
+        assert parse_date(new) > parse_date(old)
