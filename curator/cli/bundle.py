@@ -26,7 +26,7 @@ def bundle() -> None:
               help="Bundle fixtures with this status (repeatable; default: active).")
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
 @click.option("--strict-audit", is_flag=True,
-              help="Also refuse on the audit's name guesses, not only vault originals and pattern PII.")
+              help="Refuse on every audit hit, also name, URL and phone guesses.")
 @json_option
 @click.pass_obj
 def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, strict_audit: bool,  # noqa: ANN001

@@ -68,13 +68,13 @@ def test_name_guesses_warn_and_strict_audit_refuses(store):
     assert snapshot(store.root) == before
     run = run_cli("bundle", "build", "1.0.0", "--json", store=store.root)
     assert run.exit_code == 0, run.stderr
-    assert "possible name(s) not from the vault" in run.stderr
+    assert "possible personal data hit(s) not from the vault" in run.stderr
     assert json.loads(run.stdout)["warnings"]
 
 
 def test_pattern_pii_refuses_the_bundle(store):
     Vault.open(store).save()
-    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00", note="Call 415-555-0199 or mail jordan.blake@gmail.com")
+    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00", note="Mail jordan.blake@gmail.com for the keys.")
     run = run_cli("bundle", "build", "1.0.0", store=store.root)
     assert run.exit_code == 2 and "refusing to bundle" in run.stderr
     assert not store.bundles_dir.exists()
