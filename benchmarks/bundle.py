@@ -214,7 +214,15 @@ def cold_build(store: Store) -> Timing:
     """A first build: no bundles, no cache."""
     shutil.rmtree(store.bundles_dir, ignore_errors=True)
     shutil.rmtree(store.root / ".curator" / "cache", ignore_errors=True)
+    settle()
     return timed(lambda: build_bundle(store, "1.0.0"))
+
+
+def settle() -> None:
+    """Flush what the previous step wrote (generation, deleting the last bundle), so the
+    build is not timed paying for another step's writeback."""
+    os.sync()
+    time.sleep(1)
 
 
 def verdict(ok: bool) -> str:
@@ -241,6 +249,7 @@ def main() -> None:
             start = time.perf_counter()
             stores[size] = generate(work / f"store-{size}", size)
             print(f"generated {size:>6} fixtures in {time.perf_counter() - start:6.2f}s")
+            settle()
             cold[size] = best([cold_build(stores[size]) for _ in range(args.repeat)])
             print(f"cold build          {size:>6} fixtures: {cold[size]}  (best of {args.repeat})")
         limit = large / small * 1.1
@@ -249,6 +258,7 @@ def main() -> None:
               f"(target <= {limit:.1f}) {verdict(wall_ratio <= limit)} wall, {verdict(cpu_ratio <= limit)} cpu")
 
         store = stores[large]
+        settle()
         noop = best([timed(lambda: build_bundle(store, "1.0.0")) for _ in range(3)])
         wall_share, cpu_share = noop.wall / cold[large].wall, noop.cpu / cold[large].cpu
         print(f"no-change rebuild   {large:>6} fixtures: {noop}  (best of 3) = {wall_share:.1%} wall, "
