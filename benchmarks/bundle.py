@@ -233,7 +233,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000", help="two store sizes, small,large")
     parser.add_argument("--full", action="store_true", help="1,000 and 10,000 fixtures")
-    parser.add_argument("--repeat", type=int, default=2, help="cold builds per size (best counts)")
+    parser.add_argument("--repeat", type=int, default=3, help="cold builds per size (best counts)")
     args = parser.parse_args()
     small, large = (1000, 10000) if args.full else (int(x) for x in args.sizes.split(","))
     os.environ.setdefault("SOURCE_DATE_EPOCH", "1767225600")
