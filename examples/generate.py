@@ -395,6 +395,21 @@ def main(out: Path = HERE) -> None:
     write(out / "chat" / "office-chat.jsonl", "".join(json.dumps(line) + "\n" for line in chat_log(fake)))
     truth["chat/office-chat.jsonl"] = {"doc_type": None, "fields": {},
                                        "rubrics": ["The answer gives the cleaning invoice total of $1,840.00."]}
+    # More of the same kinds, so the sample store reaches the seed pipeline's 16+ goldens.
+    # Written after the first set, so the files above stay byte-identical.
+    for name in ("birch", "cedar", "elm", "willow", "aspen", "hazel"):
+        facts = lease_facts(fake)
+        write(out / "pdfs" / f"lease-{name}.pdf", text_pdf(lease_pages(facts)))
+        truth[f"pdfs/lease-{name}.pdf"] = {"doc_type": "lease", "scanned": False, "fields": facts, "rubrics": []}
+    for name in ("quay", "summit"):
+        facts = invoice_facts(fake)
+        write(out / "pdfs" / f"invoice-{name}.pdf", text_pdf(invoice_pages(fake, facts)))
+        truth[f"pdfs/invoice-{name}.pdf"] = {"doc_type": "invoice", "scanned": False, "fields": facts,
+                                             "rubrics": []}
+    for name, lease in (("renewal-question", leases[1]), ("rent-question", lease_facts(fake))):
+        thread, rubrics = thread_export(fake, ids, lease)
+        write(out / "threads" / f"{name}.json", json.dumps(thread, indent=2) + "\n")
+        truth[f"threads/{name}.json"] = {"doc_type": None, "fields": {}, "rubrics": rubrics}
     write(out / "truth.json", json.dumps(truth, indent=2) + "\n")
 
 

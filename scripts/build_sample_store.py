@@ -1,155 +1,100 @@
-"""Build the sample golden store shipped in this repo from synthetic (Faker) data.
+"""Rebuild the sample golden store shipped in this repo, with curator, from examples/.
 
-Every value is generated, so the ground truth is known by construction: each label's
-evidence span is located in the text and checked by `curator validate`.
-Usage: SOURCE_DATE_EPOCH=1767225600 python scripts/build_sample_store.py [STORE]
+The synthetic production inputs in examples/ (Faker data, `examples/generate.py`) go
+through the same path a user's data takes: `import` (anonymisation, OCR, suggested
+labels), a manual label revision checked against `examples/truth.json`, `status --to
+active`, then `mutate` for the adversarial variants. The result replaces goldens/ and
+adversarial/ in the repo.
+
+The vault key is fixed here, and only here, so the sample store is reproducible; a real
+store gets a random key. The vault itself stays in the build folder, never in the repo.
+Usage: python scripts/build_sample_store.py [--keep BUILD_DIR]
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
-import sys
-from datetime import date, timedelta
+import argparse
+import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
-from faker import Faker
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+SAMPLE_VAULT_KEY = "c2FtcGxlLXN0b3JlLW9ubHktbm90LWEtc2VjcmV0LTAwMDAwMDAwMDAwMDA="
+SAMPLE_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
+PSEUDONYMISED_TYPES = {"person", "organisation", "address"}
 
-from curator.labels import revise
-from curator.model import (
-    DocumentContent,
-    Fixture,
-    Page,
-    Provenance,
-    ThreadContent,
-    ThreadExport,
-)
-from curator.store import Store, fixture_id
-
-SEED = 20260101
-CREATED = "2026-01-01T00:00:00Z"
-
-
-def lease_text(fake: Faker, rng: random.Random) -> tuple[str, dict[str, str]]:
-    start = date(2024, 1, 1) + timedelta(days=rng.randrange(0, 700))
-    end = start.replace(year=start.year + 1) - timedelta(days=1)
-    rent = rng.randrange(900, 4200, 25)
-    values = {
-        "tenant": fake.name(),
-        "landlord": fake.name(),
-        "premises_address": f"{fake.street_address()}, {fake.city()}",
-        "lease_start_date": start.strftime("%B %d, %Y").replace(" 0", " "),
-        "lease_end_date": end.strftime("%B %d, %Y").replace(" 0", " "),
-        "monthly_rent": f"${rent:,}.00",
-        "security_deposit": f"${rent * 2:,}.00",
-    }
-    text = (
-        "RESIDENTIAL LEASE AGREEMENT\n\n"
-        f"This Lease is made between the Landlord and the Tenant named below.\n"
-        f"Landlord: {values['landlord']}\n"
-        f"Tenant: {values['tenant']}\n"
-        f"Premises Address: {values['premises_address']}\n\n"
-        "1. TERM. The term of this Lease begins and ends on the dates below.\n"
-        f"Lease Start Date: {values['lease_start_date']}\n"
-        f"Lease End Date: {values['lease_end_date']}\n\n"
-        "2. RENT. Rent is payable in advance on the first day of each month.\n"
-        f"Monthly Rent: {values['monthly_rent']}\n\n"
-        "3. DEPOSIT. The deposit is returned within 30 days of the end of the term.\n"
-        f"Security Deposit: {values['security_deposit']}\n\n"
-        "4. UTILITIES. The Tenant is responsible for electricity and internet.\n"
-        f"Signed by {values['landlord']} and {values['tenant']}.\n"
-    )
-    return text, values
+# (parent source in examples/, mutation options as `curator mutate` takes them, seed)
+VARIANTS = [
+    ("pdfs/lease-maple.pdf", [("truncate", 0.6)], 1),
+    ("threads/lease-question.json", [("truncate", 0.5)], 1),
+    ("pdfs/lease-birch.pdf", [("ocr_noise", 0.08)], 2),
+    ("pdfs/invoice-harbor.pdf", [("ocr_noise", 0.12)], 3),
+    ("pdfs/lease-cedar.pdf", [("bilingual", "fr")], 4),
+    ("pdfs/invoice-quay.pdf", [("bilingual", "de")], 5),
+    ("pdfs/lease-elm.pdf", [("contradict", "monthly_rent")], 6),
+    ("pdfs/lease-willow.pdf", [("contradict", "lease_end_date")], 7),
+    ("pdfs/lease-aspen.pdf", [("truncate", 0.8), ("ocr_noise", 0.05)], 8),
+]
 
 
-def thread(fake: Faker, rng: random.Random, topic: str) -> tuple[ThreadExport, list[str]]:
-    users = {}
-    for _ in range(3):
-        first, last = fake.first_name(), fake.last_name()
-        user_id = "".join(rng.choice("abcdefghijkmnopqrstuwxyz13456789") for _ in range(26))
-        users[user_id] = {
-            "id": user_id,
-            "username": f"{first}.{last}".lower(),
-            "first_name": first,
-            "last_name": last,
-            "email": f"{first}.{last}@example.com".lower(),
-            "position": fake.job(),
+def build(work: Path) -> Path:
+    from curator.anonymise import Vault, anonymise_text
+    from curator.ingest.api import import_sources
+    from curator.labels import set_labels
+    from curator.lifecycle import set_status
+    from curator.mutate.engine import mutate, steps_from_options
+    from curator.store import Store
+
+    truth = json.loads((EXAMPLES / "truth.json").read_text(encoding="utf-8"))
+    store = Store.init(work)
+    shutil.copyfile(REPO / "curator.toml", store.root / "curator.toml")
+
+    by_source: dict[str, str] = {}
+    for name, facts in sorted(truth.items()):
+        report = import_sources(store, [EXAMPLES / name], rubrics=facts["rubrics"], author="sample-builder")
+        [made] = report.created
+        by_source[name] = made["id"]
+
+    vault = Vault.open(store)
+    for name, facts in sorted(truth.items()):
+        if not facts["fields"]:
+            continue
+        spec = store.config.doc_types[facts["doc_type"]]
+        checked = {
+            field: anonymise_text(value, vault) if spec.fields[field].type in PSEUDONYMISED_TYPES else value
+            for field, value in facts["fields"].items()
         }
-    ids = list(users)
-    names = [users[i]["username"] for i in ids]
-    channel_id = "".join(rng.choice("abcdefghijkmnopqrstuwxyz13456789") for _ in range(26))
-    lines = [
-        (ids[0], f"The {topic} check failed again on main, can someone look?"),
-        (ids[1], f"@{names[0]} I see it too. Looks like the {topic} config changed yesterday."),
-        (ids[2], f"I'll be ready to roll back the {topic} change after lunch."),
-        (ids[0], f"Thanks @{names[2]}! @{names[1]} can you confirm the fix once it lands?"),
-        (ids[1], "Confirmed, green again. Nice work on the quick react."),
-    ]
-    posts = {}
-    root_id = ""
-    for number, (user_id, message) in enumerate(lines):
-        post_id = "".join(rng.choice("abcdefghijkmnopqrstuwxyz13456789") for _ in range(26))
-        root_id = root_id or post_id
-        posts[post_id] = {
-            "id": post_id,
-            "create_at": 1735732800000 + number * 60000,
-            "user_id": user_id,
-            "channel_id": channel_id,
-            "root_id": "" if post_id == root_id else root_id,
-            "message": message,
-            "type": "",
-            "props": {},
-        }
-    export = ThreadExport.model_validate(
-        {"posts": posts, "users": users, "channel": {"id": channel_id, "name": "eng-ops", "display_name": "Eng Ops"},
-         "team": {"id": "team" + channel_id[4:], "name": "platform"}, "file_infos": {}, "files": {}}
-    )
-    rubrics = [
-        f"mentions that @{names[2]} said they will be ready to roll back",
-        f"says the {topic} check is green again",
-        f"contains the usernames involved as @mentions if referenced (@{names[0]}, @{names[1]})",
-    ]
-    return export, rubrics
+        set_labels(store, by_source[name], assignments=checked, author="sample-builder",
+                   reason="checked against examples/truth.json")
+    set_status(store, list(by_source.values()), "active")
+
+    for name, options, seed in VARIANTS:
+        steps = steps_from_options(options, render=False, amendment_first=False)
+        [variant] = mutate(store, [by_source[name]], steps, seed=seed)
+        if variant["status"] != "active":
+            set_status(store, [variant["id"]], "active")
+    return store.root
 
 
-def provenance(name: str, raw: bytes) -> Provenance:
-    return Provenance(source_sha256=hashlib.sha256(raw).hexdigest(), source_name=name,
-                      importer="sample", imported_at=CREATED)
-
-
-def build(store: Store) -> list[str]:
-    fake = Faker("en_US")
-    fake.seed_instance(SEED)
-    rng = random.Random(SEED)
-    made = []
-    with store.transaction() as txn:
-        for number in range(5):
-            text, values = lease_text(fake, rng)
-            content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer", language="en")])
-            new_id = fixture_id(f"lease {values['premises_address']}", text.encode())
-            fixture = Fixture(id=new_id, kind="document", doc_type="lease", category="clean",
-                              status="active", title=f"Lease {number + 1}", created_at=CREATED,
-                              provenance=provenance(f"lease-{number + 1}.pdf", text.encode()))
-            labels = revise(store.config, "lease", content, None, assignments=values,
-                            author="sample-builder", reason="synthetic: values known by construction")
-            txn.create_fixture(fixture, content, [labels])
-            made.append(new_id)
-        for topic in ("deploy", "lint", "billing"):
-            export, rubrics = thread(fake, rng, topic)
-            content = ThreadContent(export=export)
-            raw = content.model_dump_json().encode()
-            new_id = fixture_id(f"thread {topic} check failed", raw)
-            fixture = Fixture(id=new_id, kind="thread", category="clean", status="active",
-                              title=f"{topic} check thread", created_at=CREATED,
-                              provenance=provenance(f"{topic}-thread.json", raw))
-            labels = revise(store.config, None, content, None, add_rubrics=rubrics,
-                            author="sample-builder", reason="synthetic: rubrics written with the thread")
-            txn.create_fixture(fixture, content, [labels])
-            made.append(new_id)
-    return made
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--keep", type=Path, help="build here and keep it (default: a temporary folder)")
+    args = parser.parse_args()
+    os.environ["CURATOR_VAULT_KEY"] = SAMPLE_VAULT_KEY
+    os.environ["SOURCE_DATE_EPOCH"] = SAMPLE_EPOCH
+    os.environ["CURATOR_AUTHOR"] = "sample-builder"
+    work = args.keep or Path(tempfile.mkdtemp(prefix="curator-sample-")) / "store"
+    built = build(work)
+    for folder in ("goldens", "adversarial"):
+        shutil.rmtree(REPO / folder, ignore_errors=True)
+        shutil.copytree(built / folder, REPO / folder)
+    print(f"sample store rebuilt from {EXAMPLES}: "
+          f"{len(list((REPO / 'goldens').glob('*/')))} goldens, "
+          f"{len(list((REPO / 'adversarial').glob('*/')))} adversarial")
 
 
 if __name__ == "__main__":
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent
-    for made_id in build(Store(root)):
-        print(made_id)
+    main()

@@ -45,20 +45,53 @@ class Leak:
         return f"{self.location} [{self.start}:{self.end}] {self.kind}: {self.text!r}"
 
 
-def find_leaks(texts: Iterable[tuple[str, str]], vault: Vault | None) -> list[Leak]:
-    """Leaks in (location, text) pairs: vault originals and unexempted pattern/name hits."""
-    from curator.anonymise.rewrite import Span, default_detector, is_safe, resolve, vault_terms
+def find_leaks(
+    texts: Iterable[tuple[str, str]], vault: Vault | None, *, synthetic: Iterable[str] = ()
+) -> list[Leak]:
+    """Leaks in (location, text) pairs: vault originals and unexempted pattern/name hits.
 
+    `synthetic` values were made up by curator itself (a contradicting amendment's new
+    tenant): a name or pattern hit on one is no leak. An original is still one.
+    """
+    from curator.anonymise.rewrite import Span, default_detector, is_safe, resolve, vault_terms
+    from curator.anonymise.vault import normal
+
+    made_up = {normal(value) for value in synthetic if value}
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     terms = vault_terms(vault)
+    pseudonyms = _pseudonym_terms(vault, made_up)
     detector = default_detector()
     leaks: list[Leak] = []
     for (where, text), hits in zip(pairs, detector.detect_many(t for _, t in pairs), strict=True):
-        found = [Span(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)]
+        disguised = [(m.start, m.end) for m in pseudonyms.find(text)]
+        found = [Span(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)
+                 if not _inside_longer(m.start, m.end, disguised)]
         found += [Span(h.start, h.end, h.kind, 1) for h in hits
-                  if not is_safe(vault, h.kind, text[h.start : h.end]) and (vault is not None or h.kind not in VAULT_ONLY)]
+                  if not is_safe(vault, h.kind, text[h.start : h.end])
+                  and normal(text[h.start : h.end]) not in made_up
+                  and (vault is not None or h.kind not in VAULT_ONLY)]
         leaks.extend(Leak(where, s.kind, text[s.start : s.end], s.start, s.end) for s in resolve(found))
     return leaks
+
+
+def _pseudonym_terms(vault: Vault | None, made_up: set[str]) -> Any:
+    """Values that stand in for people: the vault's pseudonyms and curator's made-up values."""
+    from curator.anonymise.terms import TermIndex
+
+    index = TermIndex()
+    for value in made_up:
+        index.add(value, "synthetic")
+    if vault is not None:
+        for entry in vault.entries():
+            if entry.kind in ("person", "username", "organisation", "address"):
+                index.add(entry.pseudonym, "pseudonym")
+    return index
+
+
+def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]]) -> bool:
+    # A pseudonym handed out before a later original shared one of its words ("Smith"), or
+    # a made-up name that happens to share one: inside the whole value, it is that value.
+    return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
 
 
 def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
@@ -148,4 +181,16 @@ def audit_store(store: Store) -> list[Leak]:
     """Leaks in every fixture and bundle of the store, checked against its vault."""
     from curator.anonymise.vault import Vault
 
-    return find_leaks(store_texts(store), Vault.load(store))
+    return find_leaks(store_texts(store), Vault.load(store), synthetic=synthetic_values(store))
+
+
+def synthetic_values(store: Store) -> set[str]:
+    """Values curator's own mutations made up (recorded in each variant's lineage)."""
+    made_up: set[str] = set()
+    for fixture_id in store.ids():
+        lineage = store.load_fixture(fixture_id).lineage
+        for step in lineage.mutations if lineage else ():
+            value = step.measured.get("new_value")
+            if isinstance(value, str):
+                made_up.add(value)
+    return made_up

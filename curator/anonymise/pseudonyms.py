@@ -71,6 +71,14 @@ def _words() -> tuple[str, ...]:
 
 
 @cache
+def common_words() -> frozenset[str]:
+    """Everyday English words (Faker's lorem list)."""
+    from faker.providers.lorem.en_US import Provider
+
+    return frozenset(w.casefold() for w in Provider.word_list)
+
+
+@cache
 def _jobs() -> tuple[str, ...]:
     from faker.providers.job.en_US import Provider
 

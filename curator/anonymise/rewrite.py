@@ -40,9 +40,26 @@ def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
     if vault.is_pseudonym(value):
         return True
     if kind == "person":
-        words = tokens(value)
-        return bool(words) and all(vault.is_pseudonym_token(w) and not vault.is_original_token(w) for w in words)
+        return _pseudonym_name(vault, tokens(value))
     return False
+
+
+def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
+    """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
+
+    Every word is a pseudonym word or no known name at all, at least one is a pseudonym
+    word, and none is a word of an original: "Karen Ford" stays a hit, since Karen is a name.
+    """
+    from curator.anonymise.names import gazetteer
+
+    if not words:
+        return True  # only titles ("Mr", "Dr."): they name nobody
+    if any(vault.is_original_token(w) for w in words):
+        return False
+    first, last = gazetteer()
+    known = {n.casefold() for n in first} | {n.casefold() for n in last}
+    pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
+    return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
 
 
 class Rewriter:

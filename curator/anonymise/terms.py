@@ -13,14 +13,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from curator.anonymise.pseudonyms import common_words
+
 TOKEN = re.compile(r"[^\W_]+")
 MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
 MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
 MIN_KEY = 3          # shorter originals ("Al", "Jo") are not searched in free text
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
-# Names that are also everyday English words: matched only when Capitalised, so "I will
-# check" keeps its verb while "Will said" loses the name.
+# Names that are also everyday English words (these, and Faker's lorem list): matched only
+# when Capitalised, so "I will check" keeps its verb while "Will said" loses the name.
 COMMON_WORDS = frozenset(
     """will may mark bill grant hope joy art rose june april august dawn faith frank gene
     guy jack jean king long young white black brown green gray grey hall lee page price
@@ -121,7 +123,9 @@ class TermIndex:
             soft = sum(1 for k in range(i, j) if SOFT_GAP.match(text[toks[k][1] : toks[k + 1][0]]))
             if soft < extra:
                 return False
-        if key in COMMON_WORDS and not text[toks[i][0]].isupper():
+        start = toks[i][0]
+        mention = start > 0 and text[start - 1] == "@"  # "@coffee" is a username, whatever its case
+        if (key in COMMON_WORDS or key in common_words()) and not text[start].isupper() and not mention:
             return False
         return True
 

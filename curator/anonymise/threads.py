@@ -74,11 +74,11 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and name.lower() not in DEFAULT_CHANNELS and not DM_NAME.match(name):
+        if isinstance(name, str) and name and not generic_name(name) and not DM_NAME.match(name):
             pseudonym = vault.pseudonym(name, kind)
             terms.add(name, kind)
             display = record.get("display_name")
-            if isinstance(display, str) and display and display.lower() not in DEFAULT_CHANNELS:
+            if isinstance(display, str) and display and not generic_name(display):
                 words = [w for w in pseudonym.replace("_", "-").split("-") if w]
                 vault.assign(display, kind, " ".join(w.title() for w in words))
                 terms.add(display, kind)
@@ -96,6 +96,19 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
+
+
+GENERIC_WORDS = frozenset({"dev", "devs", "ops", "eng", "engineering", "sales", "marketing", "random",
+                           "general", "support", "help", "alerts", "announcements", "oncall", "incidents"})
+
+
+def generic_name(name: str) -> bool:
+    """A channel or team named with everyday words ("general", "dev-ops") names nobody: kept,
+    and not hunted in text, where "in general" would otherwise count as a leak."""
+    from curator.anonymise.pseudonyms import common_words
+
+    words = [w.casefold() for w in re.findall(r"[^\W_]+", name)]
+    return name.lower() in DEFAULT_CHANNELS or all(w in GENERIC_WORDS or w in common_words() for w in words)
 
 
 class ThreadRewriter:

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "list": ("store_cmds", "list_fixtures", "List fixtures."),
     "show": ("store_cmds", "show", "Show one fixture."),
     "validate": ("store_cmds", "validate", "Check schema, lineage and label integrity."),
+    "status": ("status", "status", "Move fixtures to a status (draft, active, retired, ...)."),
     "stats": ("stats", "stats", "Store composition against the adversarial target."),
     "label": ("label", "label", "Set and inspect ground-truth label revisions."),
     "import": ("import_cmd", "import_sources", "Import threads, chat logs and PDFs as fixtures."),

@@ -16,8 +16,8 @@ from curator import clock
 from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
-from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdf
-from curator.ingest.privacy import anonymise_one, open_vault
+from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
+from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
 from curator.ingest.threads import (
@@ -74,22 +74,43 @@ def import_sources(
         seen[raw.sha256] = raw.name
         todo.append((raw, kind))
 
-    parsed = [(raw, item) for raw, kind in todo
-              for item in _parse(raw, kind, ocr=ocr, split_threads=split_threads,
-                                 workers=workers, progress=progress)]
+    # PDFs are read together so their OCR pages share one pool of workers.
+    pdfs = [raw for raw, kind in todo if kind == "pdf"]
+    read = dict(zip([id(raw) for raw in pdfs],
+                    parse_pdfs(pdfs, ocr=ocr, workers=workers, progress=progress), strict=True))
+    parsed = []
+    for raw, kind in todo:
+        if kind == "pdf":
+            parsed.append((raw, read[id(raw)]))
+        elif kind == "chat":
+            parsed.extend((raw, item) for item in parse_chat_jsonl(raw, split_threads=split_threads))
+        else:
+            parsed.extend((raw, item) for item in parse_thread_export(raw, split_threads=split_threads))
     if not parsed:
         return report
-    vault = open_vault(store)
+    author = author or default_author()
     fixtures = []
-    for raw, item in parsed:
-        fixtures.append(_build(store, raw, item, vault, doc_type=doc_type, category=category,
-                               rubrics=rubrics, author=author or default_author()))
+    names: list[str] = []
+    # The vault is read, extended and saved under the store lock, so two imports running at
+    # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
-        for fixture, content, revisions in fixtures:
+        vault = open_vault(store)
+        raced = {raw.sha256: found for raw, _ in parsed if (found := store.find_by_source(raw.sha256))}
+        for raw, item in parsed:
+            if raw.sha256 in raced:
+                continue
+            fixture, content, revisions = _build(store, raw, item, vault, doc_type=doc_type,
+                                                 category=category, rubrics=rubrics, author=author)
             txn.create_fixture(fixture, content, revisions)
+            fixtures.append((fixture, content, revisions))
+            names.append(raw.name)  # the report shows the user their own file name
         vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
-    for fixture, content, revisions in fixtures:
-        report.created.append(_summary(fixture, content, revisions))
+    for raw, _ in parsed:
+        if raw.sha256 in raced and not any(s["sha256"] == raw.sha256 for s in report.skipped):
+            report.skipped.append({"source": raw.name, "sha256": raw.sha256,
+                                   "already_imported_as": raced[raw.sha256]})
+    for source_name, (fixture, content, revisions) in zip(names, fixtures, strict=True):
+        report.created.append(_summary(source_name, fixture, content, revisions))
     return report
 
 
@@ -147,14 +168,6 @@ def _quick_check(raw: RawSource, kind: str) -> None:
         check_export_shape(load_json(raw), raw.name)
 
 
-def _parse(raw: RawSource, kind: str, **options: Any) -> list[Parsed]:
-    if kind == "pdf":
-        return parse_pdf(raw, ocr=options["ocr"], workers=options["workers"], progress=options["progress"])
-    if kind == "chat":
-        return parse_chat_jsonl(raw, split_threads=options["split_threads"])
-    return parse_thread_export(raw, split_threads=options["split_threads"])
-
-
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,
            category: str, rubrics: Sequence[str], author: str,
            ) -> tuple[Fixture, DocumentContent | ThreadContent, list[LabelRevision]]:
@@ -185,7 +198,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         category=category,
         title=title,
         created_at=clock.now_iso(),
-        provenance=Provenance(source_sha256=raw.sha256, source_name=raw.name,
+        # The base name only, and through the anonymiser: file names can name people too.
+        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault),
                               importer=item.importer, imported_at=clock.now_iso()),
         warnings=warnings,
     )
@@ -212,11 +226,12 @@ def _title(content: DocumentContent | ThreadContent, doc_type: str | None) -> st
     return f"{channel} channel"
 
 
-def _summary(fixture: Fixture, content: DocumentContent | ThreadContent,
+def _summary(source_name: str, fixture: Fixture, content: DocumentContent | ThreadContent,
              revisions: list[LabelRevision]) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "id": fixture.id,
-        "source": fixture.provenance.source_name,
+        "source": source_name,
+        "stored_source_name": fixture.provenance.source_name,
         "kind": fixture.kind.value,
         "doc_type": fixture.doc_type,
         "category": fixture.category,

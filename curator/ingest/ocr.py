@@ -121,34 +121,49 @@ def ocr_page(path: str, index: int) -> OcrResult:
     return ocr_image(render_page(path, index))
 
 
+def _checked(run: Any, job: tuple[str, int]) -> OcrResult:
+    """A page's result, or one clear line naming the file and page whose OCR failed."""
+    from curator.errors import CuratorError
+
+    try:
+        return run()
+    except Exception as error:  # Tesseract missing or crashing, a worker killed, a bad image
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CuratorError(f"{os.path.basename(job[0])}: OCR of page {job[1] + 1} failed: {detail}") from None
+
+
 def _one_tesseract_thread() -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"
 
 
-def ocr_pages(path: str, indices: list[int], *, workers: int | None = None,
-              progress: bool = False) -> dict[int, OcrResult]:
-    """OCR several pages of one PDF, in parallel; index -> result."""
+def ocr_pages(jobs: list[tuple[str, int]], *, workers: int | None = None,
+              progress: bool = False) -> list[OcrResult]:
+    """OCR (pdf path, 0-based page index) jobs, in parallel across processes; results in job order.
+
+    Pages of several PDFs share one pool, so an import of many one-page scans uses every core.
+    """
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    if not indices:
-        return {}
-    workers = max(1, min(workers or os.cpu_count() or 1, len(indices)))
-    results: dict[int, OcrResult] = {}
-    bar = _progress_bar(len(indices), progress)
+    if not jobs:
+        return []
+    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    results: list[OcrResult | None] = [None] * len(jobs)
+    bar = _progress_bar(len(jobs), progress)
     try:
         if workers == 1:
-            for index in indices:
-                results[index] = ocr_page(path, index)
+            for n, (path, index) in enumerate(jobs):
+                results[n] = _checked(lambda path=path, index=index: ocr_page(path, index), jobs[n])
                 bar.update(1)
-            return results
-        with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
-            futures = {pool.submit(ocr_page, path, index): index for index in indices}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                bar.update(1)
-        return results
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
+                futures = {pool.submit(ocr_page, path, index): n for n, (path, index) in enumerate(jobs)}
+                for future in as_completed(futures):
+                    n = futures[future]
+                    results[n] = _checked(future.result, jobs[n])
+                    bar.update(1)
     finally:
         bar.close()
+    return [r for r in results if r is not None]
 
 
 class _NoBar:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
 from curator.ingest.language import detect_language
 from curator.ingest.source import Parsed, RawSource
 from curator.model import DocumentContent, Page
+
+if TYPE_CHECKING:
+    from curator.ingest.ocr import OcrResult
 
 IMPORTER = "pdf"
 OCR_MODES = ("auto", "always", "never")
@@ -76,20 +81,47 @@ def check_pdf(source: RawSource) -> None:
     open_pdf(source).close()
 
 
-def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
-              progress: bool = False) -> list[Parsed]:
+@dataclass
+class PdfPlan:
+    """A PDF's text layer read, and which of its pages (0-based) need OCR."""
+
+    source: RawSource
+    texts: list[str]
+    to_ocr: list[int]
+
+
+def plan_pdf(source: RawSource, ocr: str = "auto") -> PdfPlan:
     if ocr not in OCR_MODES:
         raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
     texts = text_layer(source)
     to_ocr = [i for i, text in enumerate(texts)
               if ocr == "always" or (ocr == "auto" and not usable_text(text))]
-    results = {}
-    if to_ocr:
+    return PdfPlan(source, texts, to_ocr)
+
+
+def parse_pdfs(sources: list[RawSource], *, ocr: str = "auto", workers: int | None = None,
+               progress: bool = False) -> list[Parsed]:
+    """Several PDFs, their OCR pages sharing one worker pool; one Parsed per PDF, in order."""
+    plans = [plan_pdf(source, ocr) for source in sources]
+    jobs = [(str(plan.source.path), index) for plan in plans for index in plan.to_ocr]
+    results = iter([])
+    if jobs:
         from curator.ingest.ocr import ocr_pages
 
-        results = ocr_pages(str(source.path), to_ocr, workers=workers, progress=progress)
+        results = iter(ocr_pages(jobs, workers=workers, progress=progress))
+    return [finish_pdf(plan, {index: next(results) for index in plan.to_ocr}) for plan in plans]
+
+
+def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
+              progress: bool = False) -> list[Parsed]:
+    """One PDF: text layer per page, OCR where `ocr` says, language per page."""
+    return parse_pdfs([source], ocr=ocr, workers=workers, progress=progress)
+
+
+def finish_pdf(plan: PdfPlan, results: dict[int, OcrResult]) -> Parsed:
+    """Pages from the text layer or their OCR result, each with its language; warnings."""
     pages, warnings = [], []
-    for index, text in enumerate(texts):
+    for index, text in enumerate(plan.texts):
         number = index + 1
         if index in results:
             result = results[index]
@@ -104,4 +136,4 @@ def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = Non
                 warnings.append(f"page {number}: no usable text layer and --ocr never; kept as is")
         page.language = detect_language(page.text)
         pages.append(page)
-    return [Parsed(DocumentContent(pages=pages), IMPORTER, warnings=warnings)]
+    return Parsed(DocumentContent(pages=pages), IMPORTER, warnings=warnings)

@@ -43,6 +43,21 @@ def anonymise_one(
     return result.content, list(result.revisions)
 
 
+def anonymise_name(name: str, vault: Any) -> str:
+    """A source's file name with the same mapping as its content ("jane-doe-lease.pdf")."""
+    from curator.anonymise import anonymise_text
+
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        return anonymise_text(name, vault)
+    # Word separators in file names become spaces for detection, then come back.
+    spaced = stem.replace("-", " ").replace("_", " ")
+    rewritten = anonymise_text(spaced, vault)
+    if rewritten == spaced:
+        return name
+    return f"{rewritten.replace(' ', '-')}.{suffix}"
+
+
 def _check_same_shape(name: str, before: DocumentContent | ThreadContent,
                       after: DocumentContent | ThreadContent) -> None:
     """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""

@@ -162,3 +162,10 @@ def test_attachment_text_is_audited(vault):
 
     leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
     assert [(leak.location, leak.text) for leak in leaks] == [("content.json.export.files.f1(decoded)", "Claudio Costa")]
+
+
+def test_everyday_word_names_count_when_capitalised_or_mentioned(vault):
+    vault.pseudonym("Will", "first_name")
+    vault.pseudonym("support", "username")
+    leaks = find_leaks([("a", "I will ask Will"), ("b", "more support for @support")], vault)
+    assert [(leak.location, leak.text, leak.start) for leak in leaks] == [("a", "Will", 11), ("b", "support", 18)]

@@ -62,3 +62,10 @@ def test_nothing_is_downloaded_at_run_time(tmp_path):
     assert report["ours"] == []
     # the guard is live: tldextract's default configuration does try the network
     assert report["vanilla"] > 0
+
+
+def test_anonymising_opens_no_socket(no_network, thread, vault):
+    from curator.anonymise import anonymise
+
+    result = anonymise(thread, vault)
+    assert result.leaks == [] and no_network == []

@@ -182,3 +182,14 @@ def test_short_record_values_and_system_props_are_replaced(vault):
     assert new.channel["name"] == f"{vault.lookup(uid, 'id')}__{vault.lookup(vid, 'id')}"
     post = new.posts[vault.lookup(pid, "id")]
     assert post.props == {"addedUsername": vault.lookup("claudio.costa", "username"), "userId": vault.lookup(vid, "id")}
+
+
+def test_channels_named_with_everyday_words_are_kept(vault):
+    export = thread_export(seed=41, n_users=8, n_posts=30)
+    export["channel"]["name"], export["channel"]["display_name"] = "general", "General"
+    post = next(iter(export["posts"].values()))
+    post["message"] += " In general this is fine."
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    assert result.content.export.channel["name"] == "general"
+    assert "In general this is fine." in result.content.export.posts[vault.lookup(post["id"], "id")].message
+    assert "general" not in vault.originals()

@@ -147,3 +147,18 @@ def test_label_set_finds_evidence_written_differently(store):
     text = store.load(lease).content.pages[0].text
     assert text[label.evidence.start:label.evidence.end] == "January 15, 2024"
     assert run_cli("validate", store=store.root).exit_code == 0
+
+
+def test_status_moves_fixtures_all_or_none(store):
+    from curator.model import ReviewState, Status
+
+    lease = add_lease(store, status="draft")
+    before = snapshot(store.root)
+    result = run_cli("status", lease, "nope-00000000", "--to", "active", store=store.root)
+    assert result.exit_code == 2 and snapshot(store.root) == before
+    assert run_cli("status", lease, "--to", "active", store=store.root).exit_code == 0
+    assert store.load_fixture(lease).status == "active"
+    fixture = store.load_fixture(lease)
+    store.save_fixture(fixture.model_copy(update={"status": Status.reviewed, "review": ReviewState(conflict_fields=["tenant"])}))
+    result = run_cli("status", lease, "--to", "active", store=store.root)
+    assert result.exit_code == 2 and "disagree on tenant" in result.stderr

@@ -205,6 +205,73 @@ def test_an_anonymiser_that_loses_posts_is_refused(store, monkeypatch):
 
     monkeypatch.setattr(anonymise_package, "anonymise", merging)
     before = snapshot(store.root)
-    result = run_cli("import", EXAMPLES / "chat" / "office-chat.jsonl", store=store.root)
+    result = run_cli("import", THREAD, store=store.root)
     assert result.exit_code == 2 and "turned 6 posts into 5" in result.stderr
     assert snapshot(store.root) == before
+
+
+def test_same_inputs_same_key_and_clock_give_byte_identical_fixtures(tmp_path, monkeypatch):
+    from curator.store import Store
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    monkeypatch.setenv("CURATOR_VAULT_KEY", "MDAxMTIyMzM0NDU1NjY3Nzg4OTlhYWJiY2NkZGVlZmY=")
+    monkeypatch.setenv("CURATOR_AUTHOR", "tester")
+    stores = [Store.init(tmp_path / name) for name in ("one", "two")]
+    for store in stores:
+        import_sources(store, [THREAD, CHANNEL, LEASE], rubrics=["The answer is polite."], split_threads=True)
+    first, second = (snapshot(s.root) for s in stores)
+    assert first == second and any(name.startswith("goldens/") for name in first)
+
+
+def test_two_imports_at_once_keep_every_fixture_and_every_pseudonym(store):
+    import subprocess
+
+    from curator.anonymise import Vault
+    from tests.conftest import CURATOR, subprocess_env
+
+    sources = [THREAD, CHANNEL, THREAD]  # two different sources, one of them twice
+    procs = [subprocess.Popen([*CURATOR, "--store", str(store.root), "import", str(source), "--json"],
+                              env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for source in sources]
+    reports = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err.decode()
+        reports.append(json.loads(out))
+    assert len(store.ids()) == 2
+    assert sum(len(r["created"]) for r in reports) == 2 and sum(len(r["skipped"]) for r in reports) == 1
+    originals = {o.casefold() for o in Vault.open(store).originals()}
+    for source in (THREAD, CHANNEL):
+        for user in json.loads(source.read_text())["users"].values():
+            assert user["email"].casefold() in originals  # neither import lost the other's entries
+
+
+def test_a_failing_tesseract_is_one_error_line_and_writes_nothing(store, monkeypatch):
+    # Fault injection: Tesseract crashing on a page (inline worker, so the patch applies).
+    import pytesseract
+
+    import curator.ingest.ocr as ocr
+
+    def crash(image):
+        raise pytesseract.TesseractError(1, "Error during processing.")
+
+    monkeypatch.setattr(ocr, "recognise", crash)
+    before = snapshot(store.root)
+    scan = EXAMPLES / "pdfs" / "invoice-sideways-scan.pdf"
+    result = run_cli("import", THREAD, scan, "--workers", "1", store=store.root)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"]
+    assert snapshot(store.root) == before
+
+
+def test_a_file_named_after_a_person_is_stored_under_an_anonymised_name(store, tmp_path):
+    raw = json.loads(THREAD.read_text())
+    user = next(iter(raw["users"].values()))
+    named = tmp_path / f"{user['first_name']}-{user['last_name']}-thread.json".lower()
+    named.write_bytes(THREAD.read_bytes())
+    [created] = import_sources(store, [named]).created
+    stored = store.load_fixture(created["id"]).provenance.source_name
+    assert created["source"] == named.name and created["stored_source_name"] == stored
+    assert stored.endswith("-thread.json") and "/" not in stored
+    assert user["first_name"].lower() not in stored.lower() and user["last_name"].lower() not in stored.lower()

@@ -97,3 +97,17 @@ def _spec(doc_type: str):
     from tests.conftest import REPO
 
     return load_config(REPO / "curator" / "data" / "curator.toml").doc_types[doc_type]
+
+
+def test_several_pdfs_share_one_ocr_pool_and_keep_their_own_pages(clean_scan, tmp_path):
+    from curator.ingest.pdf import parse_pdfs
+
+    path, truth = clean_scan
+    text = EXAMPLES / "pdfs" / "invoice-harbor.pdf"
+    other = tmp_path / "copy-scan.pdf"
+    other.write_bytes(path.read_bytes() + b"\n")  # another file, same page
+    first, middle, last = parse_pdfs([read_source(path), read_source(text), read_source(other)], workers=2)
+    assert [p.origin for p in middle.content.pages] == ["text-layer"]
+    for parsed in (first, last):
+        [page] = parsed.content.pages
+        assert page.origin == "ocr" and cer(page.text, truth) < CER_LIMIT
