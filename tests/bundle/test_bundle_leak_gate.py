@@ -78,3 +78,25 @@ def test_pattern_pii_refuses_the_bundle(store):
     run = run_cli("bundle", "build", "1.0.0", store=store.root)
     assert run.exit_code == 2 and "refusing to bundle" in run.stderr
     assert not store.bundles_dir.exists()
+
+
+def test_audit_verdicts_are_cached_per_fixture(sample, monkeypatch):
+    import curator.anonymise
+
+    build_bundle(sample, "1.0.0")
+    audited = []
+    original = curator.anonymise.find_leaks
+
+    def counting(texts, vault, **kwargs):
+        texts = list(texts)
+        audited.extend(where for where, _ in texts)
+        return original(texts, vault, **kwargs)
+
+    monkeypatch.setattr(curator.anonymise, "find_leaks", counting)
+    build_bundle(sample, "1.0.1")
+    assert all(not where.startswith(("fixtures.jsonl", "mattermost/")) for where in audited)
+    new = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
+    build_bundle(sample, "1.0.2")
+    from curator.bundle.leakgate import _fixture_of
+
+    assert {_fixture_of(where) for where in audited if where.startswith("fixtures.jsonl")} == {new}
