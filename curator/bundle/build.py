@@ -9,17 +9,20 @@ wall-clock time, sorted everything, and built_at is the newest label revision ti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import gc
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator import __version__, atomic
 from curator.bundle import changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
-from curator.bundle.cache import open_cache, serialise_store
-from curator.bundle.diff import diff_lines, lines_by_id, parse_lines
+from curator.bundle.cache import Progress, open_cache, scan, serialise_store, signature
+from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
-from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, MANIFEST, open_bundle
+from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
@@ -36,6 +39,7 @@ class BuildResult:
     unchanged: bool  # the version already existed with this very content
     manifest: BundleManifest
     archive: Path | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {
@@ -47,6 +51,7 @@ class BuildResult:
             "formats": self.manifest.formats,
             "counts": self.manifest.counts.model_dump(mode="json"),
             "content_sha256": self.manifest.content_sha256,
+            "warnings": self.warnings,
         }
 
 
@@ -82,34 +87,45 @@ def build_bundle(
     formats: str | Iterable[str] | None = None,
     statuses: Sequence[str] = ("active",),
     archive: bool = False,
+    progress: Progress | None = None,
+    strict_audit: bool = False,
 ) -> BuildResult:
-    """Build bundles/VERSION from the store's fixtures with the given statuses."""
+    """Build bundles/VERSION from the store's fixtures with the given statuses.
+
+    `strict_audit` also refuses the bundle on the audit's name guesses (see leakgate).
+    """
     manifest.check_version(version)
     chosen_formats = parse_formats(formats)
     chosen_statuses = parse_statuses(statuses)
     final = store.bundles_dir / version
     archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
 
-    with store.locked():
+    with store.locked(), _collector_paused():
         _clear_stale_staging(store)
         cache = open_cache(store)
+        listing = scan(store)
+        selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
+        stat_signature = signature(listing)
+        existing = manifest.read_manifest(final) if final.exists() else None  # broken: refused
+        if existing is not None and cache.known_digest(selection, stat_signature) == existing.content_sha256:
+            # Not one store file touched since a build of this very content: nothing to read.
+            return _unchanged(existing, final, archive, archive_path, version)
+
         wanted = {s.value for s in chosen_statuses}
-        items = [item for item in serialise_store(store, cache) if item.status in wanted]
+        items = [item for item in serialise_store(store, cache, progress, listing) if item.status in wanted]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
         digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
+        cache.remember_build(selection, stat_signature, digest)
 
-        if final.exists():
-            existing = manifest.read_manifest(final)  # a version whose manifest is broken is refused too
+        if existing is not None:
             if existing.content_sha256 != digest:
                 raise CuratorError(
                     f"bundle {version} already exists with different content; versions are "
                     "immutable, build a new version"
                 )
-            if archive and not archive_path.exists():
-                write_archive(final, archive_path, version)
             cache.save()
-            return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
+            return _unchanged(existing, final, archive, archive_path, version)
         if archive_path.exists():
             raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
 
@@ -117,14 +133,16 @@ def build_bundle(
         previous = manifest.previous_version(store.bundles_dir, version)
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         changelog_text = _changelog(store, version, previous, items)
-        leakgate.check(store, items, {CHANGELOG: changelog_text})
+        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text}, strict=strict_audit)
 
         staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
         try:
-            written = _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
+            _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
             (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
-            written.append(CHANGELOG)
-            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, thread_files)
+            # Files written from memory are hashed from memory; the rest (hf, parquet) read back.
+            in_memory = {**thread_files, FIXTURES: fixtures_jsonl, CHANGELOG: changelog_text.encode("utf-8")}
+            hashed = {name: manifest.file_sha256(data) for name, data in in_memory.items()}
+            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed)
             (staged / MANIFEST).write_bytes(manifest.render(built))
             atomic.publish_dir(staged, final)
         except BaseException:
@@ -133,7 +151,27 @@ def build_bundle(
         if archive:
             write_archive(final, archive_path, version)
         cache.save()
-        return BuildResult(version, final, False, built, archive_path if archive else None)
+        return BuildResult(version, final, False, built, archive_path if archive else None, warnings)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A build holds hundreds of thousands of small, acyclic objects at once (lines, rows,
+    entries). CPython's cyclic collector would rescan them again and again, a cost that
+    grows faster than the store; they form no cycles, so collection waits for the end."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _unchanged(existing: BundleManifest, final: Path, archive: bool, archive_path: Path, version: str) -> BuildResult:
+    if archive and not archive_path.exists():
+        write_archive(final, archive_path, version)
+    return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
 
 
 def _clear_stale_staging(store: Store) -> None:
@@ -151,25 +189,24 @@ def _write_formats(
     fixtures_jsonl: bytes,
     thread_files: dict[str, bytes],
     digest: str,
-) -> list[str]:
-    written = jsonl.write(staged, fixtures_jsonl)
+) -> None:
+    jsonl.write(staged, fixtures_jsonl)
     if "hf" in formats or "parquet" in formats:
-        table = hf.arrow_table(items)
+        table = hf.arrow_table(items)  # one typed table serves both
         if "hf" in formats:
-            written += hf.write(staged, table, digest)
+            hf.write(staged, table, digest)
         if "parquet" in formats:
-            written += parquet.write(staged, table)
+            parquet.write(staged, table)
     if "mattermost" in formats:
-        written += mattermost.write(staged, thread_files)
-    return written
+        mattermost.write(staged, thread_files)
 
 
 def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
-    before = parse_lines(open_bundle(store.bundles_dir / previous))
-    after = lines_by_id((item.line for item in items), version)
-    return changelog.render(version, diff_lines(before, after, before_name=previous, after_name=version), len(items))
+    before = raw_lines(open_bundle(store.bundles_dir / previous))
+    after = [item.line for item in items]
+    return changelog.render(version, diff_raw(before, after, before_name=previous, after_name=version), len(items))
 
 
 def _manifest(
@@ -180,16 +217,16 @@ def _manifest(
     digest: str,
     items: list[Serialised],
     staged: Path,
-    thread_files: dict[str, bytes],
+    hashed: dict[str, str],
 ) -> BundleManifest:
-    files = {
-        path.relative_to(staged).as_posix(): manifest.file_sha256(path.read_bytes())
-        for path in sorted(staged.rglob("*"))
-        if path.is_file() and path.name != MANIFEST
-    }
+    files = {}
+    for path in sorted(staged.rglob("*")):
+        name = path.relative_to(staged).as_posix()
+        if path.is_file() and name != MANIFEST:
+            files[name] = hashed.get(name) or manifest.file_sha256(path.read_bytes())
     entries = []
     for item in items:
-        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in thread_files else []
+        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in hashed else []
         entries.append(BundleEntry.model_validate({**item.entry, "files": own}))
     return BundleManifest(
         bundle_version=version,

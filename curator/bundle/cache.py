@@ -16,35 +16,77 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from curator import __version__, atomic
 from curator.bundle.serialise import SOURCE_FILES, Serialised, serialise, sha256
-from curator.store import FIXTURE_DIRS, Store
+from curator.model import ContentFile, Fixture, LabelRevision
+from curator.store import (
+    CONTENT_FILE,
+    FIXTURE_DIRS,
+    FIXTURE_FILE,
+    LABELS_FILE,
+    FixtureRecord,
+    Store,
+)
+
+# Wraps the fixtures being serialised, e.g. in a progress bar; must yield them all.
+Progress = Callable[[list], Iterable]
 
 INDEX_NAME = "cache/bundle-index.json"
 TEXTS_NAME = "cache/bundle-texts.json"
+BUILDS_NAME = "cache/bundle-builds.json"
 # Bump when the line format or the entry shape changes, so old entries are not reused.
 CACHE_FORMAT = 3
 _STAMP = [CACHE_FORMAT, __version__]
 
 
 class SerialisationCache:
-    def __init__(self, index_path: Path, texts_path: Path) -> None:
-        self.index_path, self.texts_path = index_path, texts_path
-        index = _read_json(index_path)
-        fresh = isinstance(index, dict) and index.get("format") == _STAMP
-        self._old_meta: dict[str, Any] = dict(index.get("entries", {})) if fresh else {}
-        self._old_stats: dict[str, Any] = dict(index.get("stats", {})) if fresh else {}
-        self._old_texts: dict[str, Any] | None = None if fresh else {}
+    def __init__(self, index_path: Path, texts_path: Path, builds_path: Path) -> None:
+        self.index_path, self.texts_path, self.builds_path = index_path, texts_path, builds_path
+        self._index_loaded = False
+        self._old_meta: dict[str, Any] = {}
+        self._old_stats: dict[str, Any] = {}
+        self._old_texts: dict[str, Any] | None = None
         self._meta: dict[str, Any] = {}
         self._stats: dict[str, Any] = {}
         self._texts: dict[str, dict[str, Any]] = {}
         self._texts_added = False
+        builds = _read_json(builds_path)
+        fresh = isinstance(builds, dict) and builds.get("format") == _STAMP
+        self._old_builds: dict[str, Any] = dict(builds.get("builds", {})) if fresh else {}
+        self._builds = dict(self._old_builds)
+
+    def _load_index(self) -> None:
+        """Read lazily: a build that the stat signature proves unchanged never needs it."""
+        if self._index_loaded:
+            return
+        self._index_loaded = True
+        index = _read_json(self.index_path)
+        if isinstance(index, dict) and index.get("format") == _STAMP:
+            self._old_meta = dict(index.get("entries", {}))
+            self._old_stats = dict(index.get("stats", {}))
+        else:
+            self._old_texts = {}
+
+    def known_digest(self, selection: str, signature: str) -> str | None:
+        """The content digest of the last build of `selection` when every file's stat was
+        exactly as now: then nothing can have changed and nothing needs reading."""
+        found = self._old_builds.get(selection)
+        if isinstance(found, dict) and found.get("signature") == signature:
+            return found.get("digest")
+        return None
+
+    def remember_build(self, selection: str, signature: str, digest: str) -> None:
+        self._builds[selection] = {"signature": signature, "digest": digest}
 
     def hashes(self, fixture_id: str, stats: list[list[int]]) -> dict[str, str] | None:
         """The remembered hashes of a fixture's files, when their stat has not changed."""
+        self._load_index()
         known = self._old_stats.get(fixture_id)
         if isinstance(known, list) and len(known) == 2 and known[0] == stats:
             return known[1]
@@ -54,6 +96,7 @@ class SerialisationCache:
         self._stats[fixture_id] = [stats, hashes]
 
     def meta(self, key: str) -> dict[str, Any] | None:
+        self._load_index()
         found = self._old_meta.get(key)
         if found is not None:
             self._meta[key] = found
@@ -74,7 +117,21 @@ class SerialisationCache:
         self._texts_added = True
 
     def save(self) -> None:
-        """Keep only what this build used, so the cache never outgrows the store."""
+        """Keep only what this build used, so the cache never outgrows the store.
+
+        A cache that cannot be written (full disk) is only a slower next build, never a
+        failed one: the bundle is already in place when this runs.
+        """
+        try:
+            self._save()
+        except OSError:
+            pass
+
+    def _save(self) -> None:
+        if self._builds != self._old_builds:
+            _write_json(self.builds_path, {"format": _STAMP, "builds": self._builds})
+        if not self._index_loaded:
+            return
         keys_changed = self._meta.keys() != self._old_meta.keys()
         if keys_changed or self._texts_added:
             texts = {}
@@ -87,8 +144,12 @@ class SerialisationCache:
             _write_json(self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta})
 
 
-def fixture_dirs(store: Store) -> list[tuple[str, str]]:
-    """(id, directory) of every fixture, in id order; os.scandir, as this runs on every build."""
+# (id, directory, [[size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl])
+Listing = list[tuple[str, str, list[list[int]]]]
+
+
+def scan(store: Store) -> Listing:
+    """Every fixture with the stat of its files, in id order (os.scandir: runs on every build)."""
     found = []
     for folder in FIXTURE_DIRS:
         try:
@@ -96,30 +157,74 @@ def fixture_dirs(store: Store) -> list[tuple[str, str]]:
                 found.extend((e.name, e.path) for e in entries if e.is_dir() and not e.name.startswith("."))
         except FileNotFoundError:
             continue
-    return sorted(found)
+    return [
+        (fixture_id, directory, [_stat(os.path.join(directory, name)) for name in SOURCE_FILES])
+        for fixture_id, directory in sorted(found)
+    ]
 
 
-def serialise_store(store: Store, cache: SerialisationCache | None = None) -> list[Serialised]:
+def signature(listing: Listing) -> str:
+    """One hash of every fixture's id and file stats: equal means no file was touched."""
+    digest = hashlib.sha256()
+    for fixture_id, _, stats in listing:
+        digest.update(f"{fixture_id}{stats}\n".encode())
+    return digest.hexdigest()
+
+
+def serialise_store(
+    store: Store,
+    cache: SerialisationCache | None = None,
+    progress: Progress | None = None,
+    listing: Listing | None = None,
+) -> list[Serialised]:
     """Every fixture in the store, serialised, in id order (cached ones not re-parsed)."""
     results = []
-    for fixture_id, directory in fixture_dirs(store):
+    listing = scan(store) if listing is None else listing
+    for fixture_id, directory, stats in progress(listing) if progress else listing:
         paths = [os.path.join(directory, name) for name in SOURCE_FILES]
-        stats = [_stat(path) for path in paths]
         hashes = cache.hashes(fixture_id, stats) if cache else None
+        sources = None
         if hashes is None:
-            hashes = {name: sha256(_read(path)) for name, path in zip(SOURCE_FILES, paths, strict=True)}
-        key = hashlib.sha256(json.dumps([fixture_id, hashes], sort_keys=True).encode()).hexdigest()
+            sources = {name: _read(path) for name, path in zip(SOURCE_FILES, paths, strict=True)}
+            hashes = {name: sha256(data) for name, data in sources.items()}
+        key = _key(fixture_id, hashes)
         meta = cache.meta(key) if cache else None
         if meta is not None:
             found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, fixture_id, hashes))
         else:
-            found = serialise(store.load(fixture_id), hashes)
+            found = serialise(_record(store, fixture_id, directory, sources), hashes)
             if cache:
                 cache.put(key, found)
         if cache:
             cache.remember(fixture_id, stats, hashes)
         results.append(found)
     return results
+
+
+def _record(store: Store, fixture_id: str, directory: str, sources: dict[str, bytes] | None) -> FixtureRecord:
+    """The fixture parsed from the bytes just hashed (no second read); on any problem the
+    store reads it itself, so its error is the store's own one line."""
+    if sources is None:
+        return store.load(fixture_id)
+    try:
+        revisions = [
+            LabelRevision.model_validate_json(line)
+            for line in sources[LABELS_FILE].decode("utf-8").splitlines()
+            if line.strip()
+        ]
+        return FixtureRecord(
+            fixture=Fixture.model_validate_json(sources[FIXTURE_FILE]),
+            content=ContentFile.model_validate_json(sources[CONTENT_FILE]).content,
+            revisions=revisions,
+            directory=Path(directory),
+        )
+    except (ValidationError, UnicodeDecodeError):
+        return store.load(fixture_id)
+
+
+def _key(fixture_id: str, hashes: dict[str, str]) -> str:
+    parts = [fixture_id, *(f"{name}={hashes[name]}" for name in SOURCE_FILES)]
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
 def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str, hashes: dict[str, str]):  # noqa: ANN202
@@ -135,7 +240,9 @@ def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str,
 
 
 def open_cache(store: Store) -> SerialisationCache:
-    return SerialisationCache(store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME))
+    return SerialisationCache(
+        store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME), store.local_path(BUILDS_NAME)
+    )
 
 
 def _stat(path: str) -> list[int]:

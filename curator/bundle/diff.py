@@ -71,12 +71,6 @@ class BundleDiff:
         return asdict(self)
 
 
-def parse_lines(files: BundleFiles) -> dict[str, dict[str, Any]]:
-    if not files.has(FIXTURES):
-        raise CuratorError(f"{files.label}: no {FIXTURES} (not a bundle?)")
-    return lines_by_id(files.read(FIXTURES).decode("utf-8").splitlines(), files.label)
-
-
 def lines_by_id(lines: Iterable[str], label: str) -> dict[str, dict[str, Any]]:
     found = {}
     for number, raw in enumerate(lines, start=1):
@@ -90,9 +84,27 @@ def lines_by_id(lines: Iterable[str], label: str) -> dict[str, dict[str, Any]]:
     return found
 
 
+def raw_lines(files: BundleFiles) -> list[str]:
+    if not files.has(FIXTURES):
+        raise CuratorError(f"{files.label}: no {FIXTURES} (not a bundle?)")
+    return [line for line in files.read(FIXTURES).decode("utf-8").splitlines() if line.strip()]
+
+
 def diff_bundles(before: Path, after: Path) -> BundleDiff:
     a, b = open_bundle(before), open_bundle(after)
-    return diff_lines(parse_lines(a), parse_lines(b), before_name=_name(a), after_name=_name(b))
+    return diff_raw(raw_lines(a), raw_lines(b), before_name=_name(a), after_name=_name(b))
+
+
+def diff_raw(before: list[str], after: list[str], *, before_name: str, after_name: str) -> BundleDiff:
+    """Like diff_lines, from line texts: a line found on both sides is an unchanged fixture,
+    so only the lines that differ are parsed (a release usually changes a few of thousands)."""
+    same = set(before) & set(after)
+    return diff_lines(
+        lines_by_id((line for line in before if line not in same), before_name),
+        lines_by_id((line for line in after if line not in same), after_name),
+        before_name=before_name,
+        after_name=after_name,
+    )
 
 
 def _name(files: BundleFiles) -> str:

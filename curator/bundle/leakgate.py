@@ -3,17 +3,30 @@
 The audit (curator.anonymise) owns detection; this only feeds it every text a bundle is
 about to write, JSON-decoded so escapes hide nothing. The HF and parquet files hold the
 same strings as fixtures.jsonl, so the lines stand for them. A store without a vault has
-had nothing anonymised into it and no originals to leak, so the gate passes.
+had nothing anonymised into it and no originals to leak, but pattern PII is still checked.
+Values curator's own mutations made up (recorded in lineage) are no leak.
+
+What refuses a bundle: any vault original (certain: it is personal data we replaced) and
+any hit of a precise pattern (emails, checksummed cards and IBANs, SSNs, national ids,
+IPs). Fuzzier hits are warnings unless `strict` asks otherwise: name guesses (person,
+organisation, address), which in hand-made synthetic fixtures such as the shipped sample
+store are not vault pseudonyms, and URLs and phone numbers, which OCR noise imitates
+("RENT.Rent", "A.pt").
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
+from curator import __version__, atomic
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
-from curator.store import Store
+from curator.store import LOCAL, Store
 
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
@@ -27,16 +40,111 @@ def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str,
     yield from extra.items()
 
 
-def check(store: Store, items: list[Serialised], extra: dict[str, str]) -> None:
-    """Raise (so nothing is written) when anything about to be bundled leaks."""
+# Kinds whose hits are likely, not certain, personal data.
+GUESSES = frozenset({"person", "organisation", "address", "url", "phone"})
+
+
+AUDIT_CACHE = "cache/bundle-audit.json"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What the gate keeps of a Leak: where, and of what kind."""
+
+    location: str
+    kind: str
+
+
+def check(store: Store, items: list[Serialised], extra: dict[str, str], *, strict: bool = False) -> list[str]:
+    """Raise (so nothing is written) when anything about to be bundled leaks; return warnings.
+
+    Each fixture's verdict is cached by its line's hash, under the vault and the made-up
+    values it was judged against: a rebuild audits only fixtures that changed.
+    """
     from curator.anonymise import Vault, find_leaks
     from curator.anonymise.audit import synthetic_values
+    from curator.anonymise.vault import VAULT_FILE
 
     # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.
-    leaks = find_leaks(texts(items, extra), Vault.load(store), synthetic=synthetic_values(store))
-    if leaks:
-        where = sorted({leak.location for leak in leaks})
-        shown = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
+    vault = Vault.load(store)
+    synthetic = synthetic_values(store)
+    vault_path = store.root / LOCAL / VAULT_FILE
+    context = _digest(
+        [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic)]
+    )
+    cache_path = store.local_path(AUDIT_CACHE)
+    known = _read_cache(cache_path, context)
+    todo = [item for item in items if item.line_sha256 not in known]
+    found: dict[str, list[Hit]] = {item.line_sha256: [] for item in todo}
+    owner = {item.id: item.line_sha256 for item in todo}
+    hits = []
+    for leak in find_leaks(texts(todo, extra), vault, synthetic=synthetic):
+        hit = Hit(leak.location, leak.kind)
+        hits.append(hit)
+        line = owner.get(_fixture_of(leak.location))
+        if line is not None:
+            found[line].append(hit)
+    for item in items:
+        if item.line_sha256 in known:
+            hits.extend(Hit(**h) for h in known[item.line_sha256])
+    current = {item.line_sha256 for item in items}
+    kept = {line: cached for line, cached in known.items() if line in current}
+    kept.update({line: [asdict(hit) for hit in line_hits] for line, line_hits in found.items()})
+    _write_cache(cache_path, context, kept)
+
+    blocking = [hit for hit in hits if strict or hit.kind not in GUESSES]
+    if blocking:
         raise CuratorError(
-            f"refusing to bundle: {len(leaks)} leak(s) of personal data in {shown} (run `curator audit`)"
+            f"refusing to bundle: {len(blocking)} leak(s) of personal data in {_where(blocking)} "
+            "(run `curator audit`)"
         )
+    if hits:
+        return [f"{len(hits)} possible personal data hit(s) not from the vault in {_where(hits)} (run `curator audit`)"]
+    return []
+
+
+def _fixture_of(location: str) -> str | None:
+    match = _FILE.match(location)
+    if not match:
+        return None
+    name = match.group(1)
+    if name.startswith("fixtures.jsonl:"):
+        return name.removeprefix("fixtures.jsonl:")
+    if name.startswith("mattermost/"):
+        return name.removeprefix("mattermost/").removesuffix(".json")
+    return None
+
+
+def _digest(parts: list[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def _read_cache(path: Path, context: str) -> dict[str, list[dict[str, str]]]:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("context") != context or not isinstance(data.get("lines"), dict):
+        return {}
+    return data["lines"]
+
+
+def _write_cache(path: Path, context: str, lines: dict[str, list[dict[str, str]]]) -> None:
+    try:
+        atomic.write_bytes(path, json.dumps({"context": context, "lines": lines}, separators=(",", ":")).encode())
+    except OSError:  # a cache that cannot be written is only a slower next build
+        pass
+
+
+# "fixtures.jsonl:<id>.input.pages[0].text" -> "fixtures.jsonl:<id>"; same for thread files.
+_FILE = re.compile(r"^(fixtures\.jsonl:[^.\[#]+|mattermost/[^/]+?\.json|[^:]*?\.md)")
+
+
+def _file_of(location: str) -> str:
+    match = _FILE.match(location)
+    return match.group(1) if match else location
+
+
+def _where(leaks: list) -> str:
+    where = sorted({_file_of(leak.location) for leak in leaks})
+    return ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")

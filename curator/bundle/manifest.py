@@ -99,4 +99,4 @@ def read_manifest(path: Path) -> BundleManifest:
 
 
 def render(manifest: BundleManifest) -> bytes:
-    return (json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import emit, json_option, show_progress, warn
 
 STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
 
@@ -23,9 +25,12 @@ def bundle() -> None:
 @click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
               help="Bundle fixtures with this status (repeatable; default: active).")
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
+@click.option("--strict-audit", is_flag=True,
+              help="Refuse on every audit hit, also name, URL and phone guesses.")
 @json_option
 @click.pass_obj
-def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, as_json: bool) -> None:  # noqa: ANN001
+def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, strict_audit: bool,  # noqa: ANN001
+          as_json: bool) -> None:
     """Build bundles/VERSION from the store's active fixtures.
 
     Versions are semantic and immutable: rebuilding one with the same content does
@@ -35,7 +40,11 @@ def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: b
     """
     from curator.bundle.build import build_bundle
 
-    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",), archive=archive)
+    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",),
+                          archive=archive, progress=_progress_bar if show_progress() else None,
+                          strict_audit=strict_audit)
+    for message in result.warnings:
+        warn(message)
     counts = result.manifest.counts
     if result.unchanged:
         text = f"bundle {version} is up to date ({counts.total} fixtures, unchanged)"
@@ -80,6 +89,11 @@ def diff(ctx: click.Context, before: Path, after: Path, as_json: bool) -> None:
 
     result = diff_bundles(_resolve(ctx, before), _resolve(ctx, after))
     emit(as_json, result.as_dict(), lambda: render(result))
+
+
+def _progress_bar(items: list) -> Iterator:
+    with click.progressbar(items, label="reading fixtures", file=sys.stderr) as bar:
+        yield from bar
 
 
 def _resolve(ctx: click.Context, path: Path) -> Path:

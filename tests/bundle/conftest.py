@@ -36,13 +36,13 @@ def provenance(name: str, importer: str = "pdf") -> Provenance:
     )
 
 
-def lease_text(tenant: str, rent: str) -> str:
-    return f"RESIDENTIAL LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nMonthly Rent: {rent}\n"
+def lease_text(tenant: str, rent: str, note: str = "") -> str:
+    return f"RESIDENTIAL LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nMonthly Rent: {rent}\n{note}"
 
 
 def add_lease(store: Store, title: str, tenant: str, rent: str, *, status: str = "active",
-              category: str = "clean", parent: str | None = None, time: str = TIME) -> str:
-    text = lease_text(tenant, rent)
+              category: str = "clean", parent: str | None = None, time: str = TIME, note: str = "") -> str:
+    text = lease_text(tenant, rent, note)
     fid = fixture_id(title, text.encode())
     start = text.index(rent)
     labels = LabelRevision(

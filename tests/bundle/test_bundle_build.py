@@ -177,20 +177,22 @@ def test_bundle_lines_carry_input_expected_known_bad_lineage(sample):
 
 
 def test_cached_fixtures_are_not_parsed_again_but_changes_are(sample, monkeypatch):
+    from curator.bundle import cache
+
     build_bundle(sample, "1.0.0")
-    loads = []
-    original = type(sample).load
+    serialised = []
+    original = cache.serialise
 
-    def counting_load(self, fixture_id):
-        loads.append(fixture_id)
-        return original(self, fixture_id)
+    def counting(record, hashes):
+        serialised.append(record.fixture.id)
+        return original(record, hashes)
 
-    monkeypatch.setattr(type(sample), "load", counting_load)
+    monkeypatch.setattr(cache, "serialise", counting)
     build_bundle(sample, "1.0.1")
-    assert loads == []
+    assert serialised == []
     new = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
     build_bundle(sample, "1.0.2")
-    assert loads == [new]
+    assert serialised == [new]
     changelog = (sample.bundles_dir / "1.0.2" / "CHANGELOG.md").read_text()
     assert "## Added (1)" in changelog and new in changelog
 
@@ -239,3 +241,25 @@ def test_a_killed_build_never_leaves_a_half_built_bundle(sample, tmp_path):
     assert run_cli("bundle", "build", "1.0.0", store=sample.root).exit_code == 0
     assert verify_bundle(sample.bundles_dir / "1.0.0").ok
     assert list((sample.root / ".curator" / "staging").glob("bundle-*")) == []
+
+
+def test_an_untouched_store_rebuilds_without_reading_a_fixture(sample, monkeypatch):
+    from curator.bundle import build as build_module
+
+    build_bundle(sample, "1.0.0")
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("an untouched store was read again")
+
+    monkeypatch.setattr(build_module, "serialise_store", must_not_run)
+    assert build_bundle(sample, "1.0.0").unchanged
+
+
+def test_files_rewritten_with_the_same_bytes_are_still_the_same_content(sample):
+    from curator import atomic
+
+    build_bundle(sample, "1.0.0")
+    for fixture_id in sample.ids():
+        path = sample.directory(fixture_id) / "labels.jsonl"
+        atomic.write_bytes(path, path.read_bytes())  # new inode and mtime, same bytes
+    assert build_bundle(sample, "1.0.0").unchanged

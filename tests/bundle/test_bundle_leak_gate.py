@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from curator.anonymise import Vault, anonymise
 from curator.bundle.build import build_bundle
 from tests.bundle.conftest import THREAD, TIME, add_lease, provenance
@@ -54,3 +56,47 @@ def test_a_vault_original_in_a_fixture_refuses_the_bundle(store):
 def test_no_vault_means_nothing_was_anonymised_here_and_the_gate_passes(sample):
     assert Vault.load(sample) is None
     assert build_bundle(sample, "1.0.0").manifest.counts.total == 4
+
+
+def test_name_guesses_warn_and_strict_audit_refuses(store):
+    vault = Vault.open(store)
+    vault.save()
+    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00")  # synthetic, hand-made: not via the vault
+    before = snapshot(store.root)
+    strict = run_cli("bundle", "build", "1.0.0", "--strict-audit", store=store.root)
+    assert strict.exit_code == 2 and "refusing to bundle" in strict.stderr
+    assert snapshot(store.root) == before
+    run = run_cli("bundle", "build", "1.0.0", "--json", store=store.root)
+    assert run.exit_code == 0, run.stderr
+    assert "possible personal data hit(s) not from the vault" in run.stderr
+    assert json.loads(run.stdout)["warnings"]
+
+
+def test_pattern_pii_refuses_the_bundle(store):
+    Vault.open(store).save()
+    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00", note="Mail jordan.blake@gmail.com for the keys.")
+    run = run_cli("bundle", "build", "1.0.0", store=store.root)
+    assert run.exit_code == 2 and "refusing to bundle" in run.stderr
+    assert not store.bundles_dir.exists()
+
+
+def test_audit_verdicts_are_cached_per_fixture(sample, monkeypatch):
+    import curator.anonymise
+
+    build_bundle(sample, "1.0.0")
+    audited = []
+    original = curator.anonymise.find_leaks
+
+    def counting(texts, vault, **kwargs):
+        texts = list(texts)
+        audited.extend(where for where, _ in texts)
+        return original(texts, vault, **kwargs)
+
+    monkeypatch.setattr(curator.anonymise, "find_leaks", counting)
+    build_bundle(sample, "1.0.1")
+    assert all(not where.startswith(("fixtures.jsonl", "mattermost/")) for where in audited)
+    new = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
+    build_bundle(sample, "1.0.2")
+    from curator.bundle.leakgate import _fixture_of
+
+    assert {_fixture_of(where) for where in audited if where.startswith("fixtures.jsonl")} == {new}

@@ -81,3 +81,21 @@ def test_diff_of_a_missing_bundle_is_exit_2(sample):
     build_bundle(sample, "1.0.0")
     run = run_cli("bundle", "diff", "1.0.0", "9.9.9", store=sample.root)
     assert run.exit_code == 2 and "no bundle at 9.9.9" in run.stderr
+
+
+def test_content_and_metadata_changes_are_reported(sample):
+    from curator.model import DocumentContent, Page
+
+    build_bundle(sample, "1.0.0")
+    oak = _ids(sample)["oak"]
+    record = sample.load(oak)
+    page = record.content.pages[0]
+    with sample.transaction() as txn:
+        txn.save_content(oak, DocumentContent(pages=[page, Page(number=2, text="Addendum: pets allowed.", origin="ocr")]))
+        txn.save_fixture(record.fixture.model_copy(update={"tags": ["addendum"]}))
+    build_bundle(sample, "1.1.0")
+    report = json.loads(run_cli("bundle", "diff", "1.0.0", "1.1.0", "--json", store=sample.root).stdout)
+    assert report["content_changed"] == [oak] and report["relabelled"] == []
+    assert report["metadata_changed"] == {oak: {"tags": [[], ["addendum"]]}}
+    changelog = (sample.bundles_dir / "1.1.0" / "CHANGELOG.md").read_text()
+    assert f"## Content changed (1)\n\n- {oak}" in changelog
