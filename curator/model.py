@@ -75,6 +75,11 @@ class Provenance(Strict):
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None
+    vault_id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{16}$",
+        description="fingerprint of the pseudonym vault that anonymised it (never the key)",
+    )
 
 
 class MutationStep(Strict):

@@ -75,6 +75,11 @@ class Vault:
         self._pseudonym_tokens: set[str] = set()
         self.dirty = False
 
+    @property
+    def fingerprint(self) -> str:
+        """Names this vault on the fixtures it anonymised; reveals nothing of the key."""
+        return hmac.new(self.key, b"curator-vault-id", hashlib.sha256).hexdigest()[:16]
+
     # ------------------------------------------------------------ persistence
 
     @classmethod

@@ -200,7 +200,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         created_at=clock.now_iso(),
         # The base name only, and through the anonymiser: file names can name people too.
         provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault),
-                              importer=item.importer, imported_at=clock.now_iso()),
+                              importer=item.importer, imported_at=clock.now_iso(),
+                              vault_id=vault.fingerprint),
         warnings=warnings,
     )
     return fixture, content, revisions

@@ -138,6 +138,7 @@ def _variant_fixture(
         provenance=Provenance(
             source_sha256=source.provenance.source_sha256,
             source_name=source.provenance.source_name,
+            vault_id=source.provenance.vault_id,
             importer="mutate",
             imported_at=labels.time,
             trace_id=source.provenance.trace_id,

@@ -31,6 +31,7 @@ from curator import clock
 from curator.config import doc_type as doc_type_spec
 from curator.config import first_problem
 from curator.errors import CuratorError
+from curator.ingest.privacy import anonymise_name
 from curator.labels import default_author, evidence_text, locate, revise
 from curator.model import (
     FAILURE_MODES,
@@ -223,10 +224,11 @@ class _Batch:
             created_at=now,
             provenance=Provenance(
                 source_sha256=hashlib.sha256(entry.raw).hexdigest(),
-                source_name=self.path.name,
+                source_name=anonymise_name(self.path.name, self.vault),
                 importer=IMPORTER,
                 imported_at=now,
                 trace_id=record.trace_id,
+                vault_id=self.vault.fingerprint,
             ),
             known_bad=[_known_bad(record, mode, observed, self.vault)],
             warnings=_input_warnings(read.warnings, content) + warnings,

@@ -36,3 +36,24 @@ def test_values_curator_made_up_are_exempt_unless_they_are_originals():
     assert find_leaks([("t", text)], vault, synthetic=["Donald Huynh"]) == []
     assert find_leaks([("t", text)], vault)  # not recorded as made up: flagged
     assert find_leaks([("t", "Donald Price signed.")], vault, synthetic=["Donald Huynh"])
+
+
+def test_fixtures_anonymised_by_another_vault_are_judged_on_originals_and_patterns_only(store):
+    """A clone of a store has its fixtures but not their vault: their pseudonyms are unknown
+    here, so name guesses on them say nothing, while this vault's originals still count."""
+    from curator.anonymise import audit_store
+    from tests.factories import LEASE_TEXT, add_lease
+
+    vault = Vault.open(store)
+    vault.pseudonym("Oakridge Holdings LLC", "organisation")
+    vault.save()
+    foreign = add_lease(store, text=LEASE_TEXT + "Witness: Mr. Pat Quinn\n")
+    handmade = add_lease(store, text=LEASE_TEXT.replace("Oakridge Holdings LLC", "the owner"))
+    record = store.load(foreign)
+    store.save_fixture(record.fixture.model_copy(update={"provenance": record.fixture.provenance.model_copy(
+        update={"vault_id": "0123456789abcdef"})}))
+    leaks = audit_store(store)
+    handmade_hits = {leak.text for leak in leaks if handmade in leak.location}
+    foreign_hits = {leak.text for leak in leaks if foreign in leak.location}
+    assert any("Dana Whitfield" in t for t in handmade_hits)  # never anonymised: names judged
+    assert foreign_hits and all("Oakridge" in t for t in foreign_hits)  # the original, nothing else
