@@ -414,7 +414,7 @@ class ItemScore(Strict):
     name: str = Field(description="the field name, or the rubric text")
     kind: Literal["field", "rubric"]
     outcome: Literal["right", "wrong", "omitted", "missing"]
-    classes: list[str] = Field(default_factory=list, description="failure classes, see docs/gate.md")
+    classes: list[str] = Field(default_factory=list, description="failure classes, see the README, 'Gate CI on quality floors'")
     expected: str | None = None
     variants: list[str] = Field(default_factory=list)
     expected_absent: bool = False

@@ -4,7 +4,7 @@ It uses the very detectors the rewriter uses, so "anonymise then audit" is clean
 construction and anything the rewriter would have changed counts as a leak. Originals are
 matched case-insensitively and across word and line breaks (terms.py). A pattern hit is
 exempt when it is a pseudonym this vault handed out or lies in a reserved example range
-(example domains, documentation IPs, fictional phone lines): see docs/anonymise.md.
+(example domains, documentation IPs, fictional phone lines): see the README, "Anonymisation".
 """
 
 from __future__ import annotations

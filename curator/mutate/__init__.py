@@ -1,4 +1,4 @@
-"""Adversarial variants whose ground truth follows them (see docs/mutate.md).
+"""Adversarial variants whose ground truth follows them (see the README, "Adversarial variants").
 
 registry.py holds the interface and the name -> mutation table; each other module is one
 mutation (truncate, ocr_noise, render, bilingual, contradict) or a helper (textops,
