@@ -5,13 +5,15 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from curator.errors import CuratorError
 from curator.model import DocTypeSpec, FieldSpec, StoreConfig
 
 CONFIG_NAME = "curator.toml"
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 def default_config_text() -> str:
@@ -19,6 +21,11 @@ def default_config_text() -> str:
 
 
 def load_config(path: Path) -> StoreConfig:
+    return load_toml(path, StoreConfig)
+
+
+def load_toml(path: Path, model: type[ModelT]) -> ModelT:
+    """A TOML file read into `model`; any problem is one line naming the file."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -26,7 +33,7 @@ def load_config(path: Path) -> StoreConfig:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise CuratorError(f"{path}: not valid TOML: {error}") from None
     try:
-        return StoreConfig.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as error:
         raise CuratorError(f"{path}: {first_problem(error)}") from None
 

@@ -8,15 +8,11 @@ on the fixtures both runs reported it for. A gate with nothing to measure is ski
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from curator import atomic, clock
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.config import load_toml
 from curator.model import FixtureScore, Floors, FloorsFile, GateCheck, GateReport, Prediction
 from curator.score import metrics
 from curator.score.predictions import load_predictions
@@ -45,16 +41,7 @@ def load_floors(path: Path | None) -> FloorsFile:
     """floors.toml, or the defaults when no file is given."""
     if path is None:
         return FloorsFile()
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CuratorError(f"{path}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CuratorError(f"{path}: not valid TOML: {error}") from None
-    try:
-        return FloorsFile.model_validate(raw)
-    except ValidationError as error:
-        raise CuratorError(f"{path}: {first_problem(error)}") from None
+    return load_toml(path, FloorsFile)
 
 
 def build_report(
