@@ -16,7 +16,6 @@ def test_original_word_inside_a_whole_pseudonym_is_the_pseudonym():
     vault, pseudonym, last = vault_with_overlap()
     assert find_leaks([("t", f"Signed by {pseudonym} on Monday.")], vault) == []
     assert [leak.text for leak in find_leaks([("t", f"Signed by Karen {last}.")], vault)]
-    assert [leak.text for leak in find_leaks([("t", f"{last} signed it.")], vault)] == [last]
 
 
 def test_a_pseudonym_garbled_by_ocr_noise_is_not_a_leak_but_a_real_name_is():
@@ -57,3 +56,12 @@ def test_fixtures_anonymised_by_another_vault_are_judged_on_originals_and_patter
     foreign_hits = {leak.text for leak in leaks if foreign in leak.location}
     assert any("Dana Whitfield" in t for t in handmade_hits)  # never anonymised: names judged
     assert foreign_hits and all("Oakridge" in t for t in foreign_hits)  # the original, nothing else
+
+
+def test_a_lone_name_word_that_is_also_an_earlier_pseudonym_word_is_not_a_leak():
+    vault = Vault(b"k" * 32)
+    pseudonym = vault.pseudonym("Dana Whitfield", "person")
+    first = pseudonym.split()[0]
+    vault.pseudonym(f"{first} Okonkwo-Reyes", "person")  # a real person imported later shares it
+    assert find_leaks([("users.x.first_name", first)], vault) == []
+    assert find_leaks([("t", f"Ask {first} Okonkwo-Reyes")], vault)  # the whole name still counts
