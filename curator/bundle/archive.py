@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import tarfile
-import tempfile
 from pathlib import Path
 
 from curator import atomic
@@ -49,13 +47,4 @@ def _info(name: str, *, directory: bool) -> tarfile.TarInfo:
 
 def write_archive(directory: Path, target: Path, top: str) -> None:
     """Write the archive next to `target` and rename it into place (atomic)."""
-    data = archive_bytes(directory, top)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        atomic.write_bytes(Path(temp), data)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    atomic.fsync_dir(target.parent)
+    atomic.write_bytes(target, archive_bytes(directory, top))
