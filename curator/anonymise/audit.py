@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from curator.anonymise.vault import Vault
+    from curator.model import Fixture
     from curator.store import Store
 
 # Members that hold machine values, never personal data: no need to scan them.
@@ -207,8 +208,9 @@ def audit_store(store: Store) -> list[Leak]:
     from curator.anonymise.vault import Vault
 
     vault = Vault.load(store)
-    synthetic = synthetic_values(store)
-    ours, theirs = anonymised_here(store, vault, store.ids())
+    fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
+    synthetic = synthetic_values(fixtures)
+    ours, theirs = anonymised_here(fixtures, vault)
     leaks = find_leaks(_fixture_texts(store, ours), vault, synthetic=synthetic)
     leaks += find_leaks(_fixture_texts(store, theirs), vault, synthetic=synthetic, judge_names=False)
     if store.bundles_dir.is_dir():
@@ -218,7 +220,7 @@ def audit_store(store: Store) -> list[Leak]:
     return sorted(leaks, key=lambda leak: (leak.location, leak.start))
 
 
-def anonymised_here(store: Store, vault: Vault | None, fixture_ids: Iterable[str]) -> tuple[list[str], list[str]]:
+def anonymised_here(fixtures: Iterable[Fixture], vault: Vault | None) -> tuple[list[str], list[str]]:
     """Fixture ids split into (judged against this vault, anonymised with another vault).
 
     A fixture with no vault id was never anonymised by curator (written by hand): its
@@ -227,17 +229,17 @@ def anonymised_here(store: Store, vault: Vault | None, fixture_ids: Iterable[str
     mine = vault.fingerprint if vault is not None else None
     ours: list[str] = []
     theirs: list[str] = []
-    for fixture_id in fixture_ids:
-        vault_id = store.load_fixture(fixture_id).provenance.vault_id
-        (theirs if vault_id is not None and vault_id != mine else ours).append(fixture_id)
+    for fixture in fixtures:
+        vault_id = fixture.provenance.vault_id
+        (theirs if vault_id is not None and vault_id != mine else ours).append(fixture.id)
     return ours, theirs
 
 
-def synthetic_values(store: Store) -> set[str]:
+def synthetic_values(fixtures: Iterable[Fixture]) -> set[str]:
     """Values curator's own mutations made up (recorded in each variant's lineage)."""
     made_up: set[str] = set()
-    for fixture_id in store.ids():
-        lineage = store.load_fixture(fixture_id).lineage
+    for fixture in fixtures:
+        lineage = fixture.lineage
         for step in lineage.mutations if lineage else ():
             value = step.measured.get("new_value")
             if isinstance(value, str):

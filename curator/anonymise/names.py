@@ -55,6 +55,13 @@ def gazetteer() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(first - NOT_NAMES), frozenset(last - NOT_NAMES)
 
 
+@cache
+def known_name_words() -> frozenset[str]:
+    """Every gazetteer first and last name, casefolded: "is this word some name at all?"."""
+    first, last = gazetteer()
+    return frozenset(name.casefold() for name in first | last)
+
+
 class NameRecognizer(LocalRecognizer):
     """PERSON from the gazetteer and context cues (see the module docstring)."""
 

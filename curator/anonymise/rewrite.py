@@ -50,14 +50,13 @@ def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
     Every word is a pseudonym word or no known name at all, at least one is a pseudonym
     word, and none is a word of an original: "Karen Ford" stays a hit, since Karen is a name.
     """
-    from curator.anonymise.names import gazetteer
+    from curator.anonymise.names import known_name_words
 
     if not words:
         return True  # only titles ("Mr", "Dr."): they name nobody
     if any(vault.is_original_token(w) for w in words):
         return False
-    first, last = gazetteer()
-    known = {n.casefold() for n in first} | {n.casefold() for n in last}
+    known = known_name_words()
     pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
     return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
 

@@ -62,12 +62,13 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     values it was judged against: a rebuild audits only fixtures that changed.
     """
     from curator.anonymise import Vault, find_leaks
-    from curator.anonymise.audit import synthetic_values
+    from curator.anonymise.audit import anonymised_here, synthetic_values
     from curator.anonymise.vault import VAULT_FILE
 
     # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.
     vault = Vault.load(store)
-    synthetic = synthetic_values(store)
+    fixtures = {fixture_id: store.load_fixture(fixture_id) for fixture_id in store.ids()}
+    synthetic = synthetic_values(fixtures.values())
     vault_path = store.root / LOCAL / VAULT_FILE
     context = _digest(
         [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic)]
@@ -78,9 +79,7 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     found: dict[str, list[Hit]] = {item.line_sha256: [] for item in todo}
     owner = {item.id: item.line_sha256 for item in todo}
     hits = []
-    from curator.anonymise.audit import anonymised_here
-
-    ours, _ = anonymised_here(store, vault, [item.id for item in todo])
+    ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
     mine = set(ours)
     leaks = find_leaks(texts([i for i in todo if i.id in mine], extra), vault, synthetic=synthetic)
     leaks += find_leaks(texts([i for i in todo if i.id not in mine], {}), vault, synthetic=synthetic,
