@@ -69,36 +69,6 @@ class OffsetMap:
             return None
         return new_start, max(new_start, new_end)
 
-    def then(self, later: OffsetMap) -> ComposedMap:
-        return ComposedMap((self, later))
-
-
-@dataclass(frozen=True)
-class ComposedMap:
-    """Several maps applied one after the other (a chain of rewrites)."""
-
-    maps: tuple[OffsetMap, ...]
-
-    def offset(self, old: int, *, at_end: bool = False) -> int:
-        for step in self.maps:
-            old = step.offset(old, at_end=at_end)
-        return old
-
-    def span(self, start: int, end: int) -> tuple[int, int] | None:
-        current: tuple[int, int] | None = (start, end)
-        for step in self.maps:
-            if current is None:
-                return None
-            current = step.span(*current)
-        return current
-
-    def then(self, later: OffsetMap) -> ComposedMap:
-        return ComposedMap((*self.maps, later))
-
-
-def identity(length: int) -> OffsetMap:
-    return OffsetMap((), (), (), (), length, length)
-
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, OffsetMap]:
     """Apply non-overlapping edits and return the new text with its offset map."""

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from curator.spans import Edit, OverlappingEdits, apply_edits, find_all, identity
+from curator.spans import Edit, OverlappingEdits, apply_edits, find_all
 
 
 def test_replacement_inside_span_resizes_it():
@@ -49,22 +49,9 @@ def test_edit_outside_text_is_refused():
         apply_edits("abc", [Edit(2, 5, "x")])
 
 
-def test_composed_maps_follow_a_chain():
-    text = "Tenant: John Smith."
-    first, m1 = apply_edits(text, [Edit(8, 12, "Jonathan")])
-    second, m2 = apply_edits(first, [Edit(0, 0, ">> ")])
-    chain = m1.then(m2)
-    start, end = chain.span(8, 18)
-    assert second[start:end] == "Jonathan Smith"
-
-
 def test_find_all_ignores_case():
     assert find_all("Anna met ANNA and anna", "anna", ignore_case=True) == [(0, 4), (9, 13), (18, 22)]
     assert find_all("Anna met ANNA", "anna") == []
-
-
-def test_identity_map():
-    assert identity(5).span(1, 3) == (1, 3)
 
 
 @st.composite

@@ -28,14 +28,10 @@ generate = _load_generator()
 
 def cer(hypothesis: str, truth: str) -> float:
     """Character error rate: edit distance / truth length, whitespace runs counted as one space."""
+    from curator.mutate.measure import levenshtein
+
     a, b = " ".join(hypothesis.split()), " ".join(truth.split())
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1] / max(1, len(b))
+    return levenshtein(a, b) / max(1, len(b))
 
 
 @pytest.fixture
