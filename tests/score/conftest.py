@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,13 @@ from curator.model import (
     Lineage,
     MutationStep,
     Page,
-    Provenance,
     Rubric,
     Span,
     ThreadContent,
     ThreadExport,
 )
 from curator.store import Store, fixture_id
-
-TIME = "2026-01-01T00:00:00Z"
-
-
-def _provenance(name: str, importer: str = "pdf") -> Provenance:
-    return Provenance(source_sha256=hashlib.sha256(name.encode()).hexdigest(), source_name=name,
-                      importer=importer, imported_at=TIME)
+from tests.bundle.conftest import TIME, provenance
 
 
 def _add_lease(store: Store, title: str, tenant: str, rent: str, start: str, *,
@@ -53,7 +45,7 @@ def _add_lease(store: Store, title: str, tenant: str, rent: str, start: str, *,
                           mutations=[MutationStep(name=mutation, seed=7)])
     fid = fixture_id(title, text.encode())
     fixture = Fixture(id=fid, kind="document", doc_type="lease", category=category, status="active",
-                      title=title, created_at=TIME, provenance=_provenance(f"{title}.pdf"), lineage=lineage)
+                      title=title, created_at=TIME, provenance=provenance(f"{title}.pdf"), lineage=lineage)
     store.create_fixture(fixture, DocumentContent(pages=[Page(number=1, text=text, origin="text-layer")]),
                          [labels])
     return fid
@@ -66,7 +58,7 @@ def _add_thread(store: Store) -> str:
     }})
     fid = fixture_id("deploy rollback", b"deploy rollback")
     fixture = Fixture(id=fid, kind="thread", category="clean", status="active", title="deploy rollback",
-                      created_at=TIME, provenance=_provenance("thread.json", "mattermost"))
+                      created_at=TIME, provenance=provenance("thread.json", "mattermost"))
     labels = LabelRevision(rev=1, time=TIME, author="tester", source="manual", rubrics=[
         Rubric(text="mentions that @sam.lee will roll back", evidence_posts=["p2"]),
         Rubric(text="says the deploy failed", evidence_posts=["p1"]),
