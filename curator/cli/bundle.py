@@ -8,9 +8,7 @@ from pathlib import Path
 
 import click
 
-from curator.cli.common import emit, json_option, show_progress, warn
-
-STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
+from curator.cli.common import STATUSES, emit, json_option, show_progress, warn
 
 
 @click.group()

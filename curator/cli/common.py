@@ -9,6 +9,10 @@ from typing import Any
 
 import click
 
+from curator.model import Status
+
+STATUSES = [status.value for status in Status]
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import STATUSES, emit, json_option
 
 url_option = click.option("--url", envvar="LABEL_STUDIO_URL", metavar="URL",
                           help="Label Studio address, e.g. http://localhost:8080 (or $LABEL_STUDIO_URL).")
@@ -20,7 +20,7 @@ def review() -> None:
 
 @review.command("push")
 @click.argument("ids", nargs=-1, metavar="[ID...]")
-@click.option("--status", type=click.Choice(["draft", "needs-review", "reviewed", "active"]),
+@click.option("--status", type=click.Choice([s for s in STATUSES if s != "retired"]),
               help="Push fixtures in this status (default: draft and needs-review).")
 @url_option
 @key_option

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import click
 
-from curator.cli.common import emit, json_option
-
-STATUSES = ["draft", "needs-review", "reviewed", "active", "retired"]
+from curator.cli.common import STATUSES, emit, json_option
 
 
 @click.command()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import STATUSES, emit, json_option
 
 
 @click.command()
@@ -24,7 +24,7 @@ def init(path: Path, as_json: bool) -> None:
 
 
 @click.command("list")
-@click.option("--status", type=click.Choice(["draft", "needs-review", "reviewed", "active", "retired"]))
+@click.option("--status", type=click.Choice(STATUSES))
 @click.option("--kind", type=click.Choice(["thread", "document"]))
 @click.option("--adversarial", is_flag=True, default=None, help="Only adversarial fixtures.")
 @json_option
