@@ -479,6 +479,50 @@ class GateReport(Strict):
     fixtures: list[FixtureScore]
 
 
+# ---- evals.jsonl (curator eval run, the pytest plugin; read by curator view and report)
+
+
+class EvalLine(BaseModel):
+    """One line of evals.jsonl: one field or rubric of one fixture in one repetition.
+
+    The first eight members are Mattermost's eval log line (its viewer reads them); the rest
+    are curator's, which pin the result to the exact fixture content it came from. Unknown
+    members are kept, so lines written by Mattermost's own `RecordScore` read too.
+    """
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    name: str = Field(description="the test: the fixture id (Mattermost: the Go test name)")
+    timestamp: str = Field(description="RFC 3339 time the verdict was recorded")
+    run_number: int = Field(default=0, ge=0, description="repetition, 0-based (GOEVALS / CURATOR_EVALS)")
+    rubric: str = Field(default="", description="the rubric statement, or `field = expected` for a field")
+    output: str = Field(default="", description="what the system answered")
+    reasoning: str = ""
+    score: float = Field(default=0.0, ge=0, le=1)
+    passed: bool = Field(alias="pass")
+    fixture_id: str | None = None
+    bundle_version: str | None = None
+    fixture_sha256: str | None = Field(
+        default=None, pattern="^[0-9a-f]{64}$", description="sha256 of the fixture's bundle line"
+    )
+    kind: Literal["field", "rubric"] | None = None
+    field: str | None = Field(default=None, description="the field name, for a field item")
+    expected: str | None = Field(default=None, description="the expected value, for a field item")
+    category: str | None = None
+    adversarial: bool | None = None
+    mutations: list[str] = Field(default_factory=list, description="mutation names of its lineage")
+    parent: str | None = Field(default=None, description="the golden it was derived from")
+    judge: str | None = Field(default=None, description="judge name and model, e.g. openai:gpt-4o-mini")
+    prompt_version: str | None = None
+    evidence: str | None = Field(default=None, description="the judge's quote from the fixture or output")
+    verified: bool | None = Field(default=None, description="the evidence quote was found")
+    failure_class: str | None = None
+    error: str | None = Field(default=None, description="the system or judge failed: why (no pass)")
+    latency_ms: float | None = Field(default=None, ge=0)
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    completion_tokens: int | None = Field(default=None, ge=0)
+
+
 # ---------------------------------------------------------------- bundles
 
 SEMVER_PATTERN = (

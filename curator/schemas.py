@@ -30,6 +30,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "bundle-fixture.schema.json": model.BundleLine,
     "chat-message.schema.json": model.ChatMessage,
     "failure-record.schema.json": model.FailureRecord,
+    "evals-line.schema.json": model.EvalLine,
 }
 
 
