@@ -19,16 +19,15 @@ from pathlib import Path
 from curator import __version__, atomic
 from curator.bundle import changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
-from curator.bundle.cache import Progress, open_cache, scan, serialise_store, signature
+from curator.bundle.cache import Progress, open_cache, serialise_store, signature
 from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
 from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
-from curator.store import LOCAL, Store
+from curator.store import Store
 
-STAGING = "staging"
 STAGING_PREFIX = "bundle-"
 
 
@@ -97,13 +96,13 @@ def build_bundle(
     manifest.check_version(version)
     chosen_formats = parse_formats(formats)
     chosen_statuses = parse_statuses(statuses)
-    final = store.bundles_dir / version
+    final = store.bundle_dir(version)
     archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
 
     with store.locked(), _collector_paused():
         _clear_stale_staging(store)
         cache = open_cache(store)
-        listing = scan(store)
+        listing = store.scan()
         selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
         stat_signature = signature(listing)
         existing = manifest.read_manifest(final) if final.exists() else None  # broken: refused
@@ -135,7 +134,7 @@ def build_bundle(
         changelog_text = _changelog(store, version, previous, items)
         warnings = leakgate.check(store, items, {CHANGELOG: changelog_text}, strict=strict_audit)
 
-        staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
+        staged = atomic.staging_dir(store.staging_root, f"{STAGING_PREFIX}{version}.")
         try:
             _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
             (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
@@ -176,9 +175,8 @@ def _unchanged(existing: BundleManifest, final: Path, archive: bool, archive_pat
 
 def _clear_stale_staging(store: Store) -> None:
     """Staging left by a killed build: safe to drop, we hold the lock no other build runs under."""
-    staging = store.root / LOCAL / STAGING
-    if staging.is_dir():
-        for leftover in staging.glob(f"{STAGING_PREFIX}*"):
+    if store.staging_root.is_dir():
+        for leftover in store.staging_root.glob(f"{STAGING_PREFIX}*"):
             atomic.remove_tree(leftover)
 
 
@@ -204,7 +202,7 @@ def _write_formats(
 def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
-    before = raw_lines(open_bundle(store.bundles_dir / previous))
+    before = raw_lines(open_bundle(store.bundle_dir(previous)))
     after = [item.line for item in items]
     return changelog.render(version, diff_raw(before, after, before_name=previous, after_name=version), len(items))
 

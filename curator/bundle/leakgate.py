@@ -26,7 +26,7 @@ from pathlib import Path
 from curator import __version__, atomic
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
-from curator.store import LOCAL, Store
+from curator.store import Store
 
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
@@ -69,7 +69,7 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     vault = Vault.load(store)
     fixtures = {fixture_id: store.load_fixture(fixture_id) for fixture_id in store.ids()}
     synthetic = synthetic_values(fixtures.values())
-    vault_path = store.root / LOCAL / VAULT_FILE
+    vault_path = store.local_path(VAULT_FILE)
     context = _digest(
         [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic)]
     )
@@ -87,7 +87,8 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     for leak in leaks:
         hit = Hit(leak.location, leak.kind)
         hits.append(hit)
-        line = owner.get(_fixture_of(leak.location))
+        fixture_id = _fixture_of(leak.location)
+        line = owner.get(fixture_id) if fixture_id is not None else None
         if line is not None:
             found[line].append(hit)
     for item in items:

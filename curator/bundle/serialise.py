@@ -11,9 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from curator.model import BundleLine, BundleMetadata, Fixture, ThreadContent
-from curator.store import CONTENT_FILE, FIXTURE_FILE, LABELS_FILE, FixtureRecord
+from curator.store import FixtureRecord
 
-SOURCE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 # Top-level Fixture members a line carries itself; the rest go to `metadata`.
 _LINE_MEMBERS = {"id", "kind", "doc_type", "category", "lineage", "known_bad"}
 

@@ -145,6 +145,7 @@ class DedupIndex:
         self.threshold = store.config.store.dedup_threshold if threshold is None else threshold
         self.rows = rows_per_band(self.threshold)
         self.path = store.local_path(INDEX_FILE)
+        self.path.parent.mkdir(exist_ok=True)
         self._params = json.dumps({"perm": NUM_PERM, "shingle": SHINGLE_WORDS, "seed": SEED, "rows": self.rows})
         try:
             self._db = self._connect()
@@ -184,12 +185,7 @@ class DedupIndex:
     # -------------------------------------------------------------- keeping it in step
 
     def _stamp(self) -> str:
-        from curator.store import FIXTURE_DIRS
-
-        stamps = []
-        for folder in FIXTURE_DIRS:
-            path = self.store.root / folder
-            stamps.append(path.stat().st_mtime_ns if path.is_dir() else None)
+        stamps = [path.stat().st_mtime_ns if path.is_dir() else None for path in self.store.fixture_folders]
         return json.dumps(stamps)
 
     def sync(self) -> int:
