@@ -17,12 +17,9 @@ leaves the store as it was and two curator processes never lose each other's wor
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -365,24 +362,20 @@ class Store:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Exclusive store lock; waits for another curator process, then gives up clearly."""
+        from filelock import FileLock, Timeout
+
         lock_path = self.local_path(LOCK_FILE)
         lock_path.parent.mkdir(exist_ok=True)
-        with open(lock_path, "a+") as handle:
-            deadline = time.monotonic() + LOCK_WAIT_SECONDS
-            while True:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except OSError as error:
-                    if error.errno not in (errno.EAGAIN, errno.EACCES):
-                        raise
-                    if time.monotonic() > deadline:
-                        raise CuratorError("the store is locked by another curator process") from None
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        # The lock file stays in place on release, so every process locks the same inode.
+        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, preserve_lock_file=True)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise CuratorError("the store is locked by another curator process") from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
