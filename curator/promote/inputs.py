@@ -17,8 +17,6 @@ from pathlib import Path
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FailureInput, Page, ThreadContent
 
-INPUT_NAME = "failure input"
-
 
 @dataclass
 class ReadInput:
