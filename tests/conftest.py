@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +49,18 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 
 
 CURATOR = [sys.executable, "-m", "curator"]
+
+
+def start_until_marker(script: str, marker: Path, *args: str) -> subprocess.Popen:
+    """Run `python -c SCRIPT ARGS` and return once it has written `marker`: a child stopped
+    at the point a fault-injection test wants to kill it (or hold it) at."""
+    child = subprocess.Popen([CURATOR[0], "-c", script, *args], env=subprocess_env())
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        assert child.poll() is None, "the child exited before reaching the marked point"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return child
 
 
 @pytest.fixture

@@ -6,9 +6,7 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ from curator.labels import set_labels
 from curator.model import Lineage, MutationStep
 from curator.source_index import SOURCES_FILE
 from curator.store import Store, fixture_id
-from tests.conftest import CURATOR, subprocess_env
+from tests.conftest import start_until_marker
 from tests.factories import LEASE_TEXT, add_lease, add_thread
 
 
@@ -133,12 +131,7 @@ KILLED_CREATOR = textwrap.dedent(
 def test_sigkill_between_fixtures_and_index_never_makes_them_disagree(store, tmp_path):
     lease = add_lease(store)
     marker = tmp_path / "marker"
-    child = subprocess.Popen([CURATOR[0], "-c", KILLED_CREATOR, str(store.root), str(marker)], env=subprocess_env())
-    deadline = time.monotonic() + 60
-    while not marker.exists():
-        assert child.poll() is None, "creator exited before reaching the index write"
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    child = start_until_marker(KILLED_CREATOR, marker, str(store.root), str(marker))
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     [thread] = [i for i in store.ids() if i != lease]
@@ -165,12 +158,8 @@ LOCK_HOLDER = textwrap.dedent(
 def test_a_held_lock_is_waited_for_then_one_line_error(store, tmp_path, monkeypatch):
     lease = add_lease(store)
     marker = tmp_path / "marker"
-    child = subprocess.Popen([CURATOR[0], "-c", LOCK_HOLDER, str(store.root), str(marker)], env=subprocess_env())
+    child = start_until_marker(LOCK_HOLDER, marker, str(store.root), str(marker))
     try:
-        deadline = time.monotonic() + 60
-        while not marker.exists():
-            assert child.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
         monkeypatch.setattr(store_module, "LOCK_WAIT_SECONDS", 0.3)
         with pytest.raises(CuratorError, match="^the store is locked by another curator process$"):
             set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me")
