@@ -88,12 +88,14 @@ def main() -> None:
     os.environ["CURATOR_AUTHOR"] = "sample-builder"
     work = args.keep or Path(tempfile.mkdtemp(prefix="curator-sample-")) / "store"
     built = build(work)
-    for folder in ("goldens", "adversarial"):
-        shutil.rmtree(REPO / folder, ignore_errors=True)
-        shutil.copytree(built / folder, REPO / folder)
-    print(f"sample store rebuilt from {EXAMPLES}: "
-          f"{len(list((REPO / 'goldens').glob('*/')))} goldens, "
-          f"{len(list((REPO / 'adversarial').glob('*/')))} adversarial")
+    from curator.store import Store
+
+    # This repository is a store too: its fixture folders are replaced by the built ones.
+    for source, target in zip(Store(built).fixture_folders, Store(REPO).fixture_folders, strict=True):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target)
+    counts = ", ".join(f"{len(list(target.glob('*/')))} {target.name}" for target in Store(REPO).fixture_folders)
+    print(f"sample store rebuilt from {EXAMPLES}: {counts}")
 
 
 if __name__ == "__main__":
