@@ -36,6 +36,7 @@ from curator.model import (
     DocumentContent,
     Fixture,
     LabelRevision,
+    StoreConfig,
     ThreadContent,
     slugify,
 )
@@ -114,7 +115,7 @@ def dump_content(content: DocumentContent | ThreadContent) -> str:
 class Store:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
-        self._config = None
+        self._config: StoreConfig | None = None
         # The source index as last read or rebuilt, with the stat of its file then.
         self._sources: tuple[tuple[int, int, int] | None, SourceIndex] | None = None
 
@@ -156,7 +157,7 @@ class Store:
         raise StoreNotFound(f"no curator store in {here} or any parent (run `curator init`)")
 
     @property
-    def config(self):  # noqa: ANN201 - StoreConfig, imported lazily with the model
+    def config(self) -> StoreConfig:
         if self._config is None:
             self._config = load_config(self.root / CONFIG_NAME)
         return self._config
