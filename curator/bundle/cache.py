@@ -171,10 +171,8 @@ def serialise_store(
 
 
 def _record(store: Store, files: FixtureFiles, sources: dict[str, bytes | None] | None) -> FixtureRecord:
-    """The fixture parsed from the bytes just hashed (no second read)."""
-    if sources is None:
-        return store.load(files.id)
-    return store.parse_record(Path(files.directory), sources)
+    """The fixture parsed from the bytes just hashed, when they were (no second read)."""
+    return store.parse_record(Path(files.directory), files.read() if sources is None else sources)
 
 
 def _key(fixture_id: str, hashes: dict[str, str]) -> str:
