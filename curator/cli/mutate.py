@@ -1,30 +1,36 @@
-"""curator mutate."""
+"""curator mutate: its mutation options are the ones the registered mutations declare."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from curator.cli.common import emit, json_option
+from curator.mutate.registry import Option, option_usages, options
+
+
+def mutation_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add one click option per declared mutation Option or Switch, in registry order."""
+    for _, option in reversed(options()):
+        if isinstance(option, Option):
+            add = click.option(option.flag, option.key, type=option.type, default=None, metavar=option.placeholder,
+                               is_flag=False, flag_value=option.bare, help=option.help)
+        else:
+            add = click.option(option.flag, option.key, is_flag=True, help=option.help)
+        command = add(command)
+    return command
 
 
 @click.command()
 @click.argument("ids", nargs=-1, metavar="ID...")
-@click.option("--truncate", type=float, is_flag=False, flag_value=0.6, default=None, metavar="[F]",
-              help="Cut documents at fraction F (default 0.6) mid-sentence; threads keep the first F of posts.")
-@click.option("--pages", type=int, metavar="N", help="Cut documents after N pages.")
-@click.option("--ocr-noise", "ocr_noise", type=float, is_flag=False, flag_value=0.05, default=None,
-              metavar="[CER]", help="Tesseract-like character errors at rate CER (default 0.05), calibrated.")
-@click.option("--render", is_flag=True, help="With --ocr-noise: render, degrade and really OCR the pages.")
-@click.option("--bilingual", metavar="LANG", help="Translate field label phrases into LANG (fr, de, es, it, pt, nl...).")
-@click.option("--contradict", metavar="FIELD", help="Append a later amendment that changes FIELD.")
-@click.option("--amendment-first", is_flag=True, help="With --contradict: put the amendment before the base text.")
+@mutation_options
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same variant bytes.")
 @click.option("--refresh", is_flag=True, help="Regenerate variants whose parent has newer labels (IDs: only these).")
 @json_option
 @click.pass_obj
-@click.pass_context
-def mutate(ctx: click.Context, env, ids: tuple[str, ...], render: bool, amendment_first: bool,  # noqa: ANN001
-           seed: int, refresh: bool, as_json: bool, **_: object) -> None:
+def mutate(env, ids: tuple[str, ...], seed: int, refresh: bool, as_json: bool, **chain: Any) -> None:  # noqa: ANN001
     """Make adversarial variants of fixtures, with their labels transformed to match.
 
     Several mutation options chain in the order given. Put the IDs first, since
@@ -39,10 +45,10 @@ def mutate(ctx: click.Context, env, ids: tuple[str, ...], render: bool, amendmen
     from curator.errors import CuratorError
     from curator.mutate.engine import mutate as make_variants
     from curator.mutate.engine import refresh as refresh_variants
-    from curator.mutate.engine import steps_from_options
+    from curator.mutate.registry import steps_from_options
 
-    # ctx.params keeps the order options were given on the command line: that is the chain.
-    steps = steps_from_options(list(ctx.params.items()), render=render, amendment_first=amendment_first)
+    # click passes parameters in the order they were given on the command line: that is the chain.
+    steps = steps_from_options(chain.items())
     store = env.store()
     if refresh:
         if steps:
@@ -50,7 +56,7 @@ def mutate(ctx: click.Context, env, ids: tuple[str, ...], render: bool, amendmen
         results = refresh_variants(store, ids)
     else:
         if not steps:
-            raise CuratorError("give a mutation: --truncate, --pages, --ocr-noise, --bilingual or --contradict")
+            raise CuratorError(f"give a mutation: {', '.join(option_usages())}")
         results = make_variants(store, ids, steps, seed)
 
     def text() -> str:

@@ -19,8 +19,8 @@ from typing import Any
 from curator.config import field_spec
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel, FieldType, Span
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite
+from curator.mutate._textops import rewrite
+from curator.mutate.registry import Option, Outcome, Subject, Switch, register
 from curator.normalise import UnparsableValue, parse_amount, parse_date, same_value
 from curator.spans import Edit
 
@@ -34,7 +34,16 @@ _CLAUSE = re.compile(r"(?m)^[ \t]*(\d+(?:\.\d+)*)[.)][ \t]+(\S[^\n]*)$")
 _AMENDMENT = re.compile(r"AMENDMENT No\. (\d+)")
 
 
-@register("contradict", category="contradictory", owns="the contradicted field: value, evidence, authority")
+@register(
+    "contradict",
+    category="contradictory",
+    owns="the contradicted field: value, evidence, authority",
+    options=[
+        Option("--contradict", "field", str, "FIELD", help="Append a later amendment that changes FIELD."),
+        Switch("--amendment-first", of="--contradict", param="amendment_first",
+               help="With --contradict: put the amendment before the base text."),
+    ],
+)
 def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     name = str(params.get("field", ""))
     first = bool(params.get("amendment_first", False))

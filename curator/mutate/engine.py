@@ -13,7 +13,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from curator.errors import CuratorError
@@ -29,22 +29,11 @@ from curator.model import (
     ThreadContent,
     slugify,
 )
-from curator.mutate.registry import Subject, get
-from curator.mutate.textops import settle_evidence_text
+from curator.mutate._textops import settle_evidence_text
+from curator.mutate.registry import Step, Subject, get
 from curator.store import FixtureRecord, Store
 
 AUTHOR = "curator-mutate"
-
-
-@dataclass(frozen=True)
-class Step:
-    """One mutation of a chain, by registered name, with its parameters."""
-
-    name: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def key(self) -> dict[str, Any]:
-        return {"name": self.name, "params": self.params}
 
 
 @dataclass
@@ -255,26 +244,3 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
             txn.append_revision(variant.fixture.id, variant.revision)
             txn.save_fixture(variant.fixture)
     return results
-
-
-def steps_from_options(options: Sequence[tuple[str, Any]], *, render: bool, amendment_first: bool) -> list[Step]:
-    """The chain the CLI options name, in the order they were given."""
-    steps: list[Step] = []
-    for option, value in options:
-        if value is None:
-            continue
-        if option == "truncate":
-            steps.append(Step("truncate", {"fraction": value}))
-        elif option == "pages":
-            steps.append(Step("truncate", {"pages": value}))
-        elif option == "ocr_noise":
-            steps.append(Step("ocr-render" if render else "ocr-noise", {"cer": value}))
-        elif option == "bilingual":
-            steps.append(Step("bilingual", {"language": value}))
-        elif option == "contradict":
-            steps.append(Step("contradict", {"field": value, **({"amendment_first": True} if amendment_first else {})}))
-    if render and not any(s.name == "ocr-render" for s in steps):
-        raise CuratorError("--render goes with --ocr-noise")
-    if amendment_first and not any(s.name == "contradict" for s in steps):
-        raise CuratorError("--amendment-first goes with --contradict FIELD")
-    return steps

@@ -16,24 +16,30 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel
-from curator.mutate.measure import cer as rate
-from curator.mutate.measure import levenshtein
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite
+from curator.mutate._measure import cer as rate
+from curator.mutate._measure import levenshtein
+from curator.mutate._textops import rewrite
+from curator.mutate.ocr_noise import DEFAULT_CER, MAX_CER
+from curator.mutate.registry import Outcome, Subject, Switch, register
 from curator.spans import Edit
 
 FONT_SIZE = 24
 MARGIN = 40
 
 
-@register("ocr-render", category="ocr-noise", owns="evidence_text (what Tesseract read); values stay clean")
+@register(
+    "ocr-render",
+    category="ocr-noise",
+    owns="evidence_text (what Tesseract read); values stay clean",
+    options=[Switch("--render", of="--ocr-noise", help="With --ocr-noise: render, degrade and really OCR the pages.")],
+)
 def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     content = subject.content
     if not isinstance(content, DocumentContent):
         raise CuratorError(f"{subject.fixture.id}: --render applies to documents (pages), not threads")
-    target = float(params.get("cer", 0.05))
-    if not 0 < target <= 0.3:
-        raise CuratorError(f"--ocr-noise CER must be in (0, 0.3], got {target}")
+    target = float(params.get("cer", DEFAULT_CER))
+    if not 0 < target <= MAX_CER:
+        raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
     strength = strength_for(target)
     edits: dict[Any, list[Edit]] = {}
     confidences: dict[int, float] = {}

@@ -16,15 +16,25 @@ from typing import Any
 from curator.errors import CuratorError
 from curator.labels import locate
 from curator.model import DocumentContent, FieldLabel, ThreadContent
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite, where
+from curator.mutate._textops import rewrite, where
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 DEFAULT_FRACTION = 0.6
 _SENTENCE_END = ".!?:;\n"
 
 
-@register("truncate", category="truncated", owns="expected_absent of fields cut off; rubrics cut off")
+@register(
+    "truncate",
+    category="truncated",
+    owns="expected_absent of fields cut off; rubrics cut off",
+    options=[
+        Option("--truncate", "fraction", float, "F", bare=DEFAULT_FRACTION,
+               help=f"Cut documents at fraction F (default {DEFAULT_FRACTION}) mid-sentence; "
+                    "threads keep the first F of posts."),
+        Option("--pages", "pages", int, "N", help="Cut documents after N pages."),
+    ],
+)
 def truncate(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     pages = params.get("pages")
     fraction = params.get("fraction", DEFAULT_FRACTION if pages is None else None)

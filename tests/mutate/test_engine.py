@@ -6,9 +6,9 @@ import json
 import random
 import subprocess
 
+from curator import samples
 from curator.errors import CuratorError
 from curator.labels import set_labels
-from curator.mutate import samples
 from curator.mutate.engine import Step, apply_chain, variant_id
 from curator.mutate.registry import REGISTRY, Outcome, get, load_all, register
 from curator.store import Store
