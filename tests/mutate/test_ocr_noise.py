@@ -43,7 +43,7 @@ def _dp(a: str, b: str) -> int:
 
 
 @given(st.text("abrnmcl1 .\n", max_size=14), st.text("abrnmcl1 .\n", max_size=14))
-def test_bit_parallel_levenshtein_matches_the_textbook_one(a, b):
+def test_levenshtein_matches_the_textbook_one(a, b):
     assert levenshtein(a, b) == _dp(a, b)
 
 
