@@ -74,7 +74,7 @@ def build(work: Path) -> Path:
 
     for name, options, seed in VARIANTS:
         steps = steps_from_options(options)
-        [variant] = mutate(store, [by_source[name]], steps, seed=seed)
+        [variant] = mutate(store, [by_source[name]], steps, seed=seed).variants
         if variant["status"] != "active":
             set_status(store, [variant["id"]], "active")
     return store.root

@@ -137,6 +137,32 @@ def _variant_fixture(
     )
 
 
+@dataclass
+class VariantReport:
+    """What `mutate` and `refresh` did, one summary per variant (its id, state, lineage...)."""
+
+    variants: list[dict[str, Any]]
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"variants": self.variants}
+
+    def render(self) -> str:
+        return "\n".join(_describe(v) for v in self.variants) or "nothing to refresh"
+
+
+def _describe(summary: dict[str, Any]) -> str:
+    if summary["state"] == "fresh":
+        return f"{summary['id']}: up to date with {summary['parent']}"
+    measured = "; ".join(
+        f"{m['name']} " + ", ".join(f"{k}={v}" for k, v in m["measured"].items() if not isinstance(v, dict | list))
+        for m in summary["mutations"]
+    )
+    hint = " (parent has newer labels: run curator mutate --refresh)" if summary["state"] == "stale" else ""
+    return (f"{summary['state']} {summary['id']} from {summary['parent']} "
+            f"[{summary['category']}, {summary['status']}]: {measured}{hint}")
+
+
 def _summary(variant: Variant, state: str) -> dict[str, Any]:
     fixture = variant.fixture
     lineage = fixture.lineage
@@ -154,7 +180,7 @@ def _summary(variant: Variant, state: str) -> dict[str, Any]:
     }
 
 
-def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 0) -> list[dict[str, Any]]:
+def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 0) -> VariantReport:
     """Make one variant per parent id; all are computed before any is written (all or nothing).
 
     A variant that already exists is left as it is and reported as "exists" (or "stale"
@@ -177,10 +203,10 @@ def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 
         for variant, state in made:
             if state == "created":
                 txn.create_fixture(variant.fixture, variant.content, [variant.revision])
-    return [_summary(v, s) for v, s in made]
+    return VariantReport([_summary(v, s) for v, s in made])
 
 
-def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+def refresh(store: Store, ids: Sequence[str] = ()) -> VariantReport:
     """Regenerate variants whose parent has a newer label revision than they were made from.
 
     With `ids`, only those variants (each must be one); otherwise every stale variant.
@@ -243,4 +269,4 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
             txn.save_content(variant.fixture.id, variant.content)
             txn.append_revision(variant.fixture.id, variant.revision)
             txn.save_fixture(variant.fixture)
-    return results
+    return VariantReport(results)
