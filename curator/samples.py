@@ -11,6 +11,7 @@ import hashlib
 import random
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from curator import clock
 from curator.labels import revise
@@ -30,6 +31,9 @@ from curator.model import (
 )
 from curator.store import Store, dump_content, fixture_id
 
+if TYPE_CHECKING:
+    from faker import Faker
+
 _BOILERPLATE = [
     "The Tenant shall keep the premises in good repair and return them in the same condition.",
     "Rent is payable in advance on the first day of each calendar month without deduction.",
@@ -44,7 +48,7 @@ _BOILERPLATE = [
 ]
 
 
-def _faker(seed: int):  # noqa: ANN202 - faker.Faker, imported lazily
+def _faker(seed: int) -> Faker:
     from faker import Faker
 
     fake = Faker("en_US")
@@ -171,6 +175,8 @@ def thread(seed: int, *, posts: int = 5) -> tuple[ThreadContent, list[Rubric]]:
 
 def add(store: Store, kind: str, seed: int, **options: int) -> str:
     """Write a synthetic fixture (`lease`, `invoice` or `thread`) with labels; return its id."""
+    content: DocumentContent | ThreadContent
+    values: dict[str, str]
     if kind == "thread":
         content, rubrics = thread(seed, **options)
         doc_type, values = None, {}

@@ -35,7 +35,8 @@ def edits_distance(text: str, edits: Iterable[Edit]) -> int:
     do not make (the tests check against the whole-text distance).
     """
     ordered = sorted(edits, key=lambda e: (e.start, e.end))
-    total, cluster = 0, []
+    total = 0
+    cluster: list[Edit] = []
     for edit in ordered:
         if cluster and edit.start - cluster[-1].end >= CONTEXT:
             total += _cluster_distance(text, cluster)
