@@ -29,6 +29,7 @@ from curator.model import (
     ThreadExport,
     User,
 )
+from curator.normalise import format_date
 from curator.store import Store, dump_content, fixture_id
 
 if TYPE_CHECKING:
@@ -54,16 +55,6 @@ def _faker(seed: int) -> Faker:
     fake = Faker("en_US")
     fake.seed_instance(seed)
     return fake
-
-
-def format_date(day: date, style: int) -> str:
-    if style == 0:
-        return day.isoformat()
-    if style == 1:
-        return f"{day.strftime('%B')} {day.day}, {day.year}"
-    if style == 2:
-        return f"{day.day} {day.strftime('%B')} {day.year}"
-    return f"{day.month:02d}/{day.day:02d}/{day.year}"
 
 
 def format_money(amount: Decimal) -> str:
