@@ -26,7 +26,8 @@ KINDS = [kind.value for kind in Kind]
 class Result(Protocol):
     @property
     def exit_code(self) -> int:
-        """0 done, 1 a check found problems (2, bad input, is raised as CuratorError)."""
+        """0 done, 1 a check found problems, 2 some input was refused (promote's rejected lines;
+        bad input that stops a command is raised as CuratorError instead)."""
         ...
 
     def render(self) -> str:
