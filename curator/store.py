@@ -28,8 +28,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from curator import atomic
-from curator.config import CONFIG_NAME, default_config_text, first_problem, load_config
-from curator.errors import CuratorError, FixtureNotFound, StoreNotFound
+from curator.config import CONFIG_NAME, default_config_text, load_config
+from curator.errors import CuratorError, FixtureNotFound, StoreNotFound, first_problem
 from curator.model import (
     ContentFile,
     DocumentContent,

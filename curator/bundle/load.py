@@ -13,8 +13,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curator.bundle.reader import FIXTURES, BundleFiles, open_bundle
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import BundleLine, DocumentContent, Fixture, LabelRevision, ThreadContent
 
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
 from curator.ingest.threads import from_export, validate_export
 from curator.model import ChatMessage

@@ -11,8 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
 from curator.model import ThreadContent, ThreadExport
 

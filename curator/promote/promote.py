@@ -29,8 +29,7 @@ from pydantic import ValidationError
 
 from curator import clock
 from curator.config import doc_type as doc_type_spec
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.privacy import anonymise_name
 from curator.labels import default_author, evidence_text, locate, revise
 from curator.model import (
