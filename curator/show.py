@@ -46,6 +46,7 @@ def render(record: FixtureRecord) -> str:
 
 def _content_summary(record: FixtureRecord) -> dict[str, Any]:
     content = record.content
+    # what is worth saying differs: pages and OCR for a document, people and orphans for a thread
     if isinstance(content, DocumentContent):
         return {
             "pages": len(content.pages),

@@ -16,6 +16,7 @@ from curator.anonymise.rewrite import Rewriter, vault_terms
 from curator.anonymise.threads import ThreadRewriter
 from curator.anonymise.vault import Vault
 from curator.model import (
+    Content,
     DocTypeSpec,
     DocumentContent,
     FieldLabel,
@@ -30,13 +31,13 @@ from curator.spans import OffsetMap
 
 @dataclass(frozen=True)
 class Anonymised:
-    content: DocumentContent | ThreadContent
+    content: Content
     revisions: list[LabelRevision] = field(default_factory=list)
     leaks: list[Leak] = field(default_factory=list)
 
 
 def anonymise(
-    content: DocumentContent | ThreadContent,
+    content: Content,
     vault: Vault,
     *,
     revisions: Sequence[LabelRevision] = (),
@@ -48,10 +49,12 @@ def anonymise(
     text they point into, so every label still points at its (pseudonymised) value.
     """
     revisions = list(revisions)
+    # A thread is rewritten as its whole export (user records, ids, attachments, not only the
+    # messages); a document page by page, with the labels naming the values to replace.
     if isinstance(content, ThreadContent):
         export = content.model_dump(mode="json")["export"]
         threads = ThreadRewriter(export, vault, [r.text for rev in revisions for r in rev.rubrics])
-        new_content: DocumentContent | ThreadContent = threads.content(content)
+        new_content: Content = threads.content(content)
         rewriter = threads.rewriter
         messages = {pid: post.get("message", "") for pid, post in export["posts"].items()}
 
@@ -136,7 +139,7 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
     })
 
 
-def _content_strings(content: DocumentContent | ThreadContent, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
+def _content_strings(content: Content, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
     texts = list(strings_of(content.model_dump(mode="json"), "content.json"))
     for revision in revisions:
         texts.extend(strings_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}"))

@@ -18,7 +18,7 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import (
-    DocumentContent,
+    Content,
     Fixture,
     LabelRevision,
     Lineage,
@@ -26,7 +26,6 @@ from curator.model import (
     Provenance,
     Status,
     StoreConfig,
-    ThreadContent,
     slugify,
 )
 from curator.mutate.registry import Subject, get
@@ -50,7 +49,7 @@ class Step:
 @dataclass
 class Variant:
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     revision: LabelRevision
 
 

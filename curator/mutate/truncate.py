@@ -15,9 +15,9 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import locate
-from curator.model import DocumentContent, FieldLabel, ThreadContent
+from curator.model import Content, DocumentContent, FieldLabel, ThreadContent
 from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite, where
+from curator.mutate.textops import rewrite
 from curator.spans import Edit
 
 DEFAULT_FRACTION = 0.6
@@ -32,7 +32,7 @@ def truncate(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Ou
         raise CuratorError("truncate takes a fraction or a page count, not both")
     if fraction is not None and not 0 < fraction < 1:
         raise CuratorError(f"truncate fraction must be between 0 and 1 (exclusive), got {fraction}")
-    if isinstance(subject.content, ThreadContent):
+    if isinstance(subject.content, ThreadContent):  # a thread loses posts, a document text
         if pages is not None:
             raise CuratorError(f"{subject.fixture.id} is a thread: --pages applies to documents")
         return _truncate_thread(subject, fraction)
@@ -128,7 +128,7 @@ def _truncate_pages(subject: Subject, keep: int) -> Outcome:
 
 
 def _recheck_unanchored(
-    content: DocumentContent | ThreadContent, fields: dict[str, FieldLabel]
+    content: Content, fields: dict[str, FieldLabel]
 ) -> tuple[dict[str, FieldLabel], list[str]]:
     """Fields that had no evidence: keep them only if their value is still in the text."""
     checked, gone = {}, []
@@ -177,7 +177,7 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     fields: dict[str, FieldLabel] = {}
     cut_off = []
     for name, label in subject.labels.fields.items():
-        if label.evidence is not None and where(label.evidence)[1] not in kept_ids:
+        if label.evidence is not None and label.evidence.where[1] not in kept_ids:
             cut_off.append(name)
             fields[name] = _absent(label)
         else:

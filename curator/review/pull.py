@@ -127,6 +127,7 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
             raise CuratorError(f"{where} does not fit curator's labeling config for project "
                                f"{project.id}: {errors[0]}")
         previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
+        # Label Studio shows a document's fields as spans and a thread's rubrics as verdicts
         if isinstance(content, DocumentContent):
             said, revision = _document_revision(store, txn, fixture_id, content, annotation,
                                                 previous, strict=fresh, where=where)
