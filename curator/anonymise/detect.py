@@ -1,7 +1,7 @@
 """Pattern PII and names, found with Presidio's recognizers configured to run offline.
 
 Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
-with --ner-model / $CURATOR_NER_MODEL), and the email recognizer's domain check uses
+with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain check uses
 tldextract's bundled suffix snapshot instead of fetching the list from the network.
 
 Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spaCy and runs
@@ -188,10 +188,7 @@ class Detector:
 
         self._cache: dict[str, list[Hit]] = {}
         self._intl_phone = None
-        self._nlp = None
-        model = ner_model or os.environ.get(NER_ENV) or None
-        if model:
-            self._nlp = load_spacy(model)
+        self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
         return self.detect_many([text])[0]
@@ -310,10 +307,16 @@ def _plausible(text: str, hit: Hit) -> bool:
     return True
 
 
-def use_ner_model(model: str) -> None:
-    """Find names with an installed spaCy model from now on (checked now: never downloaded)."""
-    load_spacy(model)
-    os.environ[NER_ENV] = model
-    from curator.anonymise import rewrite
+def detector_for(model: str | None = None) -> Detector:
+    """The detector that finds names with the installed spaCy `model` (checked: never
+    downloaded); without one, the model $CURATOR_NER_MODEL names, else none.
 
-    rewrite.reset_detector()
+    One detector per model name in a process, so its recognizers are built and its results
+    cached once, whoever asks for it.
+    """
+    return _detector(model or os.environ.get(NER_ENV) or None)
+
+
+@cache
+def _detector(model: str | None) -> Detector:
+    return Detector(model)

@@ -73,7 +73,6 @@ class Vault:
         self._originals: set[str] = set()
         self._name_tokens: set[str] = set()
         self._pseudonym_tokens: set[str] = set()
-        self.dirty = False
 
     @property
     def fingerprint(self) -> str:
@@ -137,7 +136,6 @@ class Vault:
             "mac": _mac(self.key, [tuple(r) for r in rows]),
         }
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
-        self.dirty = False
 
     def _merge_from_disk(self) -> None:
         """Keep entries another curator process saved since we loaded (callers should hold the
@@ -199,7 +197,6 @@ class Vault:
         else:
             raise CuratorError(f"could not find a free pseudonym for a {kind} value")
         self._add(Entry(kind, original, candidate))
-        self.dirty = True
         return gen.match_case(original, candidate)
 
     def reserve(self, original: str, kind: str) -> None:
@@ -223,7 +220,6 @@ class Vault:
         self._originals.add(normal(original))
         if self._acceptable(proposal, owner=original):
             self._add(Entry(kind, original, proposal))
-            self.dirty = True
             return gen.match_case(original, proposal)
         return self.pseudonym(original, kind)
 

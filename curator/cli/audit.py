@@ -17,11 +17,10 @@ def audit(env, ner_model: str | None, as_json: bool) -> int:  # noqa: ANN001
     Example: curator audit --json
     """
     from curator.anonymise.audit import audit_store
-    from curator.anonymise.detect import use_ner_model
+    from curator.anonymise.detect import detector_for
 
-    if ner_model:
-        use_ner_model(ner_model)
-    leaks = audit_store(env.store())
+    detector = detector_for(ner_model)  # a missing model is an error before anything is read
+    leaks = audit_store(env.store(), detector)
 
     def text() -> str:
         lines = [str(leak) for leak in leaks]
