@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import CuratorError
+from curator.lifecycle import variant_status
 from curator.model import (
     Content,
     Fixture,
@@ -24,7 +25,6 @@ from curator.model import (
     Lineage,
     MutationStep,
     Provenance,
-    Status,
     StoreConfig,
     slugify,
 )
@@ -118,12 +118,7 @@ def _variant_fixture(
     source = parent.fixture
     labels = parent.labels
     assert labels is not None
-    if needs_review:
-        status = Status.needs_review
-    elif source.status in (Status.reviewed, Status.active):
-        status = source.status  # the labels were transformed mechanically along with the text
-    else:
-        status = Status.draft
+    status = variant_status(source.status, needs_review)
     names = [s.name for s in steps]
     return Fixture(
         id=variant or variant_id(source.id, steps, seed),

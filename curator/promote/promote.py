@@ -33,6 +33,7 @@ from curator.errors import CuratorError, first_problem
 from curator.ingest.privacy import anonymise_name
 from curator.ingest.threads import anonymised_warnings
 from curator.labels import default_author, evidence_text, locate, revise
+from curator.lifecycle import promoted_status
 from curator.model import (
     FAILURE_MODES,
     Content,
@@ -47,7 +48,6 @@ from curator.model import (
     LabelRevision,
     Provenance,
     Rubric,
-    Status,
 )
 from curator.promote.dedup import DedupIndex
 from curator.promote.inputs import read_input
@@ -217,7 +217,7 @@ class _Batch:
             kind=kind,
             doc_type=record.doc_type,
             category=mode,
-            status=Status.reviewed if complete else Status.needs_review,
+            status=promoted_status(complete),
             tags=["promoted"],
             title=(f"{mode}: {note}" if note else f"{mode} in a {record.doc_type or kind.value}")[:120],
             created_at=now,

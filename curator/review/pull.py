@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 from curator import clock
 from curator.config import doc_type
 from curator.errors import CuratorError
+from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
     DocumentContent,
     FieldLabel,
     LabelRevision,
     Rubric,
     Span,
-    Status,
     ThreadContent,
 )
 from curator.normalise import UnparsableValue, check, same_value
@@ -156,17 +156,17 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
         latest = txn.revisions(fixture_id)[-1]
         if review.conflict_fields and not latest.source.startswith("labelstudio:"):
             review = review.model_copy(update={"conflict_fields": []})
-            status = Status.reviewed if status is Status.needs_review else status
+            status = after_settling(status)
             report.reviewed.append(fixture_id)
     elif conflicts:
         review = review.model_copy(update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))})
         report.conflicts[fixture_id] = conflicts
-        if status is Status.reviewed:
-            status = Status.needs_review
-    elif len(annotations) >= overlap and status in (Status.draft, Status.needs_review) \
-            and not review.conflict_fields:
-        status = Status.reviewed
-        report.reviewed.append(fixture_id)
+        status = after_conflict(status)
+    elif len(annotations) >= overlap and not review.conflict_fields:
+        agreed = after_agreement(status)
+        if agreed is not status:
+            status = agreed
+            report.reviewed.append(fixture_id)
     if status != fixture.status or review != fixture.review:
         txn.save_fixture(fixture.model_copy(update={"status": status, "review": review}))
 
