@@ -11,7 +11,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Final, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 
 FIXTURE_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8}$"
 REVISION_SOURCE_PATTERN = (

@@ -164,7 +164,8 @@ def blank_nlp_engine(model: str | None = None):  # noqa: ANN201 - presidio NlpEn
 
     class OfflineSpacyEngine(SpacyNlpEngine):
         def load(self) -> None:
-            self.nlp = {"en": load_spacy(model) if model else spacy.blank("en")}
+            # presidio's __init__ sets nlp = None unannotated, so its type reads as None
+            self.nlp = {"en": load_spacy(model) if model else spacy.blank("en")}  # type: ignore[assignment]
 
     engine = OfflineSpacyEngine(models=[{"lang_code": "en", "model_name": model or "blank:en"}])
     engine.load()
@@ -242,7 +243,7 @@ class Detector:
         for recognizer in self._recognizers:
             entity = recognizer.supported_entities[0]
             wanted = PREFILTERS.get(entity, lambda _t: True)
-            pieces = []  # (text index, offset in that text, snippet) the recognizer will see
+            pieces: list[tuple[int, int, str]] = []  # (text index, offset in it, snippet) the recognizer sees
             for i, text in enumerate(texts):
                 if not wanted(text):
                     continue

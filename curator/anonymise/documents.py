@@ -32,7 +32,9 @@ def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: D
     for revision in revisions:
         for name, label in revision.fields.items():
             kind = field_kind(name, label.type, doc_spec)
-            for value in [label.value, *label.variants] if kind else ():
+            if kind is None:
+                continue
+            for value in [label.value, *label.variants]:
                 if value and value.strip():
                     vault.reserve(value.strip(), kind)
     for revision in revisions:

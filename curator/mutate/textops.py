@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from curator.labels import evidence_text
-from curator.model import Content, DocumentContent, FieldLabel, Span, ThreadContent, Where
+from curator.model import Content, FieldLabel, Span, Texts, Where
 from curator.spans import Edit, OffsetMap, apply_edits
 
-SameKind = TypeVar("SameKind", DocumentContent, ThreadContent)  # rewriting keeps the kind
+SameKind = TypeVar("SameKind", bound=Texts)  # rewriting keeps the kind of content
 
 
 def rewrite(

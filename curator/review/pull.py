@@ -230,12 +230,14 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
                 raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
         said[name] = Said(value, field_spec.type)
         before = fields.get(name)
-        keep = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
+        # the same value as before keeps its variants and authority note
+        same = before if before is not None and before.value is not None \
+            and same_value(before.value, value, field_spec.type) else None
         fields[name] = FieldLabel(
             type=field_spec.type, value=value, evidence=evidence,
             evidence_text=evidence_text if evidence_text is not None and evidence_text != value else None,
-            variants=list(before.variants) if keep else [],
-            authority=before.authority if keep else None)
+            variants=list(same.variants) if same else [],
+            authority=same.authority if same else None)
     revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
                              fields=fields, rubrics=list(previous.rubrics) if previous else [])
     return said, revision
