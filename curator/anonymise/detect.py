@@ -1,8 +1,8 @@
 """Pattern PII and names, found with Presidio's recognizers configured to run offline.
 
 Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
-with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain check uses
-tldextract's bundled suffix snapshot instead of fetching the list from the network.
+with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain
+check uses tldextract's bundled suffix snapshot instead of fetching the list from the network.
 
 Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spaCy and runs
 every recognizer on it), curator calls the same recognizers directly, skips those that

@@ -27,14 +27,7 @@ from curator.ingest.threads import (
     parse_thread_export,
 )
 from curator.labels import default_author, revise
-from curator.model import (
-    Content,
-    DocumentContent,
-    Fixture,
-    Kind,
-    LabelRevision,
-    Provenance,
-)
+from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, Provenance
 from curator.store import Store, fixture_id
 
 SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "pdf"}
