@@ -18,8 +18,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
+
+if TYPE_CHECKING:
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
 NER_ENV = "CURATOR_NER_MODEL"
 SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
@@ -188,7 +192,7 @@ class Detector:
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
 
         self._cache: dict[str, list[Hit]] = {}
-        self._intl_phone = None
+        self._intl_phone: PhoneRecognizer | None = None
         self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
@@ -231,7 +235,7 @@ class Detector:
                 continue  # spans the separator: cannot be one real value
             yield pieces[k], result
 
-    def _one_region_phone(self):  # noqa: ANN202 - presidio PhoneRecognizer
+    def _one_region_phone(self) -> PhoneRecognizer:
         if self._intl_phone is None:
             from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
