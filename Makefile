@@ -32,6 +32,7 @@ system-deps:
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 test: deps lint
 	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q

@@ -4,7 +4,7 @@ Substitutions from a weighted confusion table (l/1/I, O/0, rn/m, cl/d, e/c, S/5,
 deletions, insertions, split words ("Tena nt"), merged words (a dropped space) and
 punctuation swaps. It is calibrated: errors are placed one at a time, each with a known
 Levenshtein cost, until the budget CER x characters is spent, never two within a
-character of each other; the achieved CER is then measured (curator.mutate.measure) and
+character of each other; the achieved CER is then measured (curator.mutate._measure) and
 recorded. Edits never straddle an evidence boundary, so a value is either noised inside
 its span (its noised form recorded as evidence_text) or left alone; the value stays clean.
 """
@@ -18,11 +18,11 @@ from itertools import accumulate
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent
-from curator.mutate.measure import cer as rate
-from curator.mutate.measure import edits_distance, levenshtein
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import Where, protected_bounds, rewrite, texts
+from curator.model import DocumentContent, Where
+from curator.mutate._measure import cer as rate
+from curator.mutate._measure import edits_distance, levenshtein
+from curator.mutate._textops import protected_bounds, rewrite
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 DEFAULT_CER = 0.05
@@ -50,20 +50,28 @@ INSERTIONS = ["'", ".", ",", "i", "l", "-"]
 WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 1.0, "merge": 1.0}
 
 
-@register("ocr-noise", category="ocr-noise", owns="evidence_text (the noised form); values stay clean")
+@register(
+    "ocr-noise",
+    category="ocr-noise",
+    owns="evidence_text (the noised form); values stay clean",
+    options=[
+        Option("--ocr-noise", "cer", float, "CER", bare=DEFAULT_CER,
+               help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated."),
+    ],
+)
 def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     target = float(params.get("cer", DEFAULT_CER))
     if not 0 < target <= MAX_CER:
         raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
     fields = subject.labels.fields
-    all_texts = texts(subject.content)
+    all_texts = subject.content.texts()
     length = sum(len(text) for _, text in all_texts)
     if not length:
         raise CuratorError(f"{subject.fixture.id} has no text to noise")
     edits = plan_noise(all_texts, target, rng, {place: protected_bounds(fields, place) for place, _ in all_texts})
     new_content, new_fields, _, _ = rewrite(subject.content, fields, edits)
     distance = sum(edits_distance(text, edits[place]) for place, text in all_texts if edits[place])
-    if isinstance(new_content, DocumentContent):
+    if isinstance(new_content, DocumentContent):  # only pages say where their text came from
         pages = [p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p for p in new_content.pages]
         new_content = new_content.model_copy(update={"pages": pages})
     return Outcome(
