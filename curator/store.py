@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,17 +273,32 @@ class Store:
             chosen.append(fixture)
         return chosen
 
-    def find_by_source(self, sha256: str) -> str | None:
-        """The fixture already made from a raw source with this hash (idempotent import).
+    def find_by_sources(self, sha256s: Iterable[str]) -> dict[str, str]:
+        """For each raw source hash that has one, the fixture already made from it (what
+        makes import idempotent): one check of the source index (see
+        curator/source_index.py) for the whole batch.
 
-        Answered by the source index (see curator/source_index.py); the fixture it names is
-        read back, so a fixture.json edited by hand since it was indexed is never trusted.
+        Each fixture the index names is read back, so a fixture.json edited by hand since it
+        was indexed is never believed.
         """
-        found = self.source_index().first(sha256)
-        if found is not None and source_of(self.load_fixture(found)) != sha256:
+        wanted = list(dict.fromkeys(sha256s))
+        found = self._found_in(self.source_index(), wanted)
+        if found is None:
             # Edited since it was indexed: the saved index no longer describes the store.
             self._save_sources(None)
-            found = self.source_index().first(sha256)
+            found = self._found_in(self.source_index(), wanted) or {}
+        return found
+
+    def _found_in(self, index: SourceIndex, sha256s: list[str]) -> dict[str, str] | None:
+        """The index's answers, or None when a fixture it names says otherwise."""
+        found = {}
+        for sha256 in sha256s:
+            fixture_id = index.first(sha256)
+            if fixture_id is None:
+                continue
+            if not self.exists(fixture_id) or source_of(self.load_fixture(fixture_id)) != sha256:
+                return None
+            found[sha256] = fixture_id
         return found
 
     def source_index(self) -> SourceIndex:

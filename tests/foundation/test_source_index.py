@@ -24,6 +24,10 @@ def source(store: Store, fixture_id: str) -> str:
     return store.load_fixture(fixture_id).provenance.source_sha256
 
 
+def found(store: Store, sha256: str) -> str | None:
+    return store.find_by_sources([sha256]).get(sha256)
+
+
 def saved_index(store: Store) -> dict[str, str | None]:
     saved = SourceIndex.read(store.local_path(SOURCES_FILE))
     assert saved is not None
@@ -46,12 +50,14 @@ def test_scan_lists_every_fixture_and_parse_record_reads_what_load_reads(store):
     assert str(from_bytes.value) == str(from_load.value)
 
 
-def test_the_index_is_written_with_the_fixtures_and_answers_find_by_source(store):
+def test_the_index_is_written_with_the_fixtures_and_answers_find_by_sources(store):
     lease, thread = add_lease(store), add_thread(store)
     assert saved_index(store) == {lease: source(store, lease), thread: source(store, thread)}
     fresh = Store(store.root)  # another process: answers from the saved file
-    assert fresh.find_by_source(source(store, lease)) == lease
-    assert fresh.find_by_source("0" * 64) is None
+    assert found(fresh, source(store, lease)) == lease
+    assert found(fresh, "0" * 64) is None
+    asked = [source(store, thread), "0" * 64, source(store, lease), source(store, thread)]
+    assert fresh.find_by_sources(asked) == {source(store, lease): lease, source(store, thread): thread}
 
 
 def test_a_write_that_adds_no_fixture_leaves_the_index_alone(store):
@@ -69,10 +75,10 @@ def test_fixtures_added_or_removed_behind_its_back_make_it_rebuild(store):
     thread = add_thread(store)
     path.write_bytes(only_lease)  # as after a `git pull` that brought the thread
     fresh = Store(store.root)
-    assert fresh.find_by_source(source(store, thread)) == thread
+    assert found(fresh, source(store, thread)) == thread
     shutil.rmtree(store.directory(lease))  # as after a `git rm`
-    assert fresh.find_by_source(source(store, thread)) == thread
-    assert Store(store.root).find_by_source(source(store, thread)) == thread
+    assert found(fresh, source(store, thread)) == thread
+    assert found(Store(store.root), source(store, thread)) == thread
     assert lease not in Store(store.root).source_index().sources
 
 
@@ -81,8 +87,8 @@ def test_a_hand_edited_fixture_is_read_back_not_believed(store):
     old = source(store, lease)
     path = store.fixture_files(lease)["fixture.json"]
     path.write_text(path.read_text().replace(old, "f" * 64))
-    assert Store(store.root).find_by_source(old) is None
-    assert Store(store.root).find_by_source("f" * 64) == lease
+    assert found(Store(store.root), old) is None
+    assert found(Store(store.root), "f" * 64) == lease
     assert not store.local_path(SOURCES_FILE).exists()  # dropped: rebuilt by the next write
     add_thread(store)
     assert saved_index(store)[lease] == "f" * 64
@@ -96,7 +102,7 @@ def test_a_transaction_that_changes_a_source_keeps_the_index_in_step(store):
         moved = fixture.provenance.model_copy(update={"source_sha256": "e" * 64})
         txn.save_fixture(fixture.model_copy(update={"provenance": moved}))
     assert saved_index(store) == {lease: "e" * 64}
-    assert Store(store.root).find_by_source(old) is None
+    assert found(Store(store.root), old) is None
 
 
 def test_variants_are_no_source(store):
@@ -109,7 +115,7 @@ def test_variants_are_no_source(store):
     indexed = saved_index(store)
     assert len(indexed) == 2 and indexed[lease] == source(store, lease)
     assert [v for k, v in indexed.items() if k != lease] == [None]
-    assert Store(store.root).find_by_source(source(store, lease)) == lease
+    assert found(Store(store.root), source(store, lease)) == lease
 
 
 KILLED_CREATOR = textwrap.dedent(
@@ -138,8 +144,8 @@ def test_sigkill_between_fixtures_and_index_never_makes_them_disagree(store, tmp
     [thread] = [i for i in store.ids() if i != lease]
     assert set(saved_index(store)) == {lease}  # the old index, which now covers too little
     fresh = Store(store.root)
-    assert fresh.find_by_source(source(store, thread)) == thread
-    assert fresh.find_by_source(source(store, lease)) == lease
+    assert found(fresh, source(store, thread)) == thread
+    assert found(fresh, source(store, lease)) == lease
     add_lease(fresh, text=LEASE_TEXT + "Pets: none\n")  # as import does: ask, then write
     assert set(saved_index(store)) == set(store.ids())
 
