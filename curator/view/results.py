@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from curator.bundle.stats import NOT_MUTATED as NO_MUTATION
 from curator.bundle.stats import kind_of
 from curator.model import EvalLine
 
@@ -138,12 +139,17 @@ class PassRate:
 
 
 def pass_rates(items: Sequence[Item], by: str) -> list[PassRate]:
-    """Pass rate per `category` or per `mutation`, groups sorted by name ('none' first)."""
+    """Pass rate per `category` or per `mutation`, groups sorted by name ('none' first).
+
+    By mutation as `curator gate` counts accuracy: an item made by several mutations counts
+    under each, one no mutation made under 'none'.
+    """
     totals: Counter[str] = Counter()
     passed: Counter[str] = Counter()
     for item in items:
-        group = item.category if by == "category" else item.mutation
-        totals[group] += 1
-        passed[group] += item.passed
-    order = sorted(totals, key=lambda group: (group != "none", group))
+        groups = [item.category] if by == "category" else sorted(set(item.line.mutations)) or [NO_MUTATION]
+        for group in groups:
+            totals[group] += 1
+            passed[group] += item.passed
+    order = sorted(totals, key=lambda group: (group != NO_MUTATION, group))
     return [PassRate(group, passed[group], totals[group]) for group in order]
