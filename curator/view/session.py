@@ -37,7 +37,7 @@ class Session:
         return comment_markdown(self.items, self.run.label, self.comparison, against)
 
     def write_comment(self, path: Path) -> None:
-        atomic.write_text(path, self.comment())
+        atomic.write_text(path, self.comment(), mode=0o644)
 
     def as_dict(self) -> dict:
         comparison = self.comparison
