@@ -44,9 +44,12 @@ def eval_lines(bundle: Path, *, quality: str) -> list[EvalLine]:
                 if quality == "regressed" and repetitions == 2 and run_number == 1 and roll > 0.5:
                     passed = not passed  # a thread rubric that flips between repetitions: flaky
                 error = "judge timed out" if quality == "regressed" and 0.40 < roll < 0.42 else None
+                output = (expected or "the summary") if passed else "Northwind Holdings Ltd"
+                if not passed and 0.05 < roll < 0.15:
+                    output = "data:text/plain;base64," + "QUJD" * 120  # one long token: it must wrap, not widen the page
                 lines.append(EvalLine.model_validate({
                     "name": fixture.id, "timestamp": TIME, "run_number": run_number, "rubric": rubric,
-                    "output": (expected or "the summary") if passed else "Northwind Holdings Ltd",
+                    "output": output,
                     "reasoning": "matches the truth" if passed else "not what the document says",
                     "score": 1.0 if passed else 0.0, "pass": passed and error is None, "error": error,
                     "fixture_id": fixture.id, "bundle_version": "1.0.0", "fixture_sha256": sha[fixture.id],
