@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from curator.bundle import BundledFixture
-from curator.model import DocumentContent, FixtureScore, ItemScore
+from curator.model import DocumentContent, FixtureScore, ItemScore, ThreadContent
 from curator.report.inputs import ReportInputs
 from curator.report.markup import paragraph, section, table
 from curator.view.results import Item
@@ -37,27 +37,36 @@ def excerpt(fixture: BundledFixture | None, item: str | None) -> str:
     """HTML: the part of the content the item is about (its evidence), else the opening."""
     if fixture is None:
         return paragraph("This fixture is not in the bundle.")
-    content = fixture.content
-    if isinstance(content, DocumentContent):
-        label = fixture.labels.fields.get(item or "") if fixture.labels else None
-        span = label.evidence if label else None
-        if span is not None and span.page is not None and span.page <= len(content.pages):
-            text = content.page(span.page).text
-            start, end = max(0, span.start - WINDOW), min(len(text), span.end + WINDOW)
-            shown = (("…" if start else "") + escape(text[start:span.start]) + "<mark>"
-                     + escape(text[span.start:span.end]) + "</mark>" + escape(text[span.end:end])
-                     + ("…" if end < len(text) else ""))
-            return f'<pre class="excerpt">page {span.page}: {shown}</pre>'
-        text = content.pages[0].text if content.pages else ""
-        return f'<pre class="excerpt">{escape(text[:OPENING])}{"…" if len(text) > OPENING else ""}</pre>'
+    if isinstance(fixture.content, DocumentContent):
+        return _document_excerpt(fixture, fixture.content, item)
+    return _thread_excerpt(fixture, fixture.content, item)
+
+
+def _document_excerpt(fixture: BundledFixture, content: DocumentContent, field: str | None) -> str:
+    label = fixture.labels.fields.get(field or "") if fixture.labels else None
+    span = label.evidence if label else None
+    if span is not None and span.page is not None and span.page <= len(content.pages):
+        text = content.page(span.page).text
+        start, end = max(0, span.start - WINDOW), min(len(text), span.end + WINDOW)
+        shown = (("…" if start else "") + escape(text[start:span.start]) + "<mark>"
+                 + escape(text[span.start:span.end]) + "</mark>" + escape(text[span.end:end])
+                 + ("…" if end < len(text) else ""))
+        return f'<pre class="excerpt">page {span.page}: {shown}</pre>'
+    text = content.pages[0].text if content.pages else ""
+    return f'<pre class="excerpt">{escape(text[:OPENING])}{"…" if len(text) > OPENING else ""}</pre>'
+
+
+def _thread_excerpt(fixture: BundledFixture, content: ThreadContent, rubric: str | None) -> str:
+    """The posts the rubric is judged on, else the first few."""
     export = content.export
-    posts = export.ordered_posts()
     wanted = set()
     if fixture.labels:
-        wanted = {p for r in fixture.labels.rubrics if _same(r.text, item) for p in r.evidence_posts}
-    shown = [p for p in posts if p.id in wanted] or posts[:POSTS]
-    lines = [f"{export.users[p.user_id].username if p.user_id in export.users else p.user_id}: {p.message}"
-             for p in shown]
+        wanted = {post for r in fixture.labels.rubrics if _same(r.text, rubric) for post in r.evidence_posts}
+    posts = export.ordered_posts()
+    shown = [post for post in posts if post.id in wanted] or posts[:POSTS]
+    users = export.users
+    lines = [f"{users[post.user_id].username if post.user_id in users else post.user_id}: {post.message}"
+             for post in shown]
     return f'<pre class="excerpt">{escape(chr(10).join(lines))}</pre>'
 
 

@@ -20,7 +20,7 @@ from curator.view.results import Item, counts, visible
 ITEM_COLUMNS = ("TEST", "RUBRIC", "RESULT", "SCORE", "CATEGORY", "MUTATION")
 CHANGE_COLUMNS = ("CHANGE", "TEST", "RUBRIC", "BEFORE", "NOW", "CATEGORY", "MUTATION")
 RESULT_STYLE = {"pass": "green", "fail": "bold red", "flaky": "bold yellow", "error": "bold magenta"}
-CELL = 48  # widest TEST and RUBRIC cell: long rubrics are read in the detail view
+CELL = 40  # widest TEST and RUBRIC cell: long ones are read in full in the detail view
 
 
 class DetailScreen(Screen[None]):
