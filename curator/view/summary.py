@@ -59,13 +59,18 @@ def _folded(item: Item) -> list[str]:
     summary = f"{MARK[item.result]} <code>{html.escape(item.name)}</code>: {html.escape(item.rubric)} ({item.result})"
     lines = ["<details>", f"<summary>{summary}</summary>", ""]
     for title, text in sections(item)[1:]:  # the summary already names the test
-        lines += [f"**{title}**", ""] + [f"> {html.escape(part)}" if part else ">" for part in text.splitlines()]
+        lines += [f"**{title}**", ""] + [f"> {_text(part)}" if part else ">" for part in text.splitlines()]
         lines.append("")
     return [*lines, "</details>", ""]
 
 
+def _text(text: str) -> str:
+    """Literal text in GitHub Markdown: no HTML, and no `$...$` read as maths."""
+    return html.escape(text).replace("$", "\\$")
+
+
 def _cell(text: str) -> str:
-    return html.escape(text).replace("|", "\\|").replace("\n", " ")
+    return _text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _code(text: str) -> str:

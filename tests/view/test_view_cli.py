@@ -39,8 +39,8 @@ def test_comment_is_markdown_with_rates_comparison_and_folded_failures(runs, tmp
     assert text.count("<details>") == 5 == text.count("</details>")
     folded = text[text.index("<code>lease-b</code>"):]
     folded = folded[: folded.index("</details>")]
-    assert "> $1,900.00" in folded  # the answer
-    assert "> \u201cMonthly Rent: $1,250.00\u201d: found in the fixture (judge rules)" in folded  # the evidence
+    assert "> \\$1,900.00" in folded  # the answer ($ escaped: GitHub reads $...$ as maths)
+    assert "> \u201cMonthly Rent: \\$1,250.00\u201d: found in the fixture (judge rules)" in folded  # the evidence
     assert "variant of golden lease-b-golden-00000002, made by truncate" in folded  # the lineage
     assert "> #0 pass 1.00, #1 fail 0.20" in text  # the flaky item's repetitions
 
