@@ -83,7 +83,7 @@ def _hf_metadata(splits: dict[str, SplitSize]) -> dict[str, Any]:
     info = DatasetInfo(features=hf.features(), splits=split_dict,
                        dataset_size=sum(size.num_bytes for size in filled.values()))
     card_data: dict[str, Any] = {}
-    DatasetInfosDict({"default": info}).to_dataset_card_data(card_data)  # type: ignore[arg-type]
+    DatasetInfosDict({"default": info}).to_dataset_card_data(card_data)
     files = [{"split": name, "path": hf.data_path(name)} for name in filled]
     return {"configs": [{"config_name": "default", "data_files": files}], **card_data}
 

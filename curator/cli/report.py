@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import prints_result
+
+if TYPE_CHECKING:
+    from curator.report.page import ReportWritten
 
 _PATH = click.Path(path_type=Path)
 
@@ -17,8 +21,8 @@ _PATH = click.Path(path_type=Path)
 @click.option("--runs", multiple=True, type=_PATH, metavar="EVALS.jsonl",
               help="An eval run (repeatable, oldest first): the newest is compared with the one before.")
 @click.option("--out", required=True, type=_PATH, metavar="FILE.html", help="Where to write the page.")
-@json_option
-def report(bundle: Path, gate: Path | None, runs: tuple[Path, ...], out: Path, as_json: bool) -> None:
+@prints_result
+def report(bundle: Path, gate: Path | None, runs: tuple[Path, ...], out: Path) -> ReportWritten:
     """Write one HTML file: composition, accuracy, calibration, faithfulness, run comparison,
     failing fixtures. It needs no network and no script; open it in any browser.
 
@@ -29,5 +33,4 @@ def report(bundle: Path, gate: Path | None, runs: tuple[Path, ...], out: Path, a
     """
     from curator.report import write_report
 
-    written = write_report(bundle, out, gate=gate, runs=runs)
-    emit(as_json, {"report": str(written)}, f"wrote {written}")
+    return write_report(bundle, out, gate=gate, runs=runs)

@@ -8,6 +8,7 @@ browser that opens it fetches nothing. Same inputs, same bytes: nothing reads th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -101,7 +102,19 @@ def render(inputs: ReportInputs) -> str:
     )
 
 
-def write_report(bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()) -> Path:
+@dataclass(frozen=True)
+class ReportWritten:
+    path: Path
+    exit_code = 0
+
+    def render(self) -> str:
+        return f"wrote {self.path}"
+
+    def as_json(self) -> dict:
+        return {"report": str(self.path)}
+
+
+def write_report(bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()) -> ReportWritten:
     """Read the bundle (directory or .tar.gz), gate report.json and evals.jsonl files; write one HTML page."""
     atomic.write_text(out, render(read_inputs(bundle, gate, runs)), mode=0o644)  # a page for people to open
-    return out
+    return ReportWritten(out)

@@ -56,11 +56,16 @@ OVERCONFIDENT = 0.9
 
 
 class Case(Protocol):
-    """One bundle fixture as the scorer needs it (curator.bundle.load yields these)."""
+    """One bundle fixture as the scorer needs it (curator.bundle.load yields these); read only."""
 
-    fixture: Fixture
-    content: DocumentContent | ThreadContent
-    labels: LabelRevision | None
+    @property
+    def fixture(self) -> Fixture: ...
+
+    @property
+    def content(self) -> DocumentContent | ThreadContent: ...
+
+    @property
+    def labels(self) -> LabelRevision | None: ...
 
 
 @dataclass(frozen=True)

@@ -29,15 +29,15 @@ class Session:
     def failing(self) -> bool:
         return any(not item.passed for item in self.items)
 
-    def check_text(self) -> str:
-        return check_text(self.items, self.comparison)
-
     def comment(self) -> str:
         against = self.old_run.label if self.old_run else None
         return comment_markdown(self.items, self.run.label, self.comparison, against)
 
     def write_comment(self, path: Path) -> None:
         atomic.write_text(path, self.comment(), mode=0o644)
+
+    def report(self, *, check: bool, brief: bool = False) -> ViewReport:
+        return ViewReport(self, check, brief)
 
     def as_dict(self) -> dict:
         comparison = self.comparison
@@ -65,3 +65,24 @@ def open_session(evals: Path, old: Path | None = None) -> Session:
     old_run = read_run(old)
     old_items = items_of(old_run.lines)
     return Session(run, items, old_run, old_items, compare(old_items, items))
+
+
+@dataclass(frozen=True)
+class ViewReport:
+    """What `curator view` says without the app: `--check`'s lines (exit 1 when a test did
+    not pass and `check` asks so) or the `--json` document; `brief` keeps the counts only."""
+
+    session: Session
+    check: bool
+    brief: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.check and self.session.failing else 0
+
+    def render(self) -> str:
+        text = check_text(self.session.items, self.session.comparison)
+        return "\n".join(text.splitlines()[: 2 if self.session.comparison else 1]) if self.brief else text
+
+    def as_json(self) -> dict:
+        return self.session.as_dict()

@@ -59,7 +59,7 @@ def test_report_in_headless_chromium(sample_runs, tmp_path):
 
     page_file = write_report(sample_runs["bundle"], tmp_path / "report.html", gate=sample_runs["gate_regressed"],
                              runs=[sample_runs["evals_good"], sample_runs["evals_regressed"]])
-    url = page_file.resolve().as_uri()
+    url = page_file.path.resolve().as_uri()
     with sync_playwright() as driver, tempfile.TemporaryDirectory() as profile:
         browser = driver.chromium.launch_persistent_context(
             profile, executable_path=chromium, headless=True, args=FLAGS,
