@@ -132,6 +132,7 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
     }
     texts = {
         "line": line,
+        # only a thread has a Mattermost export form
         "thread": dump_thread(record.content) if isinstance(record.content, ThreadContent) else None,
         "rubrics": [r.text for r in labels.rubrics] if labels else [],
     }
