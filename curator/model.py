@@ -406,6 +406,16 @@ class StoreSettings(Strict):
     categories: list[str] = Field(default_factory=list)
     adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
     dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+    # What a bundle's dataset card (README.md, Hugging Face convention) says about the set.
+    description: str = Field(default="", description="what the set is for: the card's first paragraph")
+    license: str = Field(
+        default="unknown",
+        pattern=r"^[a-z0-9][a-z0-9.+-]*$",
+        description="Hugging Face licence id of the data, e.g. cc-by-4.0, mit, other, unknown",
+    )
+    task_categories: list[str] = Field(
+        default_factory=list, description="Hugging Face task categories, e.g. summarization"
+    )
 
 
 class StoreConfig(Strict):
