@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
-# ours) and install Tesseract through apt-get when it is missing.
+# ours) and install Tesseract and Go through apt-get when they are missing.
 
 PYTHON ?= python3
 VENV := .venv
@@ -25,10 +25,16 @@ $(LS_VENV)/.installed:
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
 	touch $@
 
+# Tesseract for OCR; Go for tests/go (a Go eval suite reading a bundle's thread files).
+# Where apt-get cannot install Go, the Go test skips and says why.
 system-deps:
 	@command -v tesseract >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; }
+	@command -v go >/dev/null 2>&1 || { \
+	  { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang >/dev/null; } || \
+	  echo "make: Go could not be installed; tests/go will be skipped"; }
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
