@@ -71,8 +71,9 @@ def go_export(content: ThreadContent, fixture: Fixture) -> dict[str, Any]:
 def go_problems(data: dict[str, Any]) -> list[str]:
     """What the Go eval package would trip over in a thread file: the check `bundle verify` runs."""
     problems = [f"no {member}" for member in ("channel", "team") if not isinstance(data.get(member), dict)]
-    users = data.get("users") if isinstance(data.get("users"), dict) else {}
-    posts = data.get("posts") if isinstance(data.get("posts"), dict) else {}
+    users, posts = (data.get(member) for member in ("users", "posts"))
+    users = users if isinstance(users, dict) else {}
+    posts = posts if isinstance(posts, dict) else {}
     missing = sorted({str(p.get("user_id", "")) for p in posts.values() if isinstance(p, dict)} - set(users))
     if missing:
         problems.append(f"post authors not in users: {', '.join(missing)}")

@@ -1,0 +1,30 @@
+"""The judge folder: where verdicts are cached and calibration records are kept.
+
+    <judge folder>/verdicts.jsonl                                  the verdict cache
+    <judge folder>/calibrations/<bundle content sha256>/<judge>@<prompt version>.json
+
+It is --judge-dir, else $CURATOR_JUDGE_DIR, else the store's `.curator/judge/` (local,
+never committed or bundled) when commands run inside a store, else
+$XDG_CACHE_HOME/curator/judge (~/.cache/curator/judge). In CI, point CURATOR_JUDGE_DIR at a
+kept folder (a CI cache, or a committed one) so verdicts and calibrations survive the run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+JUDGE_DIR_ENV = "CURATOR_JUDGE_DIR"
+
+
+def judge_dir(explicit: Path | None = None, store_root: Path | None = None) -> Path:
+    if explicit is not None:
+        return explicit
+    if os.environ.get(JUDGE_DIR_ENV):
+        return Path(os.environ[JUDGE_DIR_ENV])
+    if store_root is not None:
+        from curator.store import LOCAL
+
+        return store_root / LOCAL / "judge"
+    cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache_home) / "curator" / "judge"
