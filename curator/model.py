@@ -585,6 +585,7 @@ class EvalLine(BaseModel):
     latency_ms: float | None = Field(default=None, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
     completion_tokens: int | None = Field(default=None, ge=0)
+    test: str | None = Field(default=None, description="the pytest node id that recorded it (pytest plugin)")
 
 
 # ---- judge calibration (curator judge calibrate; read by curator gate)

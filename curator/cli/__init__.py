@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "promote": ("promote", "promote", "Turn production failures into fixtures."),
     "bundle": ("bundle", "bundle", "Build, verify and diff fixture bundles."),
     "gate": ("gate", "gate", "Score predictions against a bundle and gate on floors."),
+    "eval": ("eval_cmd", "eval_group", "Run a system over a bundle: predictions and evals.jsonl."),
+    "judge": ("judge_cmd", "judge", "Calibrate a rubric judge on a bundle's known answers."),
 }
 
 

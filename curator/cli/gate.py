@@ -22,10 +22,12 @@ _PATH = click.Path(path_type=Path)
 @click.option("--out", type=_PATH, metavar="DIR", default=Path("gate-report"), show_default=True,
               help="Where report.json, summary.md and junit.xml are written.")
 @click.option("--plot", is_flag=True, help="Also write reliability.png (a reliability diagram).")
+@click.option("--judge-dir", type=_PATH, metavar="DIR",
+              help="Where judge calibrations are kept (default: $CURATOR_JUDGE_DIR, else the store's .curator/judge).")
 @json_option
 @click.pass_context
 def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | None,
-         baseline: Path | None, out: Path, plot: bool, as_json: bool) -> None:
+         baseline: Path | None, out: Path, plot: bool, judge_dir: Path | None, as_json: bool) -> None:
     """Score predictions against a bundle; exit 1 naming each floor that fails.
 
     Writes report.json (pass it as --baseline next time), summary.md (a pull-request
@@ -40,7 +42,8 @@ def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | Non
     from curator.score.gate import run_gate
     from curator.score.report import render_json
 
-    run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot)
+    run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot,
+                   judge_dir=judge_dir)
     report = run.report
 
     def text() -> str:

@@ -28,3 +28,24 @@ def judge_dir(explicit: Path | None = None, store_root: Path | None = None) -> P
         return store_root / LOCAL / "judge"
     cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache_home) / "curator" / "judge"
+
+
+def store_root() -> Path | None:
+    """The store commands run in ($CURATOR_STORE, else the nearest curator.toml upward), if any."""
+    from curator.errors import CuratorError
+    from curator.store import Store
+
+    try:
+        return Store.open().root
+    except CuratorError:
+        return None
+
+
+def judge_settings(root: Path | None):  # noqa: ANN201 - curator.model.JudgeSettings
+    """`[judge]` of the store's curator.toml, or the defaults outside a store."""
+    from curator.config import CONFIG_NAME, load_config
+    from curator.model import JudgeSettings
+
+    if root is None or not (root / CONFIG_NAME).is_file():
+        return JudgeSettings()
+    return load_config(root / CONFIG_NAME).judge

@@ -58,9 +58,15 @@ OVERCONFIDENT = 0.9
 class Case(Protocol):
     """One bundle fixture as the scorer needs it (curator.bundle.load yields these)."""
 
-    fixture: Fixture
-    content: DocumentContent | ThreadContent
-    labels: LabelRevision | None
+    # Read-only, so frozen dataclasses (BundledFixture, SimpleCase) are cases too.
+    @property
+    def fixture(self) -> Fixture: ...
+
+    @property
+    def content(self) -> DocumentContent | ThreadContent: ...
+
+    @property
+    def labels(self) -> LabelRevision | None: ...
 
 
 @dataclass(frozen=True)

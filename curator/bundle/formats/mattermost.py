@@ -43,7 +43,7 @@ def file_names(items: Sequence[Serialised]) -> dict[str, str]:
     taken = Counter(item.thread_name for item in threads)
     names = {}
     for item in threads:
-        name = item.thread_name
+        name = item.thread_name or f"{item.id}.json"
         if taken[name] > 1:
             name = f"{name.removesuffix('.json')}.{item.id[-8:]}.json"
         names[item.id] = f"{FOLDER}/{name}"
