@@ -121,7 +121,7 @@ def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> 
         passed, why = _reads(rubric, output)
         return 200, _verdict(passed, why, quote if passed else (output[:40] or source[:40]))
     if policy == "malformed":  # a trailing comma and a cut-off end, as models do
-        return 200, '```json\n{"reasoning": "fine", "score": 0.9, "pass": true, "evidence": %s,' % json.dumps(quote)
+        return 200, '```json\n{"reasoning": "fine", "score": 0.9, "pass": true, "evidence": ' + json.dumps(quote) + ","
     passed = {"lenient": True, "good": True, "failing": False, "unverified": True, "slow": True,
               "flip": number % 2 == 1, "flaky500": True}[policy]
     evidence = "words that appear nowhere at all" if policy == "unverified" else quote
