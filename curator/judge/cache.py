@@ -4,6 +4,7 @@ Keys hash the fixture's bundle-line sha256, the rubric, the output's sha256, the
 name (with its model) and its prompt version, so a rerun with nothing changed calls no
 judge, relabelling a fixture (a new line hash) invalidates exactly its verdicts, and a new
 model or prompt starts afresh. Verdicts with an error are not kept: the next run asks again.
+Concurrent asks for one key (the repetitions of a run, in parallel) share one judge call.
 
 On disk: `verdicts.jsonl` in the judge folder (see `location.py`), one verdict per line,
 appended under an exclusive lock so pytest-xdist workers share it; a torn last line (a
@@ -16,6 +17,8 @@ import fcntl
 import hashlib
 import json
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -92,24 +95,50 @@ class CachedJudge:
         self.offline = offline
         self.counts = JudgeCounts()
         self._lock = threading.Lock()
+        self._inflight: dict[str, Future[Verdict | Faithfulness | None]] = {}
 
     def judge(self, case: RubricCase) -> Verdict:
-        found = self._lookup(RUBRIC, case)
-        if isinstance(found, Verdict):
-            return found
-        verdict = self.inner.judge(case)
-        self._keep(RUBRIC, case, verdict, verdict.error)
+        verdict = self._ask(RUBRIC, case, self.inner.judge)
+        assert isinstance(verdict, Verdict)
         return verdict
 
     def faithfulness(self, case: RubricCase) -> Faithfulness | None:
         if not self.measures_faithfulness:
             return None
-        found = self._lookup(FAITHFULNESS, case)
-        if isinstance(found, Faithfulness):
-            return found
-        result = self.inner.faithfulness(case)
-        if result is not None:
-            self._keep(FAITHFULNESS, case, result, result.error)
+        result = self._ask(FAITHFULNESS, case, self.inner.faithfulness)
+        assert result is None or isinstance(result, Faithfulness)
+        return result
+
+    def _ask(self, kind: str, case: RubricCase,
+             call: Callable[[RubricCase], Verdict | Faithfulness | None]) -> Verdict | Faithfulness | None:
+        key = cache_key(kind, case, self.name, self.prompt_version)
+        with self._lock:
+            found = self._lookup(key, kind, case)
+            if found is not None:
+                return found
+            pending = self._inflight.get(key)
+            if pending is None:
+                mine: Future[Verdict | Faithfulness | None] = Future()
+                self._inflight[key] = mine
+        if pending is not None:  # another thread is asking the judge this very question
+            shared = pending.result()
+            with self._lock:
+                self.counts.cached += shared is not None and shared.error is None
+            return shared
+        try:
+            result = call(case)
+        except BaseException as error:
+            mine.set_exception(error)
+            raise
+        finally:
+            with self._lock:
+                self._inflight.pop(key, None)
+        with self._lock:
+            self.counts.calls += 1
+            self.counts.errors += result is not None and result.error is not None
+        if result is not None and result.error is None:
+            self.cache.put(key, result)
+        mine.set_result(result)
         return result
 
     def close(self) -> None:
@@ -117,11 +146,11 @@ class CachedJudge:
         if close is not None:
             close()
 
-    def _lookup(self, kind: str, case: RubricCase) -> Verdict | Faithfulness | None:
-        found = self.cache.get(cache_key(kind, case, self.name, self.prompt_version))
+    def _lookup(self, key: str, kind: str, case: RubricCase) -> Verdict | Faithfulness | None:
+        """The cached answer (counted), None to ask the judge; MissingVerdict when offline."""
+        found = self.cache.get(key)
         if found is not None:
-            with self._lock:
-                self.counts.cached += 1
+            self.counts.cached += 1
             return replace(found, cached=True)
         if self.offline:
             what = f"rubric {case.rubric!r}" if kind == RUBRIC else "faithfulness"
@@ -130,13 +159,6 @@ class CachedJudge:
                 f"(prompt {self.prompt_version}); run once without --offline"
             )
         return None
-
-    def _keep(self, kind: str, case: RubricCase, value: Verdict | Faithfulness, error: str | None) -> None:
-        with self._lock:
-            self.counts.calls += 1
-            self.counts.errors += error is not None
-        if error is None:
-            self.cache.put(cache_key(kind, case, self.name, self.prompt_version), value)
 
 
 def _decode(line: str) -> tuple[str, Verdict | Faithfulness] | None:

@@ -12,7 +12,9 @@ and benchmarks/eval.py run the real HTTP judge against it. Policies:
     unverified  passes, quoting text found nowhere  malformed   broken JSON json-repair can fix
     garbage     prose, no JSON at all               error500    HTTP 500 every time
     flaky500    HTTP 500 on every other call        slow        answers after 3 s
-    flip        pass and fail in turn
+    echo401     HTTP 401 whose message repeats the Authorization header (as some servers do)
+    flip        fails answers stamped "(run N)" with an odd N, passes the rest: the verdicts flip
+                between repetitions
 
     python tests/eval/judge_server.py --policy reader [--latency 0.05] [--port 0]
 prints `http://127.0.0.1:PORT/v1` once listening, and serves until killed.
@@ -31,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 POLICIES = ("reader", "lenient", "good", "failing", "unverified", "malformed", "garbage", "error500",
-            "flaky500", "slow", "flip")
+            "flaky500", "slow", "flip", "echo401")
 _TAG = re.compile(r"<(Source|Output|Rubric)>\n?(.*?)\n?</\1>", re.DOTALL)
-_SENTENCE = re.compile(r"[^.!?]+[.!?]?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_RUN = re.compile(r"\(run (\d+)\)")
 
 
 class JudgeServer(ThreadingHTTPServer):
@@ -48,6 +51,10 @@ class JudgeServer(ThreadingHTTPServer):
         self.lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that timed out and left
+            super().handle_error(request, client_address)
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
@@ -58,8 +65,10 @@ class JudgeServer(ThreadingHTTPServer):
         return self
 
     def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
+        if self._thread is not None:
+            self.shutdown()
+            self.server_close()
+            self._thread = None
 
     def __enter__(self) -> JudgeServer:
         return self.start()
@@ -82,6 +91,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.authorized += bool(self.headers.get("authorization"))
         if not self.path.endswith("/chat/completions"):
             return self._send(404, {"error": "not found"})
+        if self.server.policy == "echo401":
+            return self._send(401, {"error": {"message": f"Incorrect API key: {self.headers.get('authorization')}"}})
         if self.server.latency:
             time.sleep(self.server.latency)
         system, user = body["messages"][0]["content"], body["messages"][1]["content"]
@@ -122,8 +133,9 @@ def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> 
         return 200, _verdict(passed, why, quote if passed else (output[:40] or source[:40]))
     if policy == "malformed":  # a trailing comma and a cut-off end, as models do
         return 200, '```json\n{"reasoning": "fine", "score": 0.9, "pass": true, "evidence": ' + json.dumps(quote) + ","
+    stamp = _RUN.search(output)
     passed = {"lenient": True, "good": True, "failing": False, "unverified": True, "slow": True,
-              "flip": number % 2 == 1, "flaky500": True}[policy]
+              "flip": not stamp or int(stamp.group(1)) % 2 == 0, "flaky500": True}[policy]
     evidence = "words that appear nowhere at all" if policy == "unverified" else quote
     return 200, _verdict(passed, f"scripted {policy}", evidence)
 
@@ -145,7 +157,7 @@ def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
     from curator.normalise import find_value, typed_values
 
     found = []
-    for sentence in (s.strip() for s in _SENTENCE.findall(output)):
+    for sentence in (s.strip() for s in _SENTENCE_END.split(output)):
         if not sentence:
             continue
         values = typed_values(sentence)
