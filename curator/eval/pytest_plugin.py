@@ -78,6 +78,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         narrowed = {_MARKER_FILTERS[key]: _listed(value) for key, value in marker.kwargs.items()
                     if key in _MARKER_FILTERS}
         chosen = select(chosen, **narrowed, adversarial=marker.kwargs.get("adversarial"))
+    if not chosen:
+        nothing = pytest.param(None, marks=pytest.mark.skip(reason="no fixture of the bundle matches the filters"))
+        metafunc.parametrize("curator_item", [nothing], ids=["no-fixture"], indirect=True)
+        return
     repeat = repetitions(None)
     params = [item.for_run(number) for item in chosen for number in range(repeat)]
     ids = [item.id if repeat == 1 else f"{item.id}-run{item.run_number}" for item in params]

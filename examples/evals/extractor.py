@@ -14,7 +14,7 @@ from curator.eval import Answer, EvalItem
 
 # Field labels that are not just the field's name ("monthly_rent" -> "Monthly Rent:").
 LABELS = {"customer": ["Bill To"], "premises_address": ["Premises Address", "Address"]}
-WORTH_SAYING = re.compile(r"[$€£]\s?\d|\b\d{4}\b|@\w")
+WORTH_SAYING = re.compile(r"[$€£]\s?\d|\b\d{4}\b|@\w|\b(?:Mon|Tues|Wednes|Thurs|Fri)day\b")
 
 
 def answer(item: EvalItem) -> Answer:
