@@ -9,16 +9,16 @@ Without --curator-bundle the tests are skipped. Results go to ./evals.jsonl.
 import pytest
 from extractor import extract, summarise
 
-from curator.eval import assert_fields, assert_rubric
+from curator.eval import EvalItem, assert_fields, assert_rubric
 
 
 @pytest.mark.curator(kind="document")
-def test_extracts_every_field(curator_item):
+def test_extracts_every_field(curator_item: EvalItem) -> None:
     assert_fields(curator_item, extract(curator_item.text, curator_item.fields))
 
 
 @pytest.mark.curator(kind="thread")
-def test_summary_meets_every_rubric(curator_item):
+def test_summary_meets_every_rubric(curator_item: EvalItem) -> None:
     summary = summarise(curator_item.thread)
     for rubric in curator_item.rubrics:
         assert_rubric(curator_item, summary, rubric)
