@@ -37,12 +37,14 @@ class MissingVerdict(CuratorError):
 def cache_key(kind: str, case: RubricCase, judge: str, prompt_version: str) -> str:
     output_sha256 = hashlib.sha256(case.output.encode("utf-8")).hexdigest()
     rubric = case.rubric if kind == RUBRIC else ""
-    parts = json.dumps([kind, case.fixture_sha256, rubric, output_sha256, judge, prompt_version])
+    # NUL cannot occur in the parts' JSON-safe texts, so the joined string is unambiguous.
+    parts = "\0".join((kind, case.fixture_sha256, rubric, output_sha256, judge, prompt_version))
     return hashlib.sha256(parts.encode("utf-8")).hexdigest()
 
 
 class VerdictCache:
-    """key -> verdict, read once from the judge folder and appended to as verdicts come."""
+    """key -> verdict, read once from the judge folder and appended to as verdicts come.
+    Entries are held already marked `cached`, so serving one copies nothing."""
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / VERDICTS_FILE
@@ -52,7 +54,7 @@ class VerdictCache:
             for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
                 entry = _decode(line)
                 if entry is not None:
-                    self._entries[entry[0]] = entry[1]
+                    self._entries[entry[0]] = replace(entry[1], cached=True)
 
     def get(self, key: str) -> Verdict | Faithfulness | None:
         return self._entries.get(key)
@@ -62,7 +64,7 @@ class VerdictCache:
         data = asdict(replace(value, cached=False))
         line = json.dumps({"key": key, "kind": kind, "value": data}, ensure_ascii=False) + "\n"
         with self._lock:
-            self._entries[key] = value
+            self._entries[key] = replace(value, cached=True)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.path, "a", encoding="utf-8") as handle:
                 fcntl.flock(handle, fcntl.LOCK_EX)
@@ -151,7 +153,7 @@ class CachedJudge:
         found = self.cache.get(key)
         if found is not None:
             self.counts.cached += 1
-            return replace(found, cached=True)
+            return found
         if self.offline:
             what = f"rubric {case.rubric!r}" if kind == RUBRIC else "faithfulness"
             raise MissingVerdict(
