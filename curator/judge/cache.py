@@ -129,17 +129,17 @@ class CachedJudge:
             return shared
         try:
             result = call(case)
+            if result is not None and result.error is None:
+                self.cache.put(key, result)  # before the key leaves _inflight: no second call
         except BaseException as error:
-            mine.set_exception(error)
-            raise
-        finally:
             with self._lock:
                 self._inflight.pop(key, None)
+            mine.set_exception(error)
+            raise
         with self._lock:
+            self._inflight.pop(key, None)
             self.counts.calls += 1
             self.counts.errors += result is not None and result.error is not None
-        if result is not None and result.error is None:
-            self.cache.put(key, result)
         mine.set_result(result)
         return result
 
