@@ -38,6 +38,7 @@ system-deps:
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 test: deps lint
 	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q

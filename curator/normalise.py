@@ -107,6 +107,18 @@ def parse_date(value: str) -> date:
     raise UnparsableValue(f"not a date: {value!r}")
 
 
+def format_date(day: date, style: int) -> str:
+    """`day` as documents write it: style 0 2024-01-15, 2 15 January 2024, 3 01/15/2024,
+    any other January 15, 2024."""
+    if style == 0:
+        return day.isoformat()
+    if style == 2:
+        return f"{day.day} {day.strftime('%B')} {day.year}"
+    if style == 3:
+        return f"{day.month:02d}/{day.day:02d}/{day.year}"
+    return f"{day.strftime('%B')} {day.day}, {day.year}"
+
+
 def _date(year: int, month: int, day: int, original: str) -> date:
     try:
         return date(year, month, day)

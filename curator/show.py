@@ -2,46 +2,55 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from curator.model import DocumentContent
 from curator.store import FixtureRecord
 
 
-def describe(record: FixtureRecord) -> dict[str, Any]:
-    labels = record.labels
-    return {
-        "fixture": record.fixture.model_dump(mode="json"),
-        "content": _content_summary(record),
-        "labels": labels.model_dump(mode="json") if labels else None,
-    }
+@dataclass
+class FixtureView:
+    """One fixture as `curator show` gives it: metadata, a content summary, current labels."""
 
+    record: FixtureRecord
+    exit_code = 0
 
-def render(record: FixtureRecord) -> str:
-    fixture = record.fixture
-    lines = [
-        f"{fixture.id}  ({fixture.kind.value}{', ' + fixture.doc_type if fixture.doc_type else ''})",
-        f"  status {fixture.status.value}, category {fixture.category}, "
-        f"{'adversarial' if fixture.adversarial else 'golden'}",
-        f"  source {fixture.provenance.source_name} ({fixture.provenance.importer}, "
-        f"sha256 {fixture.provenance.source_sha256[:12]})",
-    ]
-    if fixture.lineage:
-        steps = " + ".join(f"{m.name}{m.params or ''}" for m in fixture.lineage.mutations)
-        lines.append(f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}")
-    summary = _content_summary(record)
-    lines.append("  content: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
-    labels = record.labels
-    if labels is None:
-        lines.append("  no labels")
+    def as_json(self) -> dict[str, Any]:
+        record = self.record
+        labels = record.labels
+        return {
+            "fixture": record.fixture.model_dump(mode="json"),
+            "content": _content_summary(record),
+            "labels": labels.model_dump(mode="json") if labels else None,
+        }
+
+    def render(self) -> str:
+        record = self.record
+        fixture = record.fixture
+        lines = [
+            f"{fixture.id}  ({fixture.kind.value}{', ' + fixture.doc_type if fixture.doc_type else ''})",
+            f"  status {fixture.status.value}, category {fixture.category}, "
+            f"{'adversarial' if fixture.adversarial else 'golden'}",
+            f"  source {fixture.provenance.source_name} ({fixture.provenance.importer}, "
+            f"sha256 {fixture.provenance.source_sha256[:12]})",
+        ]
+        if fixture.lineage:
+            steps = " + ".join(f"{m.name}{m.params or ''}" for m in fixture.lineage.mutations)
+            lines.append(f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}")
+        summary = _content_summary(record)
+        lines.append("  content: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+        labels = record.labels
+        if labels is None:
+            lines.append("  no labels")
+            return "\n".join(lines)
+        lines.append(f"  labels rev {labels.rev} by {labels.author} ({labels.source})")
+        for name, label in labels.fields.items():
+            value = "(expected absent)" if label.expected_absent else repr(label.value)
+            lines.append(f"    {name} [{label.type.value}] = {value}")
+        for rubric in labels.rubrics:
+            lines.append(f"    rubric: {rubric.text}")
         return "\n".join(lines)
-    lines.append(f"  labels rev {labels.rev} by {labels.author} ({labels.source})")
-    for name, label in labels.fields.items():
-        value = "(expected absent)" if label.expected_absent else repr(label.value)
-        lines.append(f"    {name} [{label.type.value}] = {value}")
-    for rubric in labels.rubrics:
-        lines.append(f"    rubric: {rubric.text}")
-    return "\n".join(lines)
 
 
 def _content_summary(record: FixtureRecord) -> dict[str, Any]:

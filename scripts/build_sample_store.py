@@ -47,7 +47,8 @@ def build(work: Path) -> Path:
     from curator.ingest.api import import_sources
     from curator.labels import set_labels
     from curator.lifecycle import set_status
-    from curator.mutate.engine import mutate, steps_from_options
+    from curator.mutate.engine import mutate
+    from curator.mutate.registry import steps_from_options
     from curator.promote.promote import promote
     from curator.store import Store
 
@@ -78,8 +79,8 @@ def build(work: Path) -> Path:
     set_status(store, list(by_source.values()), "active")
 
     for name, options, seed in VARIANTS:
-        steps = steps_from_options(options, render=False, amendment_first=False)
-        [variant] = mutate(store, [by_source[name]], steps, seed=seed)
+        steps = steps_from_options(options)
+        [variant] = mutate(store, [by_source[name]], steps, seed=seed).variants
         if variant["status"] != "active":
             set_status(store, [variant["id"]], "active")
 

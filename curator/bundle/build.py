@@ -41,7 +41,9 @@ class BuildResult:
     archive: Path | None = None
     warnings: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    exit_code = 0
+
+    def as_json(self) -> dict:
         return {
             "version": self.version,
             "path": str(self.path),
@@ -53,6 +55,15 @@ class BuildResult:
             "content_sha256": self.manifest.content_sha256,
             "warnings": self.warnings,
         }
+
+    def render(self) -> str:
+        counts = self.manifest.counts
+        if self.unchanged:
+            text = f"bundle {self.version} is up to date ({counts.total} fixtures, unchanged)"
+        else:
+            text = (f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
+                    f"formats {', '.join(self.manifest.formats)} -> {self.path}")
+        return text + (f"\narchive: {self.archive}" if self.archive else "")
 
 
 def parse_formats(formats: str | Iterable[str] | None) -> list[str]:

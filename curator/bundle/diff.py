@@ -67,8 +67,28 @@ class BundleDiff:
     def empty(self) -> bool:
         return not (self.added or self.removed or self.relabelled or self.content_changed or self.metadata_changed)
 
-    def as_dict(self) -> dict[str, Any]:
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    def render(self) -> str:
+        """Human text: one section per kind of change, a line per fixture or field."""
+        if self.empty:
+            return f"no differences between {self.before} and {self.after}"
+        lines = [f"{self.before} -> {self.after}"]
+        lines += [f"+ {fixture_id}" for fixture_id in self.added]
+        lines += [f"- {fixture_id}" for fixture_id in self.removed]
+        for relabel in self.relabelled:
+            lines.append(f"~ {relabel.id}: labels rev {relabel.rev_before} -> {relabel.rev_after}")
+            lines += [f"    {change.describe()}" for change in relabel.fields]
+            lines += [f"    rubric added: {text}" for text in relabel.rubrics_added]
+            lines += [f"    rubric removed: {text}" for text in relabel.rubrics_removed]
+        lines += [f"~ {fixture_id}: content changed" for fixture_id in self.content_changed]
+        for fixture_id, changes in self.metadata_changed.items():
+            for key, (old, new) in changes.items():
+                lines.append(f"~ {fixture_id}: {key} {old!r} -> {new!r}")
+        return "\n".join(lines)
 
 
 def lines_by_id(lines: Iterable[str], label: str) -> dict[str, dict[str, Any]]:
@@ -186,22 +206,3 @@ def _shown(label: dict | None) -> str:
     if label.get("expected_absent"):
         return "(expected absent)"
     return repr(label.get("value"))
-
-
-def render(diff: BundleDiff) -> str:
-    """Human text: one section per kind of change, a line per fixture or field."""
-    if diff.empty:
-        return f"no differences between {diff.before} and {diff.after}"
-    lines = [f"{diff.before} -> {diff.after}"]
-    lines += [f"+ {fixture_id}" for fixture_id in diff.added]
-    lines += [f"- {fixture_id}" for fixture_id in diff.removed]
-    for relabel in diff.relabelled:
-        lines.append(f"~ {relabel.id}: labels rev {relabel.rev_before} -> {relabel.rev_after}")
-        lines += [f"    {change.describe()}" for change in relabel.fields]
-        lines += [f"    rubric added: {text}" for text in relabel.rubrics_added]
-        lines += [f"    rubric removed: {text}" for text in relabel.rubrics_removed]
-    lines += [f"~ {fixture_id}: content changed" for fixture_id in diff.content_changed]
-    for fixture_id, changes in diff.metadata_changed.items():
-        for key, (old, new) in changes.items():
-            lines.append(f"~ {fixture_id}: {key} {old!r} -> {new!r}")
-    return "\n".join(lines)

@@ -28,8 +28,35 @@ class StoreStats:
     meets_target: bool
     needed: int  # adversarial fixtures to add to reach the target
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    check: bool = False  # `curator stats --check`: below the target is a failure
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.check and not self.meets_target else 0
+
+    def as_json(self) -> dict:
+        data = asdict(self)
+        del data["check"]
+        return data
+
+    def render(self) -> str:
+        status_line = ", ".join(f"{name} {count}" for name, count in self.by_status.items()) or "none"
+        lines = [f"fixtures by status: {status_line}", f"counted ({', '.join(self.statuses)}): {self.total}"]
+        if self.table:
+            kinds = self.mutation_kinds
+            width = max(len("category"), *(len(c) for c in self.table))
+            header = f"{'category':<{width}}  " + "  ".join(f"{k:>{max(len(k), 3)}}" for k in kinds) + "  total"
+            lines += ["", header]
+            for category, row in self.table.items():
+                cells = "  ".join(f"{row.get(k, 0):>{max(len(k), 3)}}" for k in kinds)
+                lines.append(f"{category:<{width}}  {cells}  {sum(row.values()):>5}")
+        verdict = "meets the target" if self.meets_target else f"below target: add {self.needed} adversarial"
+        lines += [
+            "",
+            f"adversarial share {self.share:.2f} ({self.adversarial} of {self.total}), "
+            f"target {self.target:.2f}: {verdict}",
+        ]
+        return "\n".join(lines)
 
 
 def mutation_kind(fixture: Fixture) -> str:
@@ -72,23 +99,3 @@ def _needed(adversarial: int, total: int, target: float) -> int:
     if target >= 1:
         return 0 if adversarial == total and total else max(1, total - adversarial)
     return max(1, math.ceil((target * total - adversarial) / (1 - target) - 1e-9))
-
-
-def render(stats: StoreStats) -> str:
-    status_line = ", ".join(f"{name} {count}" for name, count in stats.by_status.items()) or "none"
-    lines = [f"fixtures by status: {status_line}", f"counted ({', '.join(stats.statuses)}): {stats.total}"]
-    if stats.table:
-        kinds = stats.mutation_kinds
-        width = max(len("category"), *(len(c) for c in stats.table))
-        header = f"{'category':<{width}}  " + "  ".join(f"{k:>{max(len(k), 3)}}" for k in kinds) + "  total"
-        lines += ["", header]
-        for category, row in stats.table.items():
-            cells = "  ".join(f"{row.get(k, 0):>{max(len(k), 3)}}" for k in kinds)
-            lines.append(f"{category:<{width}}  {cells}  {sum(row.values()):>5}")
-    verdict = "meets the target" if stats.meets_target else f"below target: add {stats.needed} adversarial"
-    lines += [
-        "",
-        f"adversarial share {stats.share:.2f} ({stats.adversarial} of {stats.total}), "
-        f"target {stats.target:.2f}: {verdict}",
-    ]
-    return "\n".join(lines)

@@ -44,7 +44,11 @@ class Verification:
     def ok(self) -> bool:
         return not self.problems
 
-    def as_dict(self) -> dict:
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def as_json(self) -> dict:
         return {
             "bundle": self.bundle,
             "version": self.version,
@@ -52,6 +56,11 @@ class Verification:
             "files_checked": self.files_checked,
             "problems": [asdict(p) for p in self.problems],
         }
+
+    def render(self) -> str:
+        if self.ok:
+            return f"ok: bundle {self.version} ({self.files_checked} files verified)"
+        return "\n".join(p.describe() for p in self.problems)
 
 
 def verify_bundle(path: Path) -> Verification:
@@ -130,9 +139,3 @@ def _id_of(raw: str) -> str | None:
     except (ValueError, AttributeError):
         return None
     return found if isinstance(found, str) else None
-
-
-def render(result: Verification) -> str:
-    if result.ok:
-        return f"ok: bundle {result.version} ({result.files_checked} files verified)"
-    return "\n".join(p.describe() for p in result.problems)

@@ -6,12 +6,12 @@ Each command lives in its own module under curator/cli/ and is imported only whe
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 import click
 
 from curator import __version__
+from curator.cli.env import Env
 from curator.errors import CuratorError
 
 # name -> (module under curator.cli, attribute, one-line help shown by `curator --help`)
@@ -37,10 +37,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name, (module, _, _) in COMMANDS.items() if _module_exists(module))
+        return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS or not _module_exists(COMMANDS[cmd_name][0]):
+        if cmd_name not in COMMANDS:
             return None
         module, attribute, _ = COMMANDS[cmd_name]
         return getattr(importlib.import_module(f"curator.cli.{module}"), attribute)
@@ -51,30 +51,10 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-def _module_exists(module: str) -> bool:
-    here = os.path.dirname(__file__)
-    return os.path.exists(os.path.join(here, f"{module}.py"))
-
-
-class Env:
-    """What every command gets: where the store is, and whether to show tracebacks."""
-
-    def __init__(self, store_path: str | None, debug: bool) -> None:
-        self.store_path = store_path
-        self.debug = debug
-
-    def store(self):  # noqa: ANN201 - curator.store.Store, imported lazily
-        from pathlib import Path
-
-        from curator.store import Store
-
-        return Store.open(Path(self.store_path) if self.store_path else None)
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store_path", metavar="PATH", envvar="CURATOR_STORE",
               help="The store to use (default: nearest folder upward with curator.toml).")
-@click.option("--debug", is_flag=True, help="Show tracebacks on errors.")
+@click.option("--debug", is_flag=True, help="Show tracebacks on errors.")  # main() reads it
 @click.version_option(__version__, prog_name="curator")
 @click.pass_context
 def cli(ctx: click.Context, store_path: str | None, debug: bool) -> None:
@@ -82,7 +62,7 @@ def cli(ctx: click.Context, store_path: str | None, debug: bool) -> None:
 
     Exit codes: 0 done, 1 a check found problems, 2 bad usage or bad input.
     """
-    ctx.obj = Env(store_path, debug)
+    ctx.obj = Env(store_path)
 
 
 def main(argv: list[str] | None = None) -> None:

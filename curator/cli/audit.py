@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.anonymise.audit import Leak
+
+
+@dataclass
+class AuditReport:
+    leaks: list[Leak]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.leaks else 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"clean": not self.leaks, "leaks": [leak.as_dict() for leak in self.leaks]}
+
+    def render(self) -> str:
+        lines = [str(leak) for leak in self.leaks]
+        lines.append(f"{len(self.leaks)} leak(s) found" if self.leaks else "no leaks found")
+        return "\n".join(lines)
 
 
 @click.command()
 @click.option("--ner-model", metavar="NAME", help="An installed spaCy model to find names with (never downloaded).")
-@json_option
-@click.pass_obj
-def audit(env, ner_model: str | None, as_json: bool) -> int:  # noqa: ANN001
+@prints_result
+@pass_env
+def audit(env: Env, ner_model: str | None) -> AuditReport:
     """Scan every fixture and bundle for vault originals and pattern PII; exit 1 on a leak.
 
     Example: curator audit --json
@@ -21,12 +45,4 @@ def audit(env, ner_model: str | None, as_json: bool) -> int:  # noqa: ANN001
 
     if ner_model:
         use_ner_model(ner_model)
-    leaks = audit_store(env.store())
-
-    def text() -> str:
-        lines = [str(leak) for leak in leaks]
-        lines.append(f"{len(leaks)} leak(s) found" if leaks else "no leaks found")
-        return "\n".join(lines)
-
-    emit(as_json, {"clean": not leaks, "leaks": [leak.as_dict() for leak in leaks]}, text)
-    return 1 if leaks else 0
+    return AuditReport(audit_store(env.store()))

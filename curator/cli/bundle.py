@@ -5,10 +5,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import STATUSES, emit, json_option, show_progress, warn
+from curator.cli.common import STATUSES, prints_result, show_progress, warn
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.bundle.build import BuildResult
+    from curator.bundle.diff import BundleDiff
+    from curator.bundle.verify import Verification
 
 
 @click.group()
@@ -25,10 +32,10 @@ def bundle() -> None:
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
 @click.option("--strict-audit", is_flag=True,
               help="Refuse on every audit hit, also name, URL and phone guesses.")
-@json_option
-@click.pass_obj
-def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: bool, strict_audit: bool,  # noqa: ANN001
-          as_json: bool) -> None:
+@prints_result
+@pass_env
+def build(env: Env, version: str, formats: str, statuses: tuple[str, ...], archive: bool,
+          strict_audit: bool) -> BuildResult:
     """Build bundles/VERSION from the store's active fixtures.
 
     Versions are semantic and immutable: rebuilding one with the same content does
@@ -43,50 +50,38 @@ def build(env, version: str, formats: str, statuses: tuple[str, ...], archive: b
                           strict_audit=strict_audit)
     for message in result.warnings:
         warn(message)
-    counts = result.manifest.counts
-    if result.unchanged:
-        text = f"bundle {version} is up to date ({counts.total} fixtures, unchanged)"
-    else:
-        text = (f"built bundle {version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
-                f"formats {', '.join(result.manifest.formats)} -> {result.path}")
-    if result.archive:
-        text += f"\narchive: {result.archive}"
-    emit(as_json, result.as_dict(), text)
+    return result
 
 
 @bundle.command()
 @click.argument("path", metavar="DIR|ARCHIVE", type=click.Path(path_type=Path))
-@json_option
-@click.pass_context
-def verify(ctx: click.Context, path: Path, as_json: bool) -> None:
+@prints_result
+@pass_env
+def verify(env: Env, path: Path) -> Verification:
     """Check every file's hash and schema; exit 1 naming each tampered, missing or extra file.
 
     Example: curator bundle verify bundles/1.2.0.tar.gz
     """
-    from curator.bundle.verify import render, verify_bundle
+    from curator.bundle.verify import verify_bundle
 
-    result = verify_bundle(_resolve(ctx, path))
-    emit(as_json, result.as_dict(), lambda: render(result))
-    if not result.ok:
-        ctx.exit(1)
+    return verify_bundle(_resolve(env, path))
 
 
 @bundle.command()
 @click.argument("before", metavar="A", type=click.Path(path_type=Path))
 @click.argument("after", metavar="B", type=click.Path(path_type=Path))
-@json_option
-@click.pass_context
-def diff(ctx: click.Context, before: Path, after: Path, as_json: bool) -> None:
+@prints_result
+@pass_env
+def diff(env: Env, before: Path, after: Path) -> BundleDiff:
     """Fixtures added, removed, relabelled (field by field) and changed from bundle A to B.
 
     A and B are bundle directories, archives, or versions in the store's bundles/.
 
     Example: curator bundle diff 1.0.0 1.1.0 --json
     """
-    from curator.bundle.diff import diff_bundles, render
+    from curator.bundle.diff import diff_bundles
 
-    result = diff_bundles(_resolve(ctx, before), _resolve(ctx, after))
-    emit(as_json, result.as_dict(), lambda: render(result))
+    return diff_bundles(_resolve(env, before), _resolve(env, after))
 
 
 def _progress_bar(items: list) -> Iterator:
@@ -94,18 +89,17 @@ def _progress_bar(items: list) -> Iterator:
         yield from bar
 
 
-def _resolve(ctx: click.Context, path: Path) -> Path:
+def _resolve(env: Env, path: Path) -> Path:
     """A path as given, else a version (or VERSION.tar.gz) in the store's bundles/."""
     if path.exists():
         return path
     from curator.errors import CuratorError
 
     try:
-        store = ctx.obj.store() if ctx.obj else None
+        store = env.store()
     except CuratorError:
-        store = None
-    if store is not None:
-        for candidate in (store.bundles_dir / str(path), store.bundles_dir / f"{path}.tar.gz"):
-            if candidate.exists():
-                return candidate
+        return path
+    for candidate in (store.bundles_dir / str(path), store.bundles_dir / f"{path}.tar.gz"):
+        if candidate.exists():
+            return candidate
     return path

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import emit, json_option
-from curator.cli.judge_options import judge_options, make_judge
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+from curator.cli.judge_options import judge_options, judge_setup, make_judge
+
+if TYPE_CHECKING:
+    from curator.eval.runner import EvalRun
 
 
 @click.group("eval")
@@ -25,10 +30,11 @@ def eval_group() -> None:
               metavar="SECONDS", help="A system call taking longer is an error for that fixture.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("eval-out"), show_default=True,
               metavar="DIR", help="Where predictions.jsonl and evals.jsonl are written.")
-@json_option
-def run(bundle: Path, system_spec: str, repeat: int | None, judge_name: str | None, judge_model: str | None,
-        judge_dir: Path | None, offline: bool, concurrency: int | None, timeout: float, out: Path,
-        as_json: bool) -> None:
+@prints_result
+@pass_env
+def run(env: Env, bundle: Path, system_spec: str, repeat: int | None, judge_name: str | None,
+        judge_model: str | None, judge_dir: Path | None, offline: bool, concurrency: int | None,
+        timeout: float, out: Path) -> EvalRun:
     """Call the system on every fixture of BUNDLE (N times each), judge its rubrics and write
     predictions.jsonl (what `curator gate` reads) and evals.jsonl (Mattermost's eval log).
 
@@ -43,12 +49,11 @@ def run(bundle: Path, system_spec: str, repeat: int | None, judge_name: str | No
 
     bundle_items = load_items(bundle)
     system = load_system(system_spec)
-    judge, settings = make_judge(judge_name, judge_model, judge_dir, offline, concurrency)
+    root, settings = judge_setup(env, concurrency)
+    judge = make_judge(judge_name, judge_model, judge_dir, offline, root, settings) if judge_name else None
     try:
-        result = run_eval(bundle_items, system, judge=judge, repeat=repetitions(repeat),
-                          concurrency=settings.concurrency, timeout=timeout, threshold=settings.threshold,
-                          out=out)
+        return run_eval(bundle_items, system, judge=judge, repeat=repetitions(repeat),
+                        concurrency=settings.concurrency, timeout=timeout, threshold=settings.threshold, out=out)
     finally:
         if judge is not None:
             judge.close()
-    emit(as_json, result.summary(), result.render)

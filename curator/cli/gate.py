@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import emit, exit_with, json_option
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.score.gate import GateRun
 
 _PATH = click.Path(path_type=Path)
 
@@ -24,10 +29,10 @@ _PATH = click.Path(path_type=Path)
 @click.option("--plot", is_flag=True, help="Also write reliability.png (a reliability diagram).")
 @click.option("--judge-dir", type=_PATH, metavar="DIR",
               help="Where judge calibrations are kept (default: $CURATOR_JUDGE_DIR, else the store's .curator/judge).")
-@json_option
-@click.pass_context
-def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | None,
-         baseline: Path | None, out: Path, plot: bool, judge_dir: Path | None, as_json: bool) -> None:
+@prints_result
+@pass_env
+def gate(env: Env, bundle: Path, predictions: Path, floors: Path | None, baseline: Path | None, out: Path,
+         plot: bool, judge_dir: Path | None) -> GateRun:
     """Score predictions against a bundle; exit 1 naming each floor that fails.
 
     Writes report.json (pass it as --baseline next time), summary.md (a pull-request
@@ -39,33 +44,13 @@ def gate(ctx: click.Context, bundle: Path, predictions: Path, floors: Path | Non
       curator gate --bundle bundles/1.0.0 --predictions preds.jsonl \\
           --floors floors.toml --baseline last/report.json --plot
     """
+    from curator.judge.location import judge_dir as folder_of
+    from curator.judge.location import store_root
     from curator.score.gate import run_gate
-    from curator.score.report import render_json
 
+    folder = folder_of(judge_dir, store_root(Path(env.store_path) if env.store_path else None))
     run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot,
-                   judge_dir=judge_dir)
-    report = run.report
-
-    def text() -> str:
-        overall = report.accuracy["overall"]
-        lines = [f"gate {'passed' if report.passed else 'FAILED'}: "
-                 f"{report.fixtures_passed}/{report.fixtures_total} fixtures right, "
-                 f"{overall['right']}/{overall['total']} items"]
-        for check in report.gates:
-            lines.append(f"  {check.status.upper():4}  {check.name}: {check.detail}")
-        if report.missing_fixtures:
-            lines.append(f"  no prediction for: {', '.join(report.missing_fixtures)}")
-        for regression in report.regressions:
-            lines.append(f"  regressed: {regression.id} {regression.before} -> {regression.after} "
-                         f"({', '.join(regression.classes) or 'no class'})")
-        lines += [f"  wrote {path}" for path in run.written]
-        return "\n".join(lines)
-
-    if as_json:
-        click.echo(render_json(report), nl=False)
-    else:
-        emit(False, None, text)
-    if not report.passed:
-        failed = ", ".join(c.name for c in report.gates if c.status == "fail")
-        click.echo(f"curator: gate failed: {failed}", err=True)
-    exit_with(ctx, run.exit_code)
+                   judge_dir=folder)
+    if failed := run.failed_gates():
+        click.echo(f"curator: gate failed: {', '.join(failed)}", err=True)
+    return run

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from curator.cli.env import Env
 from curator.judge.select import JUDGES
+
+if TYPE_CHECKING:
+    from curator.judge.cache import CachedJudge
+    from curator.model import JudgeSettings
 
 
 def judge_options(*, required: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -32,16 +37,19 @@ def judge_options(*, required: bool) -> Callable[[Callable[..., Any]], Callable[
     return decorate
 
 
-def make_judge(name: str | None, model: str | None, folder: Path | None, offline: bool,
-               concurrency: int | None) -> tuple[Any, Any]:
-    """(the cached judge or None, the [judge] settings with --concurrency applied)."""
+def judge_setup(env: Env, concurrency: int | None) -> tuple[Path | None, JudgeSettings]:
+    """(the store the command runs in, if any; its [judge] settings with --concurrency applied)."""
     from curator.judge.location import judge_settings, store_root
-    from curator.judge.select import open_judge
 
-    root = store_root()
+    root = store_root(Path(env.store_path) if env.store_path else None)
     settings = judge_settings(root)
     if concurrency is not None:
         settings = settings.model_copy(update={"concurrency": concurrency})
-    if name is None:
-        return None, settings
-    return open_judge(name, model=model, settings=settings, offline=offline, folder=folder, store_root=root), settings
+    return root, settings
+
+
+def make_judge(name: str, model: str | None, folder: Path | None, offline: bool, root: Path | None,
+               settings: JudgeSettings) -> CachedJudge:
+    from curator.judge.select import open_judge
+
+    return open_judge(name, model=model, settings=settings, offline=offline, folder=folder, store_root=root)

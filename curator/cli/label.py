@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from curator.cli.common import emit, json_option
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.model import LabelRevision
 
 
 @click.group()
 def label() -> None:
     """Set and inspect ground-truth label revisions."""
+
+
+@dataclass
+class Written:
+    fixture_id: str
+    revision: LabelRevision
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return self.revision.model_dump(mode="json")
+
+    def render(self) -> str:
+        return f"{self.fixture_id}: label rev {self.revision.rev} written"
 
 
 @label.command("set")
@@ -21,11 +41,11 @@ def label() -> None:
               help="A reviewed answer that meets every rubric (judge calibration must pass it); \"\" removes it.")
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
-@json_option
-@click.pass_obj
-def set_command(env, fixture_id: str, assignments: tuple[str, ...], rubrics: tuple[str, ...],  # noqa: ANN001
-                dropped: tuple[str, ...], reference: str | None, reason: str | None, author: str | None,
-                as_json: bool) -> None:
+@prints_result
+@pass_env
+def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], rubrics: tuple[str, ...],
+                dropped: tuple[str, ...], reference: str | None, reason: str | None,
+                author: str | None) -> Written:
     """Append a label revision. FIELD= (empty) marks a field expected absent.
 
     Example: curator label set lease-maple-1a2b3c4d monthly_rent='$1,250.00' --reason "checked page 2"
@@ -42,23 +62,20 @@ def set_command(env, fixture_id: str, assignments: tuple[str, ...], rubrics: tup
         reason=reason,
         author=author,
     )
-    emit(as_json, revision.model_dump(mode="json"), f"{fixture_id}: label rev {revision.rev} written")
+    return Written(fixture_id, revision)
 
 
-@label.command("history")
-@click.argument("fixture_id", metavar="ID")
-@json_option
-@click.pass_obj
-def history(env, fixture_id: str, as_json: bool) -> None:  # noqa: ANN001
-    """List a fixture's label revisions, oldest first.
+@dataclass
+class History:
+    revisions: list[LabelRevision]
+    exit_code = 0
 
-    Example: curator label history lease-maple-1a2b3c4d
-    """
-    revisions = env.store().load(fixture_id).revisions
+    def as_json(self) -> list[dict[str, Any]]:
+        return [r.model_dump(mode="json") for r in self.revisions]
 
-    def text() -> str:
+    def render(self) -> str:
         lines = []
-        for r in revisions:
+        for r in self.revisions:
             lines.append(f"rev {r.rev}  {r.time}  {r.author}  {r.source}" + (f"  ({r.reason})" if r.reason else ""))
             for name, value in r.fields.items():
                 lines.append(f"    {name} = {'(expected absent)' if value.expected_absent else value.value}")
@@ -68,4 +85,14 @@ def history(env, fixture_id: str, as_json: bool) -> None:  # noqa: ANN001
                 lines.append(f"    reference: {r.reference}")
         return "\n".join(lines) or "no label revisions"
 
-    emit(as_json, [r.model_dump(mode="json") for r in revisions], text)
+
+@label.command("history")
+@click.argument("fixture_id", metavar="ID")
+@prints_result
+@pass_env
+def history(env: Env, fixture_id: str) -> History:
+    """List a fixture's label revisions, oldest first.
+
+    Example: curator label history lease-maple-1a2b3c4d
+    """
+    return History(env.store().load(fixture_id).revisions)

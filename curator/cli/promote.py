@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import emit, exit_with, json_option
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.promote.promote import PromoteSummary
 
 
 @click.command()
@@ -18,10 +23,9 @@ from curator.cli.common import emit, exit_with, json_option
 @click.option("--force", is_flag=True, help="Promote near-duplicates too (never a trace promoted before).")
 @click.option("--ocr", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="OCR for PDF inputs, as in `curator import`.")
-@json_option
-@click.pass_context
-def promote(ctx: click.Context, path: Path, failure_mode: str | None, force: bool, ocr: str,
-            as_json: bool) -> None:
+@prints_result
+@pass_env
+def promote(env: Env, path: Path, failure_mode: str | None, force: bool, ocr: str) -> PromoteSummary:
     """Turn production failures into anonymised adversarial fixtures.
 
     Each record's input, output and corrections are anonymised with the store's vault; the
@@ -33,6 +37,4 @@ def promote(ctx: click.Context, path: Path, failure_mode: str | None, force: boo
     """
     from curator.promote import promote as run
 
-    summary = run(ctx.obj.store(), path, failure_mode=failure_mode, force=force, ocr=ocr)
-    emit(as_json, summary.as_dict(), summary.render)
-    exit_with(ctx, summary.exit_code)
+    return run(env.store(), path, failure_mode=failure_mode, force=force, ocr=ocr)

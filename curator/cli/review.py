@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from curator.cli.common import STATUSES, emit, json_option
+from curator.cli.common import STATUSES, prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.review.pull import PullReport
+    from curator.review.push import ProjectPush
 
 url_option = click.option("--url", envvar="LABEL_STUDIO_URL", metavar="URL",
                           help="Label Studio address, e.g. http://localhost:8080 (or $LABEL_STUDIO_URL).")
@@ -18,16 +26,32 @@ def review() -> None:
     """Push fixtures to Label Studio for review; pull annotations back as label revisions."""
 
 
+@dataclass
+class Pushed:
+    projects: list[ProjectPush]
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"projects": [p.as_dict() for p in self.projects]}
+
+    def render(self) -> str:
+        if not self.projects:
+            return "nothing to push"
+        return "\n".join(
+            f"{p.title} (project {p.project_id}): {len(p.created)} created, "
+            f"{len(p.updated)} updated, {len(p.unchanged)} unchanged" for p in self.projects)
+
+
 @review.command("push")
 @click.argument("ids", nargs=-1, metavar="[ID...]")
 @click.option("--status", type=click.Choice([s for s in STATUSES if s != "retired"]),
               help="Push fixtures in this status (default: draft and needs-review).")
 @url_option
 @key_option
-@json_option
-@click.pass_obj
-def push_command(env, ids: tuple[str, ...], status: str | None, url: str | None,  # noqa: ANN001
-                 api_key: str | None, as_json: bool) -> None:
+@prints_result
+@pass_env
+def push_command(env: Env, ids: tuple[str, ...], status: str | None, url: str | None,
+                 api_key: str | None) -> Pushed:
     """Send fixtures as tasks with their labels pre-annotated; they move to needs-review.
 
     Example: curator review push --url http://localhost:8080 lease-maple-1a2b3c4d
@@ -36,16 +60,7 @@ def push_command(env, ids: tuple[str, ...], status: str | None, url: str | None,
     from curator.review.push import push
 
     store = env.store()
-    results = push(store, connect(url, api_key), ids, status)
-
-    def text() -> str:
-        if not results:
-            return "nothing to push"
-        return "\n".join(
-            f"{r.title} (project {r.project_id}): {len(r.created)} created, "
-            f"{len(r.updated)} updated, {len(r.unchanged)} unchanged" for r in results)
-
-    emit(as_json, {"projects": [r.as_dict() for r in results]}, text)
+    return Pushed(push(store, connect(url, api_key), ids, status))
 
 
 @review.command("pull")
@@ -53,10 +68,9 @@ def push_command(env, ids: tuple[str, ...], status: str | None, url: str | None,
               help="Tasks per export request; each batch is written to the store on its own.")
 @url_option
 @key_option
-@json_option
-@click.pass_obj
-def pull_command(env, batch_size: int, url: str | None, api_key: str | None,  # noqa: ANN001
-                 as_json: bool) -> None:
+@prints_result
+@pass_env
+def pull_command(env: Env, batch_size: int, url: str | None, api_key: str | None) -> PullReport:
     """Turn new annotations into label revisions; report agreement between annotators.
 
     Example: curator review pull --url http://localhost:8080
@@ -64,5 +78,4 @@ def pull_command(env, batch_size: int, url: str | None, api_key: str | None,  # 
     from curator.review.client import connect
     from curator.review.pull import pull
 
-    report = pull(env.store(), connect(url, api_key), batch_size=batch_size)
-    emit(as_json, report.as_dict(), lambda: "\n".join(report.lines()))
+    return pull(env.store(), connect(url, api_key), batch_size=batch_size)

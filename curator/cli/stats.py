@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 import click
 
-from curator.cli.common import STATUSES, emit, json_option
+from curator.cli.common import STATUSES, prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.bundle.stats import StoreStats
 
 
 @click.command()
 @click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
               help="Count only fixtures with this status (repeatable; default: all but retired).")
 @click.option("--check", is_flag=True, help="Exit 1 when the adversarial share is below the target.")
-@json_option
-@click.pass_obj
-@click.pass_context
-def stats(ctx: click.Context, env, statuses: tuple[str, ...], check: bool, as_json: bool) -> None:  # noqa: ANN001
+@prints_result
+@pass_env
+def stats(env: Env, statuses: tuple[str, ...], check: bool) -> StoreStats:
     """Composition by category x mutation kind and status, against adversarial_target_share.
 
     Example: curator stats --status active
     """
-    from curator.bundle.stats import render, store_stats
+    from curator.bundle.stats import store_stats
 
-    result = store_stats(env.store(), statuses)
-    emit(as_json, result.as_dict(), lambda: render(result))
-    if check and not result.meets_target:
-        ctx.exit(1)
+    return replace(store_stats(env.store(), statuses), check=check)

@@ -2,80 +2,119 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from curator.cli.common import STATUSES, emit, json_option
+from curator.cli.common import KINDS, STATUSES, prints_result
+from curator.cli.env import Env, pass_env
+
+if TYPE_CHECKING:
+    from curator.model import Fixture
+    from curator.show import FixtureView
+    from curator.validate import Finding
+
+
+@dataclass
+class Created:
+    root: Path
+    exit_code = 0
+
+    def as_json(self) -> dict[str, str]:
+        return {"store": str(self.root)}
+
+    def render(self) -> str:
+        return f"created a curator store in {self.root}"
 
 
 @click.command()
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path), default=".")
-@json_option
-def init(path: Path, as_json: bool) -> None:
+@prints_result
+def init(path: Path) -> Created:
     """Create a store in PATH (default: here).
 
     Example: curator init goldenset
     """
     from curator.store import Store
 
-    store = Store.init(path)
-    emit(as_json, {"store": str(store.root)}, f"created a curator store in {store.root}")
+    return Created(Store.init(path).root)
+
+
+@dataclass
+class Listing:
+    fixtures: list[Fixture]
+    exit_code = 0
+
+    def as_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": f.id,
+                "kind": f.kind.value,
+                "doc_type": f.doc_type,
+                "category": f.category,
+                "status": f.status.value,
+                "adversarial": f.adversarial,
+            }
+            for f in self.fixtures
+        ]
+
+    def render(self) -> str:
+        return "\n".join(
+            f"{f.id:<48} {f.kind.value:<8} {f.doc_type or '-':<8} {f.category:<20} {f.status.value}"
+            for f in self.fixtures
+        ) or "no fixtures"
 
 
 @click.command("list")
 @click.option("--status", type=click.Choice(STATUSES))
-@click.option("--kind", type=click.Choice(["thread", "document"]))
+@click.option("--kind", type=click.Choice(KINDS))
 @click.option("--adversarial", is_flag=True, default=None, help="Only adversarial fixtures.")
-@json_option
-@click.pass_obj
-def list_fixtures(env, status: str | None, kind: str | None, adversarial: bool | None, as_json: bool) -> None:  # noqa: ANN001
+@prints_result
+@pass_env
+def list_fixtures(env: Env, status: str | None, kind: str | None, adversarial: bool | None) -> Listing:
     """List fixtures, optionally filtered.
 
     Example: curator list --status active --kind document
     """
-    fixtures = env.store().select(status=status, kind=kind, adversarial=adversarial)
-    rows = [
-        {
-            "id": f.id,
-            "kind": f.kind.value,
-            "doc_type": f.doc_type,
-            "category": f.category,
-            "status": f.status.value,
-            "adversarial": f.adversarial,
-        }
-        for f in fixtures
-    ]
-
-    def text() -> str:
-        return "\n".join(
-            f"{r['id']:<48} {r['kind']:<8} {r['doc_type'] or '-':<8} {r['category']:<20} {r['status']}"
-            for r in rows
-        ) or "no fixtures"
-
-    emit(as_json, rows, text)
+    return Listing(env.store().select(status=status, kind=kind, adversarial=adversarial))
 
 
 @click.command()
 @click.argument("fixture_id", metavar="ID")
-@json_option
-@click.pass_obj
-def show(env, fixture_id: str, as_json: bool) -> None:  # noqa: ANN001
+@prints_result
+@pass_env
+def show(env: Env, fixture_id: str) -> FixtureView:
     """Show one fixture: metadata, content summary and current labels.
 
     Example: curator show lease-maple-court-1a2b3c4d
     """
-    from curator.show import describe, render
+    from curator.show import FixtureView
 
-    record = env.store().load(fixture_id)
-    emit(as_json, describe(record), lambda: render(record))
+    return FixtureView(env.store().load(fixture_id))
+
+
+@dataclass
+class Validation:
+    findings: list[Finding]
+    fixtures: int
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.findings else 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"ok": not self.findings, "fixtures": self.fixtures, "problems": [f.as_dict() for f in self.findings]}
+
+    def render(self) -> str:
+        return "\n".join(f"{f.fixture}: {f.problem}" for f in self.findings) or f"ok: {self.fixtures} fixtures valid"
 
 
 @click.command()
-@json_option
-@click.pass_obj
-@click.pass_context
-def validate(ctx: click.Context, env, as_json: bool) -> None:  # noqa: ANN001
+@prints_result
+@pass_env
+def validate(env: Env) -> Validation:
     """Check schema, lineage and label integrity of every fixture; exit 1 on problems.
 
     Example: curator validate --json
@@ -84,11 +123,4 @@ def validate(ctx: click.Context, env, as_json: bool) -> None:  # noqa: ANN001
 
     store = env.store()
     findings = validate_store(store)
-    emit(
-        as_json,
-        {"ok": not findings, "fixtures": len(store.ids()), "problems": [f.as_dict() for f in findings]},
-        lambda: "\n".join(f"{f.fixture}: {f.problem}" for f in findings)
-        or f"ok: {len(store.ids())} fixtures valid",
-    )
-    if findings:
-        ctx.exit(1)
+    return Validation(findings, len(store.ids()))

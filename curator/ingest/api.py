@@ -38,8 +38,24 @@ class ImportReport:
     created: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
         return {"created": self.created, "skipped": self.skipped}
+
+    def render(self) -> str:
+        lines = []
+        for item in self.created:
+            what = item["doc_type"] or item["kind"]
+            extra = f", suggested {', '.join(item['suggested_fields'])}" if item["suggested_fields"] else ""
+            lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
+        for item in self.skipped:
+            lines.append(f"skipped {item['source']}: already imported as {item['already_imported_as']}")
+        lines.append(f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported")
+        return "\n".join(lines)
+
+    def warnings(self) -> list[str]:
+        return [f"{item['id']}: {message}" for item in self.created for message in item["warnings"]]
 
 
 def import_sources(

@@ -64,7 +64,7 @@ def calibrate(bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency
         verdicts = list(pool.map(lambda q: judge.judge(q.case), questions))
     results = [
         CalibrationCase(
-            fixture_id=q.case.fixture_id, rubric=q.case.rubric, answer=q.answer,  # type: ignore[arg-type]
+            fixture_id=q.case.fixture_id, rubric=q.case.rubric, answer=q.answer,
             expected_pass=q.answer == "reference", passed=v.passes(threshold), score=v.score,
             reasoning=v.reasoning, error=v.error,
         )
@@ -86,6 +86,40 @@ def calibrate(bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency
         by_rubric=_by_rubric(results),
         results=results,
     )
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """A calibration as `curator judge calibrate` reports it: exit 1 below the judge floors."""
+
+    record: CalibrationRecord
+    path: Path
+    shortfalls: list[str]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.shortfalls else 0
+
+    def as_json(self) -> dict[str, object]:
+        return {**self.record.model_dump(mode="json"), "record": str(self.path), "shortfalls": self.shortfalls}
+
+    def render(self) -> str:
+        record = self.record
+        false_pass = "-" if record.false_pass_rate is None else f"{record.false_pass_rate:.3f}"
+        lines = [f"judge {record.judge} on bundle {record.bundle_version}: accuracy {record.accuracy:.3f}, "
+                 f"false-pass rate {false_pass} over {record.cases} judgements "
+                 f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} errors)"]
+        lines += [f"  {row.agreed}/{row.cases} agree  {row.rubric}" for row in record.by_rubric]
+        lines.append(f"  {'REFUSED: ' + '; '.join(self.shortfalls) if self.shortfalls else 'meets the judge floors'}")
+        lines.append(f"  wrote {self.path}")
+        return "\n".join(lines)
+
+
+def calibrate_and_save(bundle: Path, judge: Judge, folder: Path, floors: Floors, *, threshold: float = 0.6,
+                       concurrency: int = 4) -> Calibrated:
+    """Calibrate, keep the record in the judge folder, and say how it fares against `floors`."""
+    record = calibrate(bundle, judge, threshold=threshold, concurrency=concurrency)
+    return Calibrated(record, save(folder, record), shortfalls(record, floors))
 
 
 def shortfalls(record: CalibrationRecord, floors: Floors) -> list[str]:

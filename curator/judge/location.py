@@ -30,13 +30,14 @@ def judge_dir(explicit: Path | None = None, store_root: Path | None = None) -> P
     return Path(cache_home) / "curator" / "judge"
 
 
-def store_root() -> Path | None:
-    """The store commands run in ($CURATOR_STORE, else the nearest curator.toml upward), if any."""
+def store_root(path: Path | None = None) -> Path | None:
+    """The store commands run in (`path`, else $CURATOR_STORE, else the nearest curator.toml
+    upward), or None outside any store."""
     from curator.errors import CuratorError
     from curator.store import Store
 
     try:
-        return Store.open().root
+        return Store.open(path).root
     except CuratorError:
         return None
 

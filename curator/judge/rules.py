@@ -76,7 +76,7 @@ class RulesJudge:
         ]))
         evidence = ""
         if held:
-            start, end = held[0][1]  # type: ignore[misc]
+            start, end = held[0][1]
             evidence = case.output[start:end]
         verdict = Verdict(reasoning=reasoning, score=len(held) / len(declared), passed=not missing,
                           evidence=evidence, failure_class="omission" if missing else None)

@@ -1,6 +1,7 @@
 """Adversarial variants whose ground truth follows them (see the README, "Adversarial variants").
 
-registry.py holds the interface and the name -> mutation table; each other module is one
-mutation (truncate, ocr_noise, render, bilingual, contradict) or a helper (textops,
-measure, samples); engine.py makes and writes variants with lineage.
+registry.py holds the interface, the name -> mutation table and the `curator mutate`
+options each mutation declares; every other public module is one mutation (truncate,
+ocr_noise, render, bilingual, contradict); modules starting with `_` are helpers
+(_textops, _measure); engine.py makes and writes variants with lineage.
 """

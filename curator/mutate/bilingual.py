@@ -18,8 +18,8 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import StoreConfig
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import evidence_ranges, rewrite, texts
+from curator.mutate._textops import evidence_ranges, rewrite, texts
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 
@@ -56,7 +56,15 @@ def detect(text: str) -> tuple[str, float]:
     return best.lang, round(best.prob, 4)
 
 
-@register("bilingual", category="bilingual", owns="nothing: label phrases change, values and truth do not")
+@register(
+    "bilingual",
+    category="bilingual",
+    owns="nothing: label phrases change, values and truth do not",
+    options=[
+        Option("--bilingual", "language", str, "LANG",
+               help="Translate field label phrases into LANG (fr, de, es, it, pt, nl...)."),
+    ],
+)
 def bilingual(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     language = str(params.get("language", "")).lower()
     if not language:

@@ -19,12 +19,12 @@ from typing import Any
 from curator.config import field_spec
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel, FieldType, Span
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite
-from curator.normalise import UnparsableValue, parse_amount, parse_date, same_value
+from curator.mutate._textops import rewrite
+from curator.mutate.registry import Option, Outcome, Subject, Switch, register
+from curator.normalise import UnparsableValue, format_date, parse_amount, parse_date, same_value
 from curator.spans import Edit
 
-_DATE_PATTERNS = [
+_DATE_PATTERNS = [  # index = the style curator.normalise.format_date writes
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
     re.compile(r"\b[A-Z][a-z]+ \d{1,2}, \d{4}\b"),
     re.compile(r"\b\d{1,2} [A-Z][a-z]+ \d{4}\b"),
@@ -34,7 +34,16 @@ _CLAUSE = re.compile(r"(?m)^[ \t]*(\d+(?:\.\d+)*)[.)][ \t]+(\S[^\n]*)$")
 _AMENDMENT = re.compile(r"AMENDMENT No\. (\d+)")
 
 
-@register("contradict", category="contradictory", owns="the contradicted field: value, evidence, authority")
+@register(
+    "contradict",
+    category="contradictory",
+    owns="the contradicted field: value, evidence, authority",
+    options=[
+        Option("--contradict", "field", str, "FIELD", help="Append a later amendment that changes FIELD."),
+        Switch("--amendment-first", of="--contradict", param="amendment_first",
+               help="With --contradict: put the amendment before the base text."),
+    ],
+)
 def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     name = str(params.get("field", ""))
     first = bool(params.get("amendment_first", False))
@@ -59,8 +68,8 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     heading = f"AMENDMENT No. {number}"
     line = f"{phrase}: "
     amendment = (
-        f"{heading}\nDated: {_format_like(amended_on, date_style)}\n"
-        f"This amendment changes the {noun} dated {_format_like(base_date, date_style)}. "
+        f"{heading}\nDated: {format_date(amended_on, date_style)}\n"
+        f"This amendment changes the {noun} dated {format_date(base_date, date_style)}. "
         f"Clause {clause} is amended as follows:\n{line}{new}\n"
         f"All other terms remain unchanged; where this amendment and the {noun} differ, this amendment prevails."
     )
@@ -116,7 +125,7 @@ def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str)
             day = parse_date(old)
         except UnparsableValue:
             raise CuratorError(f"cannot read {old!r} as a date to move it") from None
-        return _format_like(day + timedelta(days=30 * rng.randrange(3, 13)), _style_of(old))
+        return format_date(day + timedelta(days=30 * rng.randrange(3, 13)), _style_of(old))
     if field_type in (FieldType.money, FieldType.number):
         try:
             amount = parse_amount(old)
@@ -152,16 +161,6 @@ def _style_of(text: str) -> int:
         if pattern.fullmatch(text.strip()):
             return style
     return 1
-
-
-def _format_like(day: date, style: int) -> str:
-    if style == 0:
-        return day.isoformat()
-    if style == 2:
-        return f"{day.day} {day.strftime('%B')} {day.year}"
-    if style == 3:
-        return f"{day.month:02d}/{day.day:02d}/{day.year}"
-    return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
 def _format_amount_like(old: str, amount: Decimal) -> str:

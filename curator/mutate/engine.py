@@ -13,7 +13,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from curator.errors import CuratorError
@@ -29,22 +29,11 @@ from curator.model import (
     ThreadContent,
     slugify,
 )
-from curator.mutate.registry import Subject, get
-from curator.mutate.textops import settle_evidence_text
+from curator.mutate._textops import settle_evidence_text
+from curator.mutate.registry import Step, Subject, get
 from curator.store import FixtureRecord, Store
 
 AUTHOR = "curator-mutate"
-
-
-@dataclass(frozen=True)
-class Step:
-    """One mutation of a chain, by registered name, with its parameters."""
-
-    name: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def key(self) -> dict[str, Any]:
-        return {"name": self.name, "params": self.params}
 
 
 @dataclass
@@ -148,6 +137,32 @@ def _variant_fixture(
     )
 
 
+@dataclass
+class VariantReport:
+    """What `mutate` and `refresh` did, one summary per variant (its id, state, lineage...)."""
+
+    variants: list[dict[str, Any]]
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"variants": self.variants}
+
+    def render(self) -> str:
+        return "\n".join(_describe(v) for v in self.variants) or "nothing to refresh"
+
+
+def _describe(summary: dict[str, Any]) -> str:
+    if summary["state"] == "fresh":
+        return f"{summary['id']}: up to date with {summary['parent']}"
+    measured = "; ".join(
+        f"{m['name']} " + ", ".join(f"{k}={v}" for k, v in m["measured"].items() if not isinstance(v, dict | list))
+        for m in summary["mutations"]
+    )
+    hint = " (parent has newer labels: run curator mutate --refresh)" if summary["state"] == "stale" else ""
+    return (f"{summary['state']} {summary['id']} from {summary['parent']} "
+            f"[{summary['category']}, {summary['status']}]: {measured}{hint}")
+
+
 def _summary(variant: Variant, state: str) -> dict[str, Any]:
     fixture = variant.fixture
     lineage = fixture.lineage
@@ -165,7 +180,7 @@ def _summary(variant: Variant, state: str) -> dict[str, Any]:
     }
 
 
-def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 0) -> list[dict[str, Any]]:
+def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 0) -> VariantReport:
     """Make one variant per parent id; all are computed before any is written (all or nothing).
 
     A variant that already exists is left as it is and reported as "exists" (or "stale"
@@ -188,10 +203,10 @@ def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 
         for variant, state in made:
             if state == "created":
                 txn.create_fixture(variant.fixture, variant.content, [variant.revision])
-    return [_summary(v, s) for v, s in made]
+    return VariantReport([_summary(v, s) for v, s in made])
 
 
-def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+def refresh(store: Store, ids: Sequence[str] = ()) -> VariantReport:
     """Regenerate variants whose parent has a newer label revision than they were made from.
 
     With `ids`, only those variants (each must be one); otherwise every stale variant.
@@ -254,27 +269,4 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> list[dict[str, Any]]:
             txn.save_content(variant.fixture.id, variant.content)
             txn.append_revision(variant.fixture.id, variant.revision)
             txn.save_fixture(variant.fixture)
-    return results
-
-
-def steps_from_options(options: Sequence[tuple[str, Any]], *, render: bool, amendment_first: bool) -> list[Step]:
-    """The chain the CLI options name, in the order they were given."""
-    steps: list[Step] = []
-    for option, value in options:
-        if value is None:
-            continue
-        if option == "truncate":
-            steps.append(Step("truncate", {"fraction": value}))
-        elif option == "pages":
-            steps.append(Step("truncate", {"pages": value}))
-        elif option == "ocr_noise":
-            steps.append(Step("ocr-render" if render else "ocr-noise", {"cer": value}))
-        elif option == "bilingual":
-            steps.append(Step("bilingual", {"language": value}))
-        elif option == "contradict":
-            steps.append(Step("contradict", {"field": value, **({"amendment_first": True} if amendment_first else {})}))
-    if render and not any(s.name == "ocr-render" for s in steps):
-        raise CuratorError("--render goes with --ocr-noise")
-    if amendment_first and not any(s.name == "contradict" for s in steps):
-        raise CuratorError("--amendment-first goes with --contradict FIELD")
-    return steps
+    return VariantReport(results)

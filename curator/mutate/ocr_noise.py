@@ -4,7 +4,7 @@ Substitutions from a weighted confusion table (l/1/I, O/0, rn/m, cl/d, e/c, S/5,
 deletions, insertions, split words ("Tena nt"), merged words (a dropped space) and
 punctuation swaps. It is calibrated: errors are placed one at a time, each with a known
 Levenshtein cost, until the budget CER x characters is spent, never two within a
-character of each other; the achieved CER is then measured (curator.mutate.measure) and
+character of each other; the achieved CER is then measured (curator.mutate._measure) and
 recorded. Edits never straddle an evidence boundary, so a value is either noised inside
 its span (its noised form recorded as evidence_text) or left alone; the value stays clean.
 """
@@ -19,10 +19,10 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent
-from curator.mutate.measure import cer as rate
-from curator.mutate.measure import edits_distance, levenshtein
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import Where, protected_bounds, rewrite, texts
+from curator.mutate._measure import cer as rate
+from curator.mutate._measure import edits_distance, levenshtein
+from curator.mutate._textops import Where, protected_bounds, rewrite, texts
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 DEFAULT_CER = 0.05
@@ -50,7 +50,15 @@ INSERTIONS = ["'", ".", ",", "i", "l", "-"]
 WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 1.0, "merge": 1.0}
 
 
-@register("ocr-noise", category="ocr-noise", owns="evidence_text (the noised form); values stay clean")
+@register(
+    "ocr-noise",
+    category="ocr-noise",
+    owns="evidence_text (the noised form); values stay clean",
+    options=[
+        Option("--ocr-noise", "cer", float, "CER", bare=DEFAULT_CER,
+               help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated."),
+    ],
+)
 def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     target = float(params.get("cer", DEFAULT_CER))
     if not 0 < target <= MAX_CER:

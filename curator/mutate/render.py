@@ -12,28 +12,37 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel
-from curator.mutate.measure import cer as rate
-from curator.mutate.measure import levenshtein
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite
+from curator.mutate._measure import cer as rate
+from curator.mutate._measure import levenshtein
+from curator.mutate._textops import rewrite
+from curator.mutate.ocr_noise import DEFAULT_CER, MAX_CER
+from curator.mutate.registry import Outcome, Subject, Switch, register
 from curator.spans import Edit
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 FONT_SIZE = 24
 MARGIN = 40
 
 
-@register("ocr-render", category="ocr-noise", owns="evidence_text (what Tesseract read); values stay clean")
+@register(
+    "ocr-render",
+    category="ocr-noise",
+    owns="evidence_text (what Tesseract read); values stay clean",
+    options=[Switch("--render", of="--ocr-noise", help="With --ocr-noise: render, degrade and really OCR the pages.")],
+)
 def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     content = subject.content
     if not isinstance(content, DocumentContent):
         raise CuratorError(f"{subject.fixture.id}: --render applies to documents (pages), not threads")
-    target = float(params.get("cer", 0.05))
-    if not 0 < target <= 0.3:
-        raise CuratorError(f"--ocr-noise CER must be in (0, 0.3], got {target}")
+    target = float(params.get("cer", DEFAULT_CER))
+    if not 0 < target <= MAX_CER:
+        raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
     strength = strength_for(target)
     edits: dict[Any, list[Edit]] = {}
     confidences: dict[int, float] = {}
@@ -76,7 +85,7 @@ def strength_for(target: float) -> float:
     return _STRENGTH_FOR_CER[-1][1]
 
 
-def draw(text: str):  # noqa: ANN201 - PIL.Image.Image, imported lazily
+def draw(text: str) -> Image.Image:
     """Black text on a white page, one text line per image line (no re-wrapping)."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -91,16 +100,16 @@ def draw(text: str):  # noqa: ANN201 - PIL.Image.Image, imported lazily
     return image
 
 
-def degrade(image, strength: float, rng: random.Random):  # noqa: ANN001, ANN201 - PIL images
+def degrade(image: Image.Image, strength: float, rng: random.Random) -> Image.Image:
     """Scan-like damage scaled by strength in [0, 1]: rotation, downscale, blur, noise, JPEG."""
     import numpy as np
     from PIL import Image, ImageFilter
 
     angle = rng.uniform(-1.0, 1.0) * 1.5 * strength
-    image = image.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+    image = image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
     factor = 1.0 - 0.55 * strength
-    small = image.resize((max(1, int(image.width * factor)), max(1, int(image.height * factor))), Image.BILINEAR)
-    image = small.resize(image.size, Image.BILINEAR)
+    small = image.resize((max(1, int(image.width * factor)), max(1, int(image.height * factor))), Image.Resampling.BILINEAR)
+    image = small.resize(image.size, Image.Resampling.BILINEAR)
     image = image.filter(ImageFilter.GaussianBlur(radius=0.4 + 1.1 * strength))
     noise = np.random.default_rng(rng.randrange(2**32)).normal(0, 8 + 40 * strength, (image.height, image.width))
     pixels = np.clip(np.asarray(image, dtype=np.float64) + noise, 0, 255).astype(np.uint8)
@@ -111,7 +120,7 @@ def degrade(image, strength: float, rng: random.Random):  # noqa: ANN001, ANN201
     return Image.open(buffer).convert("L")
 
 
-def ocr(image) -> tuple[str, float]:  # noqa: ANN001 - PIL image
+def ocr(image: Image.Image) -> tuple[str, float]:
     """Tesseract's text (lines as lines) and its mean word confidence."""
     import pytesseract
 

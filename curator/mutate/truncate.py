@@ -16,15 +16,25 @@ from typing import Any
 from curator.errors import CuratorError
 from curator.labels import locate
 from curator.model import DocumentContent, FieldLabel, ThreadContent
-from curator.mutate.registry import Outcome, Subject, register
-from curator.mutate.textops import rewrite, where
+from curator.mutate._textops import rewrite, where
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 DEFAULT_FRACTION = 0.6
 _SENTENCE_END = ".!?:;\n"
 
 
-@register("truncate", category="truncated", owns="expected_absent of fields cut off; rubrics cut off")
+@register(
+    "truncate",
+    category="truncated",
+    owns="expected_absent of fields cut off; rubrics cut off",
+    options=[
+        Option("--truncate", "fraction", float, "F", bare=DEFAULT_FRACTION,
+               help=f"Cut documents at fraction F (default {DEFAULT_FRACTION}) mid-sentence; "
+                    "threads keep the first F of posts."),
+        Option("--pages", "pages", int, "N", help="Cut documents after N pages."),
+    ],
+)
 def truncate(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     pages = params.get("pages")
     fraction = params.get("fraction", DEFAULT_FRACTION if pages is None else None)
@@ -32,12 +42,14 @@ def truncate(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Ou
         raise CuratorError("truncate takes a fraction or a page count, not both")
     if fraction is not None and not 0 < fraction < 1:
         raise CuratorError(f"truncate fraction must be between 0 and 1 (exclusive), got {fraction}")
-    if isinstance(subject.content, ThreadContent):
-        if pages is not None:
-            raise CuratorError(f"{subject.fixture.id} is a thread: --pages applies to documents")
-        return _truncate_thread(subject, fraction)
     if pages is not None:
+        if isinstance(subject.content, ThreadContent):
+            raise CuratorError(f"{subject.fixture.id} is a thread: --pages applies to documents")
         return _truncate_pages(subject, int(pages))
+    if fraction is None:
+        raise CuratorError("truncate takes a fraction or a page count")
+    if isinstance(subject.content, ThreadContent):
+        return _truncate_thread(subject, fraction)
     return _truncate_document(subject, fraction)
 
 
@@ -75,7 +87,8 @@ def _truncate_document(subject: Subject, fraction: float) -> Outcome:
     trimmed = content.model_copy(update={"pages": kept_pages})
     new_content, fields, _, _ = rewrite(trimmed, fields, {place: [Edit(cut, len(page.text), "")]})
     fields, unanchored = _recheck_unanchored(new_content, fields)
-    kept = sum(len(p.text) for p in new_content.pages)  # type: ignore[union-attr]
+    assert isinstance(new_content, DocumentContent)
+    kept = sum(len(p.text) for p in new_content.pages)
     return Outcome(
         content=new_content,
         fields=fields,

@@ -87,7 +87,7 @@ class PromoteSummary:
     def exit_code(self) -> int:
         return 2 if self.rejected else 0
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         return {
             "promoted": [asdict(p) for p in self.promoted],
             "duplicates": [asdict(d) for d in self.duplicates],

@@ -50,12 +50,14 @@ class PullReport:
     unknown_fixtures: list[str] = field(default_factory=list)
     agreement: Agreement = field(default_factory=Agreement)
 
-    def as_dict(self) -> dict[str, Any]:
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
         return {"revisions": self.revisions, "already_pulled": self.already_pulled,
                 "reviewed": self.reviewed, "conflicts": self.conflicts,
                 "unknown_fixtures": self.unknown_fixtures, "agreement": self.agreement.as_dict()}
 
-    def lines(self) -> list[str]:
+    def render(self) -> str:
         fixtures = len({r["fixture"] for r in self.revisions})
         out = [f"pulled {len(self.revisions)} new annotation(s) into {fixtures} fixture(s) "
                f"({self.already_pulled} already pulled)"]
@@ -65,7 +67,7 @@ class PullReport:
         out += [f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
                 for fixture_id, names in self.conflicts.items()]
         out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
-        return out + self.agreement.lines()
+        return "\n".join(out + self.agreement.lines())
 
 
 def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:

@@ -47,6 +47,28 @@ class GateRun:
     def exit_code(self) -> int:
         return 0 if self.report.passed else 1
 
+    def as_json(self) -> GateReport:
+        return self.report  # the same document as report.json
+
+    def render(self) -> str:
+        report = self.report
+        overall = report.accuracy["overall"]
+        lines = [f"gate {'passed' if report.passed else 'FAILED'}: "
+                 f"{report.fixtures_passed}/{report.fixtures_total} fixtures right, "
+                 f"{overall['right']}/{overall['total']} items"]
+        for check in report.gates:
+            lines.append(f"  {check.status.upper():4}  {check.name}: {check.detail}")
+        if report.missing_fixtures:
+            lines.append(f"  no prediction for: {', '.join(report.missing_fixtures)}")
+        for regression in report.regressions:
+            lines.append(f"  regressed: {regression.id} {regression.before} -> {regression.after} "
+                         f"({', '.join(regression.classes) or 'no class'})")
+        lines += [f"  wrote {path}" for path in self.written]
+        return "\n".join(lines)
+
+    def failed_gates(self) -> list[str]:
+        return [check.name for check in self.report.gates if check.status == "fail"]
+
 
 def load_floors(path: Path | None) -> FloorsFile:
     """floors.toml, or the defaults when no file is given."""

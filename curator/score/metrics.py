@@ -77,7 +77,7 @@ def reliability(pairs: list[tuple[float, bool]], bins: int = RELIABILITY_BINS) -
             "count": len(inside),
             "mean_confidence": mean_confidence,
             "accuracy": accuracy,
-            "gap": None if accuracy is None else mean_confidence - accuracy,
+            "gap": None if accuracy is None or mean_confidence is None else mean_confidence - accuracy,
         })
     return table
 
@@ -90,8 +90,7 @@ def quality(results: list[FixtureResult], weights: Mapping[str, float] | None = 
     """
     weights = dict(weights or DEFAULT_WEIGHTS)
     means = {name: _mean(r.metrics[name] for r in results if name in r.metrics) for name in QUALITY_METRICS}
-    composites = [(r.category, fixture_composite(r.metrics, weights)) for r in results]
-    composites = [(category, c) for category, c in composites if c is not None]
+    composites = [(r.category, c) for r in results if (c := fixture_composite(r.metrics, weights)) is not None]
     by_category = {
         category: _mean(c for cat, c in composites if cat == category)
         for category in sorted({category for category, _ in composites})

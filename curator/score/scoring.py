@@ -56,9 +56,8 @@ OVERCONFIDENT = 0.9
 
 
 class Case(Protocol):
-    """One bundle fixture as the scorer needs it (curator.bundle.load yields these)."""
+    """One bundle fixture as the scorer needs it (curator.bundle.load yields these); read only."""
 
-    # Read-only, so frozen dataclasses (BundledFixture, SimpleCase) are cases too.
     @property
     def fixture(self) -> Fixture: ...
 

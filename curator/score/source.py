@@ -14,7 +14,7 @@ def load_cases(bundle: Path) -> list[Case]:
 
     if not bundle.exists():
         raise CuratorError(f"{bundle}: no such bundle")
-    cases = list(load(bundle))
+    cases: list[Case] = list(load(bundle))
     if not cases:
         raise CuratorError(f"{bundle}: the bundle holds no fixtures")
     return cases

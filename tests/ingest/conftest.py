@@ -28,7 +28,7 @@ generate = _load_generator()
 
 def cer(hypothesis: str, truth: str) -> float:
     """Character error rate: edit distance / truth length, whitespace runs counted as one space."""
-    from curator.mutate.measure import levenshtein
+    from rapidfuzz.distance.Levenshtein import distance as levenshtein
 
     a, b = " ".join(hypothesis.split()), " ".join(truth.split())
     return levenshtein(a, b) / max(1, len(b))

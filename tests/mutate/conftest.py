@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from curator import samples
 from curator.config import default_config_text
 from curator.model import StoreConfig
-from curator.mutate import samples
 from curator.store import Store
 
 EPOCH = "1767225600"  # 2026-01-01

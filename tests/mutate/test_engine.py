@@ -6,11 +6,23 @@ import json
 import random
 import subprocess
 
+import pytest
+
+from curator import samples
 from curator.errors import CuratorError
 from curator.labels import set_labels
-from curator.mutate import samples
 from curator.mutate.engine import Step, apply_chain, variant_id
-from curator.mutate.registry import REGISTRY, Outcome, get, load_all, register
+from curator.mutate.registry import (
+    REGISTRY,
+    Option,
+    Outcome,
+    Switch,
+    get,
+    load_all,
+    option_usages,
+    register,
+    steps_from_options,
+)
 from curator.store import Store
 from tests.conftest import CURATOR, run_cli, snapshot, subprocess_env
 from tests.mutate.conftest import variant_of
@@ -45,6 +57,35 @@ def test_a_registered_function_is_all_a_new_mutation_needs(samples_store, config
         assert variant.fixture.lineage.mutations[0].measured == {"ran": True}
     finally:
         REGISTRY.pop("upper-test")
+
+
+def test_declared_options_become_command_options_and_steps():
+    import click
+
+    from curator.cli.mutate import mutation_options
+
+    def keep(subject, rng, params):
+        return Outcome(subject.content, dict(subject.labels.fields), list(subject.labels.rubrics))
+
+    register("repeat-test", category="other", owns="nothing",
+             options=[Option("--repeat-test", "times", int, "N", bare=2, help="Repeat N times.")])(keep)
+    register("loud-test", category="other", owns="nothing",
+             options=[Switch("--loud-test", of="--repeat-test", param="loud", help="Louder.")])(keep)
+    try:
+        params = {p.name: p for p in mutation_options(click.command()(lambda **_: None)).params}
+        assert params["repeat_test"].type == click.INT and params["repeat_test"].flag_value == 2
+        assert params["loud_test"].is_flag
+        assert "--repeat-test [N]" in option_usages()
+        # In the order given; a switch turns its option's step into its own mutation and sets its param.
+        given = [("repeat_test", 3), ("truncate", None), ("ocr_noise", 0.1), ("loud_test", True), ("render", False)]
+        assert steps_from_options(given) == [Step("loud-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        with pytest.raises(CuratorError, match="--loud-test goes with --repeat-test"):
+            steps_from_options([("loud_test", True)])
+        with pytest.raises(CuratorError, match="no mutation option 'shout'"):
+            steps_from_options([("shout", 1)])
+    finally:
+        REGISTRY.pop("repeat-test")
+        REGISTRY.pop("loud-test")
 
 
 def test_lineage_and_revision(samples_store):

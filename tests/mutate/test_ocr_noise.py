@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator import samples
 from curator.labels import evidence_problems, revise
 from curator.model import Fixture, Provenance
-from curator.mutate import samples
+from curator.mutate._measure import edits_distance, levenshtein
+from curator.mutate._textops import texts
 from curator.mutate.engine import Step, apply_chain
-from curator.mutate.measure import edits_distance, levenshtein
 from curator.mutate.ocr_noise import plan_noise
-from curator.mutate.textops import texts
 from curator.spans import apply_edits
 from curator.store import FixtureRecord
 from tests.conftest import run_cli, snapshot
@@ -43,7 +43,7 @@ def _dp(a: str, b: str) -> int:
 
 
 @given(st.text("abrnmcl1 .\n", max_size=14), st.text("abrnmcl1 .\n", max_size=14))
-def test_bit_parallel_levenshtein_matches_the_textbook_one(a, b):
+def test_levenshtein_matches_the_textbook_one(a, b):
     assert levenshtein(a, b) == _dp(a, b)
 
 

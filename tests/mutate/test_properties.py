@@ -26,7 +26,7 @@ from curator.model import (
     ThreadExport,
 )
 from curator.mutate.engine import Step, apply_chain
-from curator.mutate.samples import format_date
+from curator.normalise import format_date
 from curator.store import FixtureRecord
 
 FIRST = ["Ana", "Bram", "Chloé", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Mirela"]

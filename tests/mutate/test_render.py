@@ -7,7 +7,7 @@ import random
 import pytest
 
 from curator.labels import evidence_problems
-from curator.mutate.measure import levenshtein
+from curator.mutate._measure import levenshtein
 from curator.mutate.render import align, degrade, draw, ocr
 from curator.spans import apply_edits
 from tests.conftest import run_cli

@@ -29,7 +29,7 @@ def where(span: Span) -> Where:
 
 def span_at(place: Where, start: int, end: int) -> Span:
     kind, key = place
-    return Span(page=key, start=start, end=end) if kind == "page" else Span(post=key, start=start, end=end)  # type: ignore[arg-type]
+    return Span(page=key, start=start, end=end) if kind == "page" else Span(post=key, start=start, end=end)
 
 
 def with_texts(

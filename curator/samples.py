@@ -11,6 +11,7 @@ import hashlib
 import random
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from curator import clock
 from curator.labels import revise
@@ -28,7 +29,11 @@ from curator.model import (
     ThreadExport,
     User,
 )
+from curator.normalise import format_date
 from curator.store import Store, dump_content, fixture_id
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 _BOILERPLATE = [
     "The Tenant shall keep the premises in good repair and return them in the same condition.",
@@ -44,22 +49,12 @@ _BOILERPLATE = [
 ]
 
 
-def _faker(seed: int):  # noqa: ANN202 - faker.Faker, imported lazily
+def _faker(seed: int) -> Faker:
     from faker import Faker
 
     fake = Faker("en_US")
     fake.seed_instance(seed)
     return fake
-
-
-def format_date(day: date, style: int) -> str:
-    if style == 0:
-        return day.isoformat()
-    if style == 1:
-        return f"{day.strftime('%B')} {day.day}, {day.year}"
-    if style == 2:
-        return f"{day.day} {day.strftime('%B')} {day.year}"
-    return f"{day.month:02d}/{day.day:02d}/{day.year}"
 
 
 def format_money(amount: Decimal) -> str:
@@ -171,6 +166,8 @@ def thread(seed: int, *, posts: int = 5) -> tuple[ThreadContent, list[Rubric]]:
 
 def add(store: Store, kind: str, seed: int, **options: int) -> str:
     """Write a synthetic fixture (`lease`, `invoice` or `thread`) with labels; return its id."""
+    content: DocumentContent | ThreadContent
+    values: dict[str, str]
     if kind == "thread":
         content, rubrics = thread(seed, **options)
         doc_type, values = None, {}
