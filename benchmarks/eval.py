@@ -51,9 +51,9 @@ def start_server() -> tuple[subprocess.Popen[str], str]:
 def http_throughput(url: str, slots: int, calls: int) -> float:
     os.environ["OPENAI_BASE_URL"] = url
     judge = OpenAIJudge("bench", JudgeSettings(concurrency=slots, max_retries=0, timeout=10))
-    judge.judge(case(-1))  # connect once, outside the timing
     cases = [case(n) for n in range(calls)]
     with ThreadPoolExecutor(max_workers=slots) as pool:
+        list(pool.map(judge.judge, [case(-1 - n) for n in range(slots)]))  # open K connections, untimed
         start = time.perf_counter()
         verdicts = list(pool.map(judge.judge, cases))
         elapsed = time.perf_counter() - start
@@ -81,7 +81,7 @@ def cached_throughput(count: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls-per-slot", type=int, default=20, help="calls per concurrent slot (default 20)")
+    parser.add_argument("--calls-per-slot", type=int, default=30, help="calls per concurrent slot (default 30)")
     parser.add_argument("--cached", type=int, default=50_000, help="cached verdicts to serve (default 50,000)")
     args = parser.parse_args()
     server, url = start_server()
