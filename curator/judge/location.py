@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from curator.model import JudgeSettings
 
 JUDGE_DIR_ENV = "CURATOR_JUDGE_DIR"
 
@@ -42,7 +46,7 @@ def store_root(path: Path | None = None) -> Path | None:
         return None
 
 
-def judge_settings(root: Path | None):  # noqa: ANN201 - curator.model.JudgeSettings
+def judge_settings(root: Path | None) -> JudgeSettings:
     """`[judge]` of the store's curator.toml, or the defaults outside a store."""
     from curator.config import CONFIG_NAME, load_config
     from curator.model import JudgeSettings
