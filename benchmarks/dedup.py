@@ -32,7 +32,7 @@ from faker import Faker  # noqa: E402
 
 from curator import atomic  # noqa: E402
 from curator.model import DocumentContent, Fixture, Kind, Page, Provenance  # noqa: E402
-from curator.promote.dedup import DedupIndex, content_text, covered_by, jaccard, shingles  # noqa: E402
+from curator.promote.dedup import DedupIndex, covered_by, jaccard, shingles  # noqa: E402
 from curator.store import Store, fixture_id  # noqa: E402
 
 MAX_RATIO = 3.0
@@ -90,9 +90,9 @@ def build_store(root: Path, size: int, texts: list[str]) -> Store:
 
 def pairwise(store: Store, content: DocumentContent, threshold: float) -> str | None:
     """What the index replaces: read every fixture of the kind and compare shingle sets."""
-    mine = shingles(content_text(content))
+    mine = shingles(content.full_text())
     for record in store.records():
-        if record.fixture.kind == content.kind and jaccard(mine, shingles(content_text(record.content))) >= threshold:
+        if record.fixture.kind == content.kind and jaccard(mine, shingles(record.content.full_text())) >= threshold:
             return record.fixture.id
     return None
 

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import DocTypeSpec, FieldSpec, StoreConfig
 
 CONFIG_NAME = "curator.toml"
@@ -56,10 +56,3 @@ def field_spec(config: StoreConfig, doc_type_name: str, field: str) -> FieldSpec
             f"unknown field {field!r} for doc type {doc_type_name!r} (known: {known})"
         ) from None
 
-
-def first_problem(error: ValidationError) -> str:
-    """One line out of a pydantic error: where and what, enough to fix the file."""
-    problem = error.errors()[0]
-    where = ".".join(str(part) for part in problem["loc"]) or "top level"
-    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{where}: {problem['msg']}{more}"

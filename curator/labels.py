@@ -12,16 +12,7 @@ from typing import TYPE_CHECKING
 from curator import clock
 from curator.config import field_spec
 from curator.errors import CuratorError
-from curator.model import (
-    DocumentContent,
-    FieldLabel,
-    FieldType,
-    LabelRevision,
-    Rubric,
-    Span,
-    StoreConfig,
-    ThreadContent,
-)
+from curator.model import Content, FieldLabel, FieldType, LabelRevision, Rubric, Span, StoreConfig
 from curator.normalise import UnparsableValue, check, find_value, same_value
 from curator.spans import find_all
 
@@ -43,7 +34,7 @@ def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
 def revise(
     config: StoreConfig,
     doc_type: str | None,
-    content: DocumentContent | ThreadContent,
+    content: Content,
     previous: LabelRevision | None,
     *,
     assignments: Mapping[str, str] | None = None,
@@ -107,37 +98,28 @@ def revise(
     )
 
 
-def locate(
-    content: DocumentContent | ThreadContent, value: str, field_type: FieldType | str = "text"
-) -> Span | None:
+def locate(content: Content, value: str, field_type: FieldType | str = "text") -> Span | None:
     """Where `value` first occurs: as written first, then in any form equal for its type."""
-    for where, text in _texts(content):
+    for where, text in content.texts():
         hits = find_all(text, value)
         if hits:
-            return Span(**where, start=hits[0][0], end=hits[0][1])
-    for where, text in _texts(content):
+            return Span.at(where, *hits[0])
+    for where, text in content.texts():
         hits = find_value(text, value, field_type)
         if hits:
-            return Span(**where, start=hits[0][0], end=hits[0][1])
+            return Span.at(where, *hits[0])
     return None
 
 
-def evidence_text(content: DocumentContent | ThreadContent, span: Span) -> str | None:
+def evidence_text(content: Content, span: Span) -> str | None:
     """The text a span points at, or None when the page or post does not exist."""
-    if span.page is not None:
-        if not isinstance(content, DocumentContent) or span.page > len(content.pages):
-            return None
-        text = content.page(span.page).text
-    else:
-        if not isinstance(content, ThreadContent) or span.post not in content.export.posts:
-            return None
-        text = content.export.posts[span.post].message
-    if span.end > len(text):
+    text = content.text_at(span.where)
+    if text is None or span.end > len(text):
         return None
     return text[span.start : span.end]
 
 
-def evidence_problems(content: DocumentContent | ThreadContent, revision: LabelRevision) -> list[str]:
+def evidence_problems(content: Content, revision: LabelRevision) -> list[str]:
     """Fields whose evidence does not point at their value (or recorded evidence text)."""
     problems = []
     for name, label in revision.fields.items():
@@ -160,12 +142,6 @@ def _same(found: str, value: str, field_type: FieldType) -> bool:
     if field_type in (FieldType.date, FieldType.money, FieldType.number):
         return same_value(found, value, field_type)
     return found == value
-
-
-def _texts(content: DocumentContent | ThreadContent) -> list[tuple[dict[str, object], str]]:
-    if isinstance(content, DocumentContent):
-        return [({"page": page.number}, page.text) for page in content.pages]
-    return [({"post": post.id}, post.message) for post in content.export.ordered_posts()]
 
 
 def default_author() -> str:

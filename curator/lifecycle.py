@@ -1,12 +1,49 @@
-"""Moving fixtures through their statuses: draft → needs-review → reviewed / active → retired."""
+"""Moving fixtures through their statuses: draft → needs-review → reviewed / active → retired.
+
+A fixture starts as draft (the model's default). Every rule for the status it moves to lives
+here: mutate, promote, review pull and `curator status` ask these functions.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
 from curator.model import Fixture, Status
-from curator.store import Store
+
+if TYPE_CHECKING:
+    from curator.store import Store
+
+_UNREVIEWED = (Status.draft, Status.needs_review)
+
+
+def variant_status(parent: Status, needs_review: bool) -> Status:
+    """A mutated variant's: its labels were transformed mechanically along with the text, so it
+    is as reviewed (or active) as its parent, unless the mutation asks for a human look."""
+    if needs_review:
+        return Status.needs_review
+    return parent if parent in (Status.reviewed, Status.active) else Status.draft
+
+
+def promoted_status(complete: bool) -> Status:
+    """A promoted failure's: reviewed when its corrections alone give the whole truth."""
+    return Status.reviewed if complete else Status.needs_review
+
+
+def after_agreement(status: Status) -> Status:
+    """Enough annotators labelled it and none disagree: an unreviewed fixture is reviewed."""
+    return Status.reviewed if status in _UNREVIEWED else status
+
+
+def after_conflict(status: Status) -> Status:
+    """Annotators disagree: a reviewed fixture needs review again; others keep theirs."""
+    return Status.needs_review if status is Status.reviewed else status
+
+
+def after_settling(status: Status) -> Status:
+    """A lead settled the annotators' conflict by hand: what waited for it is reviewed."""
+    return Status.reviewed if status is Status.needs_review else status
 
 
 def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str) -> list[Fixture]:

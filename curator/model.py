@@ -8,8 +8,10 @@ unknown members included, so a thread exports back as the Go eval loader reads i
 from __future__ import annotations
 
 import re
+from abc import abstractmethod
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -23,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 
 FIXTURE_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8}$"
@@ -146,12 +148,59 @@ class Page(Strict):
     language: str | None = None
 
 
-class DocumentContent(Strict):
+# ---------------------------------------------------------------- content.json: what both kinds share
+
+Where = tuple[str, int | str]
+"""Which text of a content: ("page", page number) of a document, ("post", post id) of a thread."""
+
+
+class Texts(Strict):
+    """What both kinds of content offer: their texts, each at a `Where`, in reading order."""
+
+    part: ClassVar[str]  # what one of its texts is ("page", "post"): the first member of its `Where`s
+
+    @abstractmethod
+    def texts(self) -> list[tuple[Where, str]]: ...
+
+    @abstractmethod
+    def with_texts(self, new_texts: Mapping[Where, str]) -> Self: ...
+
+    @abstractmethod
+    def text_at(self, where: Where) -> str | None: ...
+
+    def full_text(self) -> str:
+        """All texts joined by newlines: what near-duplicate checks and scoring read."""
+        return "\n".join(text for _, text in self.texts())
+
+
+class DocumentContent(Texts):
     kind: Literal["document"] = "document"
     pages: list[Page]
+    part: ClassVar[str] = "page"
 
     def page(self, number: int) -> Page:
         return self.pages[number - 1]
+
+    def texts(self) -> list[tuple[Where, str]]:
+        """Every page text in reading order (the order of `pages`), each with its place."""
+        return [(("page", page.number), page.text) for page in self.pages]
+
+    def with_texts(self, new_texts: Mapping[Where, str]) -> Self:
+        """A copy with the pages named in `new_texts` rewritten; other places are ignored."""
+        pages = [
+            page.model_copy(update={"text": new_texts[("page", page.number)]})
+            if ("page", page.number) in new_texts
+            else page
+            for page in self.pages
+        ]
+        return self.model_copy(update={"pages": pages})
+
+    def text_at(self, where: Where) -> str | None:
+        """The text of ("page", n), the n-th page; None for any other place."""
+        kind, number = where
+        if kind != "page" or not isinstance(number, int) or not 1 <= number <= len(self.pages):
+            return None
+        return self.page(number).text
 
 
 # ---------------------------------------------------------------- content.json: threads
@@ -208,20 +257,42 @@ class ThreadExport(Open):
         return sorted(self.posts.values(), key=lambda post: (post.create_at, post.id))
 
 
-class ThreadContent(Strict):
+class ThreadContent(Texts):
     kind: Literal["thread"] = "thread"
     export: ThreadExport
     orphan_post_ids: list[str] = Field(
         default_factory=list, description="replies whose root fell outside the export window"
     )
+    part: ClassVar[str] = "post"
 
     @field_serializer("export")
     def _as_exported(self, export: ThreadExport) -> dict[str, Any]:
         # Only the members the export had (or curator set): the shape stays Mattermost's.
         return export.model_dump(mode="json", exclude_unset=True)
 
+    def texts(self) -> list[tuple[Where, str]]:
+        """Every post message in conversation order (`ordered_posts`), each with its place."""
+        return [(("post", post.id), post.message) for post in self.export.ordered_posts()]
+
+    def with_texts(self, new_texts: Mapping[Where, str]) -> Self:
+        """A copy with the posts named in `new_texts` rewritten; other places are ignored."""
+        posts = {
+            post_id: post.model_copy(update={"message": new_texts[("post", post_id)]})
+            if ("post", post_id) in new_texts
+            else post
+            for post_id, post in self.export.posts.items()
+        }
+        return self.model_copy(update={"export": self.export.model_copy(update={"posts": posts})})
+
+    def text_at(self, where: Where) -> str | None:
+        """The message of ("post", id); None for any other place."""
+        kind, post_id = where
+        post = self.export.posts.get(post_id) if kind == "post" and isinstance(post_id, str) else None
+        return None if post is None else post.message
+
 
 Content = Annotated[DocumentContent | ThreadContent, Field(discriminator="kind")]
+"""A fixture's content.json, either kind; both have texts(), with_texts(), text_at(), full_text()."""
 
 
 class ContentFile(Strict):
@@ -248,6 +319,20 @@ class Span(Strict):
         if self.end < self.start:
             raise ValueError("a span ends before it starts")
         return self
+
+    @classmethod
+    def at(cls, where: Where, start: int, end: int) -> Span:
+        """Characters [start, end) of the text at `where`."""
+        kind, key = where
+        return cls.model_validate({kind: key, "start": start, "end": end})
+
+    @property
+    def where(self) -> Where:
+        """The text it points into."""
+        if self.page is not None:
+            return ("page", self.page)
+        assert self.post is not None  # the validator lets through exactly one of the two
+        return ("post", self.post)
 
 
 class FieldLabel(Strict):
@@ -327,6 +412,16 @@ class StoreSettings(Strict):
     categories: list[str] = Field(default_factory=list)
     adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
     dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+    # What a bundle's dataset card (README.md, Hugging Face convention) says about the set.
+    description: str = Field(default="", description="what the set is for: the card's first paragraph")
+    license: str = Field(
+        default="unknown",
+        pattern=r"^[a-z0-9][a-z0-9.+-]*$",
+        description="Hugging Face licence id of the data, e.g. cc-by-4.0, mit, other, unknown",
+    )
+    task_categories: list[str] = Field(
+        default_factory=list, description="Hugging Face task categories, e.g. summarization"
+    )
 
 
 class JudgeSettings(Strict):

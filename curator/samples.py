@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from curator import clock
 from curator.labels import revise
 from curator.model import (
+    Content,
     DocumentContent,
     Fixture,
     Kind,
@@ -166,7 +167,7 @@ def thread(seed: int, *, posts: int = 5) -> tuple[ThreadContent, list[Rubric]]:
 
 def add(store: Store, kind: str, seed: int, **options: int) -> str:
     """Write a synthetic fixture (`lease`, `invoice` or `thread`) with labels; return its id."""
-    content: DocumentContent | ThreadContent
+    content: Content
     values: dict[str, str]
     if kind == "thread":
         content, rubrics = thread(seed, **options)

@@ -55,6 +55,7 @@ class FixtureView:
 
 def _content_summary(record: FixtureRecord) -> dict[str, Any]:
     content = record.content
+    # what is worth saying differs: pages and OCR for a document, people and orphans for a thread
     if isinstance(content, DocumentContent):
         return {
             "pages": len(content.pages),

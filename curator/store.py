@@ -28,16 +28,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from curator import atomic
-from curator.config import CONFIG_NAME, default_config_text, first_problem, load_config
-from curator.errors import CuratorError, FixtureNotFound, StoreNotFound
-from curator.model import (
-    ContentFile,
-    DocumentContent,
-    Fixture,
-    LabelRevision,
-    ThreadContent,
-    slugify,
-)
+from curator.config import CONFIG_NAME, default_config_text, load_config
+from curator.errors import CuratorError, FixtureNotFound, StoreNotFound, first_problem
+from curator.model import Content, ContentFile, Fixture, LabelRevision, slugify
 
 GOLDENS = "goldens"
 ADVERSARIAL = "adversarial"
@@ -59,7 +52,7 @@ class FixtureRecord:
     """One fixture as stored: its metadata, content and label revisions."""
 
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     revisions: list[LabelRevision]
     directory: Path
 
@@ -86,7 +79,7 @@ def dump_labels(revisions: list[LabelRevision]) -> str:
     )
 
 
-def dump_content(content: DocumentContent | ThreadContent) -> str:
+def dump_content(content: Content) -> str:
     return dump_json(ContentFile(content=content))
 
 
@@ -274,7 +267,7 @@ class Store:
     def create_fixture(
         self,
         fixture: Fixture,
-        content: DocumentContent | ThreadContent,
+        content: Content,
         revisions: list[LabelRevision],
     ) -> Path:
         with self.transaction() as txn:
@@ -295,12 +288,12 @@ class Transaction:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._new: dict[str, tuple[Fixture, DocumentContent | ThreadContent, list[LabelRevision]]] = {}
+        self._new: dict[str, tuple[Fixture, Content, list[LabelRevision]]] = {}
         self._fixture_cache: dict[str, Fixture] = {}
         self._revision_cache: dict[str, list[LabelRevision]] = {}
         self._dirty_fixtures: dict[str, Fixture] = {}
         self._dirty_revisions: dict[str, list[LabelRevision]] = {}
-        self._dirty_contents: dict[str, DocumentContent | ThreadContent] = {}
+        self._dirty_contents: dict[str, Content] = {}
 
     def exists(self, fixture_id: str) -> bool:
         return fixture_id in self._new or self.store.exists(fixture_id)
@@ -308,7 +301,7 @@ class Transaction:
     def create_fixture(
         self,
         fixture: Fixture,
-        content: DocumentContent | ThreadContent,
+        content: Content,
         revisions: list[LabelRevision],
     ) -> None:
         if self.exists(fixture.id):
@@ -343,7 +336,7 @@ class Transaction:
             self.store.directory(fixture.id)
             self._dirty_fixtures[fixture.id] = fixture
 
-    def save_content(self, fixture_id: str, content: DocumentContent | ThreadContent) -> None:
+    def save_content(self, fixture_id: str, content: Content) -> None:
         content = ContentFile.model_validate(ContentFile(content=content).model_dump(mode="json")).content
         if fixture_id in self._new:
             fixture, _, revisions = self._new[fixture_id]

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from curator.anonymise.audit import Leak, find_leaks, strings_of
+from curator.anonymise.audit import Leak, find_leaks
+from curator.anonymise.detect import Detector, detector_for
 from curator.anonymise.documents import document_rewriter, field_kind
 from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.strings import strings_of
 from curator.anonymise.threads import ThreadRewriter
 from curator.anonymise.vault import Vault
 from curator.model import (
+    Content,
     DocTypeSpec,
     DocumentContent,
     FieldLabel,
@@ -30,28 +33,33 @@ from curator.spans import OffsetMap
 
 @dataclass(frozen=True)
 class Anonymised:
-    content: DocumentContent | ThreadContent
+    content: Content
     revisions: list[LabelRevision] = field(default_factory=list)
     leaks: list[Leak] = field(default_factory=list)
 
 
 def anonymise(
-    content: DocumentContent | ThreadContent,
+    content: Content,
     vault: Vault,
     *,
     revisions: Sequence[LabelRevision] = (),
     doc_spec: DocTypeSpec | None = None,
+    detector: Detector | None = None,
 ) -> Anonymised:
     """Rewrite content and label revisions with the vault's mapping; audit the result.
 
     Inputs are not mutated. Evidence spans are carried through the same offset maps as the
     text they point into, so every label still points at its (pseudonymised) value.
+    `detector` defaults to `detector_for()`.
     """
     revisions = list(revisions)
+    detector = detector if detector is not None else detector_for()
+    # A thread is rewritten as its whole export (user records, ids, attachments, not only the
+    # messages); a document page by page, with the labels naming the values to replace.
     if isinstance(content, ThreadContent):
         export = content.model_dump(mode="json")["export"]
-        threads = ThreadRewriter(export, vault, [r.text for rev in revisions for r in rev.rubrics])
-        new_content: DocumentContent | ThreadContent = threads.content(content)
+        threads = ThreadRewriter(export, vault, detector, [r.text for rev in revisions for r in rev.rubrics])
+        new_content: Content = threads.content(content)
         rewriter = threads.rewriter
         messages = {pid: post.get("message", "") for pid, post in export["posts"].items()}
 
@@ -64,7 +72,7 @@ def anonymise(
         def post_id(value: str) -> str:
             return threads.id(value)
     else:
-        rewriter = document_rewriter(revisions, vault, doc_spec, [page.text for page in content.pages])
+        rewriter = document_rewriter(revisions, vault, doc_spec, detector, [page.text for page in content.pages])
         pages: dict[int, OffsetMap] = {}
         new_pages = []
         rewriter.prefetch([page.text for page in content.pages])
@@ -82,13 +90,13 @@ def anonymise(
             return value
 
     new_revisions = [_revision(r, rewriter, vault, doc_spec, remap, post_id) for r in revisions]
-    leaks = find_leaks(_content_strings(new_content, new_revisions), vault)
+    leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector)
     return Anonymised(new_content, new_revisions, leaks)
 
 
-def anonymise_text(text: str, vault: Vault) -> str:
+def anonymise_text(text: str, vault: Vault, detector: Detector | None = None) -> str:
     """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
-    rewriter = Rewriter(vault, vault_terms(vault))
+    rewriter = Rewriter(vault, vault_terms(vault), detector if detector is not None else detector_for())
     rewriter.reserve([text])
     return rewriter.text(text)
 
@@ -136,7 +144,7 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
     })
 
 
-def _content_strings(content: DocumentContent | ThreadContent, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
+def _content_strings(content: Content, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
     texts = list(strings_of(content.model_dump(mode="json"), "content.json"))
     for revision in revisions:
         texts.extend(strings_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}"))

@@ -15,15 +15,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from curator.anonymise.strings import strings_of
+
 if TYPE_CHECKING:
+    from curator.anonymise.detect import Detector
     from curator.anonymise.vault import Vault
     from curator.model import Fixture
     from curator.store import Store
-
-# Members that hold machine values, never personal data: no need to scan them.
-SKIP_KEYS = frozenset({"source_sha256", "sha256", "schema_version", "created_at", "imported_at", "time",
-                       "observed_at", "create_at", "update_at", "edit_at", "delete_at"})
-
 
 # Without the vault a pseudonymised name cannot be told from a real one, so name hits are
 # only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
@@ -56,6 +54,7 @@ def find_leaks(
     *,
     synthetic: Iterable[str] = (),
     judge_names: bool = True,
+    detector: Detector | None = None,
 ) -> list[Leak]:
     """Leaks in (location, text) pairs: vault originals and unexempted pattern/name hits.
 
@@ -64,24 +63,26 @@ def find_leaks(
     `judge_names=False` for texts another vault anonymised (a fixture from a clone of the
     store): their pseudonyms are unknown here, so name guesses and lone name parts say
     nothing about them; whole originals (full names, emails, usernames) still count.
+    `detector` defaults to `detector_for()`.
     """
     judge_names = judge_names and vault is not None
-    from curator.anonymise.rewrite import Span, default_detector, is_safe, resolve, vault_terms
+    from curator.anonymise.detect import detector_for
+    from curator.anonymise.rewrite import DetectedSpan, is_safe, resolve, vault_terms
     from curator.anonymise.vault import normal
 
     made_up = {normal(value) for value in synthetic if value}
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     terms = vault_terms(vault)
     pseudonyms = _pseudonym_terms(vault, made_up)
-    detector = default_detector()
+    detector = detector if detector is not None else detector_for()
     leaks: list[Leak] = []
     for (where, text), hits in zip(pairs, detector.detect_many(t for _, t in pairs), strict=True):
         disguised = [(m.start, m.end) for m in pseudonyms.find(text)]
-        found = [Span(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)
+        found = [DetectedSpan(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)
                  if not _inside_longer(m.start, m.end, disguised)
                  and (m.term.kind not in NAME_PARTS
                       or (judge_names and not _also_a_pseudonym_word(vault, text[m.start:m.end])))]
-        found += [Span(h.start, h.end, h.kind, 1) for h in hits
+        found += [DetectedSpan(h.start, h.end, h.kind, 1) for h in hits
                   if not is_safe(vault, h.kind, text[h.start : h.end])
                   and normal(text[h.start : h.end]) not in made_up
                   and (judge_names or h.kind not in VAULT_ONLY)]
@@ -114,47 +115,6 @@ def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]])
     # A pseudonym handed out before a later original shared one of its words ("Smith"), or
     # a made-up name that happens to share one: inside the whole value, it is that value.
     return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
-
-
-def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
-    """Every string (and string dict key) in a JSON value, with a path-like location."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in SKIP_KEYS:
-                continue
-            if isinstance(key, str):
-                yield f"{location}#key", key
-            yield from strings_of(value, f"{location}.{key}")
-            if key == "files" and isinstance(value, dict):
-                # a thread's attachments are base64: their text is read as well
-                for file_id, payload in value.items():
-                    text = _decoded(payload)
-                    if text is not None:
-                        yield f"{location}.files.{file_id}(decoded)", text
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from strings_of(value, f"{location}[{i}]")
-    elif isinstance(data, str):
-        yield location, data
-
-
-def _decoded(payload: object) -> str | None:
-    import base64
-    import binascii
-
-    if not isinstance(payload, str):
-        return None
-    try:
-        return base64.b64decode(payload, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        return None
-
-
-def store_texts(store: Store, fixture_ids: Iterable[str] | None = None) -> Iterator[tuple[str, str]]:
-    """Every text of the fixtures (default: all) and, when all, of every bundle in the store."""
-    yield from _fixture_texts(store, store.ids() if fixture_ids is None else fixture_ids)
-    if fixture_ids is None and store.bundles_dir.is_dir():
-        yield from bundle_texts(store.bundles_dir, store.root)
 
 
 def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -203,7 +163,7 @@ def _json(path: Path, text: str | None = None) -> Any:
         raise CuratorError(f"{path}: not valid JSON ({error})") from None
 
 
-def audit_store(store: Store) -> list[Leak]:
+def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     """Leaks in every fixture and bundle of the store, checked against its vault."""
     from curator.anonymise.vault import Vault
 
@@ -211,12 +171,13 @@ def audit_store(store: Store) -> list[Leak]:
     fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
     synthetic = synthetic_values(fixtures)
     ours, theirs = anonymised_here(fixtures, vault)
-    leaks = find_leaks(_fixture_texts(store, ours), vault, synthetic=synthetic)
-    leaks += find_leaks(_fixture_texts(store, theirs), vault, synthetic=synthetic, judge_names=False)
+    leaks = find_leaks(_fixture_texts(store, ours), vault, synthetic=synthetic, detector=detector)
+    leaks += find_leaks(_fixture_texts(store, theirs), vault, synthetic=synthetic, judge_names=False,
+                        detector=detector)
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
         leaks += find_leaks(bundle_texts(store.bundles_dir, store.root), vault, synthetic=synthetic,
-                            judge_names=False)
+                            judge_names=False, detector=detector)
     return sorted(leaks, key=lambda leak: (leak.location, leak.start))
 
 

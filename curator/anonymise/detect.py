@@ -1,8 +1,8 @@
 """Pattern PII and names, found with Presidio's recognizers configured to run offline.
 
 Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
-with --ner-model / $CURATOR_NER_MODEL), and the email recognizer's domain check uses
-tldextract's bundled suffix snapshot instead of fetching the list from the network.
+with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain
+check uses tldextract's bundled suffix snapshot instead of fetching the list from the network.
 
 Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spaCy and runs
 every recognizer on it), curator calls the same recognizers directly, skips those that
@@ -18,8 +18,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
+
+if TYPE_CHECKING:
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
 NER_ENV = "CURATOR_NER_MODEL"
 SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
@@ -164,7 +168,8 @@ def blank_nlp_engine(model: str | None = None):  # noqa: ANN201 - presidio NlpEn
 
     class OfflineSpacyEngine(SpacyNlpEngine):
         def load(self) -> None:
-            self.nlp = {"en": load_spacy(model) if model else spacy.blank("en")}
+            # presidio's __init__ sets nlp = None unannotated, so its type reads as None
+            self.nlp = {"en": load_spacy(model) if model else spacy.blank("en")}  # type: ignore[assignment]
 
     engine = OfflineSpacyEngine(models=[{"lang_code": "en", "model_name": model or "blank:en"}])
     engine.load()
@@ -187,11 +192,8 @@ class Detector:
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
 
         self._cache: dict[str, list[Hit]] = {}
-        self._intl_phone = None
-        self._nlp = None
-        model = ner_model or os.environ.get(NER_ENV) or None
-        if model:
-            self._nlp = load_spacy(model)
+        self._intl_phone: PhoneRecognizer | None = None
+        self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
         return self.detect_many([text])[0]
@@ -233,7 +235,7 @@ class Detector:
                 continue  # spans the separator: cannot be one real value
             yield pieces[k], result
 
-    def _one_region_phone(self):  # noqa: ANN202 - presidio PhoneRecognizer
+    def _one_region_phone(self) -> PhoneRecognizer:
         if self._intl_phone is None:
             from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
@@ -245,7 +247,7 @@ class Detector:
         for recognizer in self._recognizers:
             entity = recognizer.supported_entities[0]
             wanted = PREFILTERS.get(entity, lambda _t: True)
-            pieces = []  # (text index, offset in that text, snippet) the recognizer will see
+            pieces: list[tuple[int, int, str]] = []  # (text index, offset in it, snippet) the recognizer sees
             for i, text in enumerate(texts):
                 if not wanted(text):
                     continue
@@ -310,10 +312,16 @@ def _plausible(text: str, hit: Hit) -> bool:
     return True
 
 
-def use_ner_model(model: str) -> None:
-    """Find names with an installed spaCy model from now on (checked now: never downloaded)."""
-    load_spacy(model)
-    os.environ[NER_ENV] = model
-    from curator.anonymise import rewrite
+def detector_for(model: str | None = None) -> Detector:
+    """The detector that finds names with the installed spaCy `model` (checked: never
+    downloaded); without one, the model $CURATOR_NER_MODEL names, else none.
 
-    rewrite.reset_detector()
+    One detector per model name in a process, so its recognizers are built and its results
+    cached once, whoever asks for it.
+    """
+    return _detector(model or os.environ.get(NER_ENV) or None)
+
+
+@cache
+def _detector(model: str | None) -> Detector:
+    return Detector(model)

@@ -7,10 +7,11 @@ The rest of the text goes through pattern PII and the name gazetteer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from curator.anonymise.detect import Detector
 from curator.anonymise.pseudonyms import folded_names
-from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
+from curator.anonymise.rewrite import Rewriter, reserve_hits, vault_terms
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import DocTypeSpec, FieldType, LabelRevision
@@ -31,7 +32,9 @@ def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: D
     for revision in revisions:
         for name, label in revision.fields.items():
             kind = field_kind(name, label.type, doc_spec)
-            for value in [label.value, *label.variants] if kind else ():
+            if kind is None:
+                continue
+            for value in [label.value, *label.variants]:
                 if value and value.strip():
                     vault.reserve(value.strip(), kind)
     for revision in revisions:
@@ -65,10 +68,9 @@ def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
 
 
 def document_rewriter(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None,
-                      texts: list[str] = ()) -> Rewriter:
+                      detector: Detector, texts: Sequence[str] = ()) -> Rewriter:
     """A rewriter that knows the labelled values; names in `texts` are reserved first."""
     revisions = list(revisions)
-    for revision in revisions:
-        texts = [*texts, *(r.text for r in revision.rubrics)]
-    reserve_hits(vault, default_detector(), list(texts))
-    return Rewriter(vault, vault_terms(vault, document_terms(revisions, vault, doc_spec)))
+    reserved = [*texts, *(r.text for revision in revisions for r in revision.rubrics)]
+    reserve_hits(vault, detector, reserved)
+    return Rewriter(vault, vault_terms(vault, document_terms(revisions, vault, doc_spec)), detector)

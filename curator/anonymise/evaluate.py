@@ -13,7 +13,10 @@ TYPES = {"email": "EMAIL_ADDRESS", "phone": "PHONE_NUMBER", "credit_card": "CRED
 def score(lines: Sequence[LabelledLine], found: Iterable[Iterable[tuple[int, int, str]]]) -> dict[str, dict[str, float]]:
     """Per type: recall (a labelled span is found when a hit of its type overlaps it) and
     precision (a hit is right when it overlaps a labelled span of its type)."""
-    truth, caught, hits, right = Counter(), Counter(), Counter(), Counter()
+    truth: Counter[str] = Counter()
+    caught: Counter[str] = Counter()
+    hits: Counter[str] = Counter()
+    right: Counter[str] = Counter()
     for (_, labels), spans in zip(lines, found, strict=True):
         spans = longest_first(spans)
         for start, end, kind in labels:

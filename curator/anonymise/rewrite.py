@@ -23,7 +23,9 @@ URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<ho
 
 
 @dataclass(frozen=True)
-class Span:
+class DetectedSpan:
+    """Characters [start, end) of a text that a detector took for a value of `kind`."""
+
     start: int
     end: int
     kind: str
@@ -62,22 +64,22 @@ def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
 
 
 class Rewriter:
-    def __init__(self, vault: Vault, terms: TermIndex | None = None, detector: Detector | None = None, *, ids: bool = False) -> None:
+    def __init__(self, vault: Vault, terms: TermIndex, detector: Detector, *, ids: bool = False) -> None:
         self.vault = vault
-        self.terms = terms if terms is not None else vault_terms(vault)
-        self.detector = detector if detector is not None else default_detector()
+        self.terms = terms
+        self.detector = detector
         self.ids = ids
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
 
-    def spans(self, text: str, *, urls: bool = True) -> list[Span]:
-        candidates = [Span(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.terms.find(text)]
+    def spans(self, text: str, *, urls: bool = True) -> list[DetectedSpan]:
+        candidates = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.terms.find(text)]
         for hit in self.detector.detect(text):
             if hit.entity == "URL" and not urls:
                 continue
             if not is_safe(self.vault, hit.kind, text[hit.start : hit.end]):
-                candidates.append(Span(hit.start, hit.end, hit.kind, 1))
+                candidates.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         if self.ids:
-            candidates.extend(Span(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
+            candidates.extend(DetectedSpan(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
                               if not self.vault.is_pseudonym(m.group()))
         return resolve(candidates)
 
@@ -163,9 +165,9 @@ def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
                 vault.reserve(value, "person")
 
 
-def resolve(candidates: list[Span]) -> list[Span]:
+def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
     """Non-overlapping spans: longer first, then the stronger detector."""
-    chosen: list[Span] = []
+    chosen: list[DetectedSpan] = []
     for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
         if span.end <= span.start:
             continue
@@ -191,17 +193,3 @@ def vault_terms(vault: Vault | None, extra: TermIndex | None = None) -> TermInde
 # Values rewritten where they stand (user record fields) but not hunted in free text:
 # a job title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
 UNSEARCHED_KINDS = frozenset({"position", "url"})
-
-_DETECTOR: Detector | None = None
-
-
-def default_detector() -> Detector:
-    global _DETECTOR
-    if _DETECTOR is None:
-        _DETECTOR = Detector()
-    return _DETECTOR
-
-
-def reset_detector() -> None:
-    global _DETECTOR
-    _DETECTOR = None

@@ -11,13 +11,14 @@ they did. Ids keep their length and alphabet.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from curator.anonymise.audit import strings_of
-from curator.anonymise.rewrite import Rewriter, default_detector, reserve_hits, vault_terms
+from curator.anonymise.detect import Detector
+from curator.anonymise.rewrite import Rewriter, reserve_hits, vault_terms
+from curator.anonymise.strings import decoded_text, strings_of
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import ThreadContent
@@ -112,12 +113,13 @@ def generic_name(name: str) -> bool:
 
 
 class ThreadRewriter:
-    def __init__(self, export: dict[str, Any], vault: Vault, extra_texts: list[str] = ()) -> None:
+    def __init__(self, export: dict[str, Any], vault: Vault, detector: Detector,
+                 extra_texts: Sequence[str] = ()) -> None:
         self.vault = vault
         self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
-        reserve_hits(vault, default_detector(), self.strings)
+        reserve_hits(vault, detector, self.strings)
         self.terms = thread_terms(export, vault)
-        self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), ids=True)
+        self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), detector, ids=True)
         self.export = export
 
     def id(self, value: str) -> str:
@@ -183,9 +185,7 @@ class ThreadRewriter:
 
     def _file(self, payload: str) -> str:
         """Attachment bytes: text files are rewritten like messages; binary ones are kept."""
-        try:
-            raw = base64.b64decode(payload, validate=True)
-            text = raw.decode("utf-8")
-        except (binascii.Error, ValueError, UnicodeDecodeError):
+        text = decoded_text(payload)
+        if text is None:
             return payload
         return base64.b64encode(self.string(text).encode("utf-8")).decode("ascii")

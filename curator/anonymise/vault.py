@@ -73,7 +73,6 @@ class Vault:
         self._originals: set[str] = set()
         self._name_tokens: set[str] = set()
         self._pseudonym_tokens: set[str] = set()
-        self.dirty = False
 
     @property
     def fingerprint(self) -> str:
@@ -127,26 +126,25 @@ class Vault:
         """Write the vault atomically with mode 0600."""
         if self.path is None:
             raise CuratorError("this vault has no file to save to")
-        self._merge_from_disk()
-        rows = [[e.kind, e.original, e.pseudonym] for e in self._entries.values()]
+        self._merge_from_disk(self.path)
+        rows = [(e.kind, e.original, e.pseudonym) for e in self._entries.values()]
         data = {
             "format": VAULT_FORMAT,
             "version": 1,
             "key": base64.b64encode(self.key).decode(),
-            "entries": rows,
-            "mac": _mac(self.key, [tuple(r) for r in rows]),
+            "entries": [list(row) for row in rows],
+            "mac": _mac(self.key, rows),
         }
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
-        self.dirty = False
 
-    def _merge_from_disk(self) -> None:
+    def _merge_from_disk(self, path: Path) -> None:
         """Keep entries another curator process saved since we loaded (callers should hold the
         store lock, but a lost entry would orphan a fixture's pseudonyms, so never drop one)."""
-        if not self.path.exists():
+        if not path.exists():
             return
-        on_disk = Vault.read(self.path, self.locale)
+        on_disk = Vault.read(path, self.locale)
         if not hmac.compare_digest(on_disk.key, self.key):
-            raise CuratorError(f"pseudonym vault {self.path} was replaced by one with another key")
+            raise CuratorError(f"pseudonym vault {path} was replaced by one with another key")
         for key, entry in on_disk._entries.items():
             ours = self._entries.get(key)
             owner = self._used.get(normal(entry.pseudonym))
@@ -199,7 +197,6 @@ class Vault:
         else:
             raise CuratorError(f"could not find a free pseudonym for a {kind} value")
         self._add(Entry(kind, original, candidate))
-        self.dirty = True
         return gen.match_case(original, candidate)
 
     def reserve(self, original: str, kind: str) -> None:
@@ -223,7 +220,6 @@ class Vault:
         self._originals.add(normal(original))
         if self._acceptable(proposal, owner=original):
             self._add(Entry(kind, original, proposal))
-            self.dirty = True
             return gen.match_case(original, proposal)
         return self.pseudonym(original, kind)
 

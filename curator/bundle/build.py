@@ -15,13 +15,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from curator import __version__, atomic
-from curator.bundle import changelog, leakgate, manifest
+from curator.bundle import card, changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
 from curator.bundle.cache import Progress, open_cache, scan, serialise_store, signature
 from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
+from curator.bundle.formats.columns import rows
 from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
@@ -144,16 +146,33 @@ def build_bundle(
         previous = manifest.previous_version(store.bundles_dir, version)
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         changelog_text = _changelog(store, version, previous, items)
-        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text}, strict=strict_audit)
+        columns = rows(items)
+        table = hf.arrow_table(columns) if {"hf", "parquet"} & set(chosen_formats) else None
+        splits = hf.split_tables(table) if "hf" in chosen_formats else None
+        facts = card.CardFacts(
+            version=version, previous=previous, built_at=max(item.label_time for item in items),
+            curator_version=__version__, formats=chosen_formats,
+            splits={name: card.SplitSize(t.num_rows, t.nbytes) for name, t in splits.items()} if splits else None,
+        )
+        card_text = card.render(store.config.store, facts, columns)
+        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text, card.CARD: card_text},
+                                  strict=strict_audit)
 
         staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
         try:
-            _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
-            (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
+            _write_formats(staged, chosen_formats, fixtures_jsonl, thread_files, table, splits, digest)
+            in_memory = {
+                **thread_files,
+                FIXTURES: fixtures_jsonl,
+                CHANGELOG: changelog_text.encode("utf-8"),
+                card.CARD: card_text.encode("utf-8"),
+            }
+            for name in (CHANGELOG, card.CARD):
+                (staged / name).write_bytes(in_memory[name])
             # Files written from memory are hashed from memory; the rest (hf, parquet) read back.
-            in_memory = {**thread_files, FIXTURES: fixtures_jsonl, CHANGELOG: changelog_text.encode("utf-8")}
             hashed = {name: manifest.file_sha256(data) for name, data in in_memory.items()}
-            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed)
+            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed,
+                              facts.built_at)
             (staged / MANIFEST).write_bytes(manifest.render(built))
             atomic.publish_dir(staged, final)
         except BaseException:
@@ -196,18 +215,17 @@ def _clear_stale_staging(store: Store) -> None:
 def _write_formats(
     staged: Path,
     formats: list[str],
-    items: list[Serialised],
     fixtures_jsonl: bytes,
     thread_files: dict[str, bytes],
+    table: Any,  # pyarrow.Table of every row, when hf or parquet is chosen
+    splits: dict[str, Any] | None,  # the table split into golden and adversarial, for hf
     digest: str,
 ) -> None:
     jsonl.write(staged, fixtures_jsonl)
-    if "hf" in formats or "parquet" in formats:
-        table = hf.arrow_table(items)  # one typed table serves both
-        if "hf" in formats:
-            hf.write(staged, table, digest)
-        if "parquet" in formats:
-            parquet.write(staged, table)
+    if splits is not None:
+        hf.write(staged, splits, digest)
+    if "parquet" in formats:
+        parquet.write(staged, table)
     if "mattermost" in formats:
         mattermost.write(staged, thread_files)
 
@@ -229,6 +247,7 @@ def _manifest(
     items: list[Serialised],
     staged: Path,
     hashed: dict[str, str],
+    built_at: str,
 ) -> BundleManifest:
     files = {}
     for path in sorted(staged.rglob("*")):
@@ -243,7 +262,7 @@ def _manifest(
     return BundleManifest(
         bundle_version=version,
         curator_version=__version__,
-        built_at=max(item.label_time for item in items),
+        built_at=built_at,
         previous=previous,
         formats=formats,
         statuses=statuses,

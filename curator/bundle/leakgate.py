@@ -31,7 +31,7 @@ from curator.store import LOCAL, Store
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
     """(location, text) of every string the bundle will hold."""
-    from curator.anonymise.audit import strings_of
+    from curator.anonymise.strings import strings_of
 
     for item in items:
         yield from strings_of(json.loads(item.line), f"fixtures.jsonl:{item.id}")

@@ -13,9 +13,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curator.bundle.reader import FIXTURES, BundleFiles, open_bundle
-from curator.config import first_problem
-from curator.errors import CuratorError
-from curator.model import BundleLine, DocumentContent, Fixture, LabelRevision, ThreadContent
+from curator.errors import CuratorError, first_problem
+from curator.model import BundleLine, Content, Fixture, LabelRevision
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,7 @@ class BundledFixture:
     """One bundled fixture: its metadata, content and the label revision that is its truth."""
 
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     labels: LabelRevision | None
     line: BundleLine
 

@@ -13,8 +13,7 @@ from pydantic import ValidationError
 
 from curator.bundle.reader import MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import Serialised
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import SEMVER_PATTERN, BundleCounts, BundleManifest
 
 _SEMVER = re.compile(SEMVER_PATTERN)

@@ -17,7 +17,7 @@ from curator.bundle.formats.mattermost import RUBRICS, go_problems
 from curator.bundle.manifest import content_digest, file_sha256
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
-from curator.config import first_problem
+from curator.errors import first_problem
 from curator.model import BundleLine, BundleManifest, ThreadExport
 
 _RUBRIC_MAP = TypeAdapter(dict[str, list[str]])

@@ -41,8 +41,7 @@ def audit(env: Env, ner_model: str | None) -> AuditReport:
     Example: curator audit --json
     """
     from curator.anonymise.audit import audit_store
-    from curator.anonymise.detect import use_ner_model
+    from curator.anonymise.detect import detector_for
 
-    if ner_model:
-        use_ner_model(ner_model)
-    return AuditReport(audit_store(env.store()))
+    detector = detector_for(ner_model)  # a missing model is an error before anything is read
+    return AuditReport(audit_store(env.store(), detector))

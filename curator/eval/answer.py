@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
+from curator.errors import first_problem
 from curator.model import FieldPrediction, PredictionMetrics
 
 

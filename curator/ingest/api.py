@@ -21,13 +21,13 @@ from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
 from curator.ingest.threads import (
+    anonymised_warnings,
     check_export_shape,
     load_json,
     parse_thread_export,
-    thread_warnings,
 )
 from curator.labels import default_author, revise
-from curator.model import DocumentContent, Fixture, Kind, LabelRevision, Provenance, ThreadContent
+from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, Provenance
 from curator.store import Store, fixture_id
 
 SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "pdf"}
@@ -186,13 +186,13 @@ def _quick_check(raw: RawSource, kind: str) -> None:
 
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,
            category: str, rubrics: Sequence[str], author: str,
-           ) -> tuple[Fixture, DocumentContent | ThreadContent, list[LabelRevision]]:
+           ) -> tuple[Fixture, Content, list[LabelRevision]]:
     config = store.config
     content = item.content
     revisions: list[LabelRevision] = []
     chosen = None
     spec = None
-    if isinstance(content, DocumentContent):
+    if isinstance(content, DocumentContent):  # doc types and their suggested fields are documents' alone
         chosen = doc_type or guess_doc_type(content, config)
         if chosen:
             spec = config.doc_types[chosen]
@@ -205,11 +205,10 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
                                 source="manual", reason="rubrics given at import"))
     content, revisions = anonymise_one(raw.name, content, revisions, vault, spec)
     title = _title(content, chosen)
-    # Thread warnings name post and user ids, which the anonymiser replaces: say them anew.
-    warnings = thread_warnings(content) if isinstance(content, ThreadContent) else item.warnings
+    warnings = anonymised_warnings(content, item.warnings)
     fixture = Fixture(
         id=fixture_id(title, f"{raw.sha256}:{item.part}".encode()),
-        kind=Kind.document if isinstance(content, DocumentContent) else Kind.thread,
+        kind=Kind(content.kind),
         doc_type=chosen,
         category=category,
         title=title,
@@ -223,8 +222,9 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
     return fixture, content, revisions
 
 
-def _title(content: DocumentContent | ThreadContent, doc_type: str | None) -> str:
+def _title(content: Content, doc_type: str | None) -> str:
     """A readable title from the anonymised content (never from the raw source)."""
+    # a document's first line of words; a thread's root post, else its channel
     if isinstance(content, DocumentContent):
         for page in content.pages:
             for line in page.text.splitlines():
@@ -243,7 +243,7 @@ def _title(content: DocumentContent | ThreadContent, doc_type: str | None) -> st
     return f"{channel} channel"
 
 
-def _summary(source_name: str, fixture: Fixture, content: DocumentContent | ThreadContent,
+def _summary(source_name: str, fixture: Fixture, content: Content,
              revisions: list[LabelRevision]) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "id": fixture.id,
@@ -256,6 +256,7 @@ def _summary(source_name: str, fixture: Fixture, content: DocumentContent | Thre
         "suggested_fields": sorted(revisions[0].fields) if revisions else [],
         "rubrics": [r.text for r in revisions[-1].rubrics] if revisions else [],
     }
+    # what an importer wants to see differs per kind: pages with their origin, or post counts
     if isinstance(content, DocumentContent):
         summary["pages"] = [
             {"number": p.number, "origin": p.origin, "ocr_confidence": p.ocr_confidence, "language": p.language}

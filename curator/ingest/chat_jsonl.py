@@ -12,8 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
 from curator.ingest.threads import from_export, validate_export
 from curator.model import ChatMessage
@@ -76,8 +75,10 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
     ids = {m.id for m in messages}
     posts: dict[str, dict[str, Any]] = {}
     for message in messages:
-        if message.id in posts:
-            raise CuratorError(f"{name}: message id {message.id!r} appears twice")
+        message_id = message.id
+        assert message_id is not None  # read_messages numbers the messages that came without one
+        if message_id in posts:
+            raise CuratorError(f"{name}: message id {message_id!r} appears twice")
         if message.author not in user_ids:
             uid = f"user-{len(user_ids) + 1}"
             user_ids[message.author] = uid
@@ -85,13 +86,13 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
         root_id = ""
         if message.thread is not None:
             # The thread's root is the message whose id is the thread id, else its first message.
-            root = message.thread if message.thread in ids else roots.setdefault(message.thread, message.id)
-            root_id = "" if root == message.id else root
+            root = message.thread if message.thread in ids else roots.setdefault(message.thread, message_id)
+            root_id = "" if root == message_id else root
         extra = message.model_extra or {}
-        posts[message.id] = {
+        posts[message_id] = {
             **extra,
-            "id": message.id,
-            "create_at": to_epoch_ms(message.time, f"{name}: message {message.id}"),
+            "id": message_id,
+            "create_at": to_epoch_ms(message.time, f"{name}: message {message_id}"),
             "user_id": user_ids[message.author],
             "channel_id": CHANNEL["id"],
             "root_id": root_id,

@@ -87,7 +87,8 @@ def skew_angle(image: Any) -> float:
     coarse = [a / 2 for a in range(int(-2 * MAX_SKEW_DEGREES), int(2 * MAX_SKEW_DEGREES) + 1)]
     best = max(coarse, key=sharpness)
     fine = [best + a / 10 for a in range(-5, 6)]
-    return round(max(fine, key=sharpness), 2)
+    sharpest: float = max(fine, key=sharpness)
+    return round(sharpest, 2)
 
 
 def straighten(image: Any) -> tuple[Any, int, float]:
@@ -98,7 +99,7 @@ def straighten(image: Any) -> tuple[Any, int, float]:
         image = image.rotate(-rotation, expand=True, fillcolor=255)
     skew = skew_angle(image)
     if abs(skew) >= 0.2:
-        image = image.rotate(skew, expand=True, fillcolor=255, resample=Image.BICUBIC)
+        image = image.rotate(skew, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
     return image, rotation, skew
 
 

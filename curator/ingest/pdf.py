@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -104,7 +105,7 @@ def parse_pdfs(sources: list[RawSource], *, ocr: str = "auto", workers: int | No
     """Several PDFs, their OCR pages sharing one worker pool; one Parsed per PDF, in order."""
     plans = [plan_pdf(source, ocr) for source in sources]
     jobs = [(str(plan.source.path), index) for plan in plans for index in plan.to_ocr]
-    results = iter([])
+    results: Iterator[OcrResult] = iter([])
     if jobs:
         from curator.ingest.ocr import ocr_pages
 

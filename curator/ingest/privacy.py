@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import DocTypeSpec, DocumentContent, LabelRevision, ThreadContent
+from curator.model import Content, DocTypeSpec, LabelRevision
 
 
 def open_vault(store: Any) -> Any:
@@ -24,11 +24,11 @@ def open_vault(store: Any) -> Any:
 
 def anonymise_one(
     name: str,
-    content: DocumentContent | ThreadContent,
+    content: Content,
     revisions: list[LabelRevision],
     vault: Any,
     doc_spec: DocTypeSpec | None,
-) -> tuple[DocumentContent | ThreadContent, list[LabelRevision]]:
+) -> tuple[Content, list[LabelRevision]]:
     """Anonymised content and revisions (evidence spans moved with the text); leaks refuse."""
     from curator.anonymise import anonymise
 
@@ -58,19 +58,14 @@ def anonymise_name(name: str, vault: Any) -> str:
     return f"{rewritten.replace(' ', '-')}.{suffix}"
 
 
-def _check_same_shape(name: str, before: DocumentContent | ThreadContent,
-                      after: DocumentContent | ThreadContent) -> None:
+def _check_same_shape(name: str, before: Content,
+                      after: Content) -> None:
     """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""
-    if isinstance(before, ThreadContent) and isinstance(after, ThreadContent):
-        counts = (len(before.export.posts), len(after.export.posts))
-        what = "posts"
-    elif isinstance(before, DocumentContent) and isinstance(after, DocumentContent):
-        counts = (len(before.pages), len(after.pages))
-        what = "pages"
-    else:
+    if before.kind != after.kind:
         raise CuratorError(f"{name}: the anonymiser changed the kind of content; refusing to import it")
+    counts = (len(before.texts()), len(after.texts()))
     if counts[0] != counts[1]:
         raise CuratorError(
-            f"{name}: anonymisation turned {counts[0]} {what} into {counts[1]} (colliding pseudonyms); "
+            f"{name}: anonymisation turned {counts[0]} {before.part}s into {counts[1]} (colliding pseudonyms); "
             "refusing to import it"
         )

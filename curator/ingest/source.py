@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, ThreadContent
+from curator.model import Content
 
 
 @dataclass
 class Parsed:
     """One fixture-to-be: content as read from the source, before anonymisation."""
 
-    content: DocumentContent | ThreadContent
+    content: Content
     importer: str
     # Distinguishes the fixtures one source yields (a thread's root id with --split-threads).
     part: str = ""

@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
-from curator.model import ThreadContent, ThreadExport
+from curator.model import Content, ThreadContent, ThreadExport
 
 IMPORTER = "mattermost"
 
@@ -87,6 +86,17 @@ def orphan_ids(export: ThreadExport) -> list[str]:
 def thread_warnings(content: ThreadContent) -> list[str]:
     """Authors missing from users and orphan replies; ids as they stand in `content`."""
     return author_warnings(content.export) + orphan_warnings(content.orphan_post_ids)
+
+
+def anonymised_warnings(content: Content, parsed: list[str]) -> list[str]:
+    """The warnings of anonymised content whose parser said `parsed`.
+
+    A thread's name post and user ids, which the anonymiser replaced, so they are said anew
+    from the content; a document's (page and OCR notes) stand as parsed.
+    """
+    if isinstance(content, ThreadContent):
+        return thread_warnings(content)
+    return list(parsed)
 
 
 def author_warnings(export: ThreadExport) -> list[str]:

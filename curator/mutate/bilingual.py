@@ -18,7 +18,7 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.model import StoreConfig
-from curator.mutate._textops import evidence_ranges, rewrite, texts
+from curator.mutate._textops import evidence_ranges, rewrite
 from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
@@ -84,7 +84,7 @@ def bilingual(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
 
     edits: dict[Any, list[Edit]] = {}
     used: dict[str, str] = {}
-    for place, text in texts(subject.content):
+    for place, text in subject.content.texts():
         protected = evidence_ranges(subject.labels.fields, place)
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in protected):

@@ -17,16 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.errors import CuratorError
+from curator.lifecycle import variant_status
 from curator.model import (
-    DocumentContent,
+    Content,
     Fixture,
     LabelRevision,
     Lineage,
     MutationStep,
     Provenance,
-    Status,
     StoreConfig,
-    ThreadContent,
     slugify,
 )
 from curator.mutate._textops import settle_evidence_text
@@ -39,7 +38,7 @@ AUTHOR = "curator-mutate"
 @dataclass
 class Variant:
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     revision: LabelRevision
 
 
@@ -108,12 +107,7 @@ def _variant_fixture(
     source = parent.fixture
     labels = parent.labels
     assert labels is not None
-    if needs_review:
-        status = Status.needs_review
-    elif source.status in (Status.reviewed, Status.active):
-        status = source.status  # the labels were transformed mechanically along with the text
-    else:
-        status = Status.draft
+    status = variant_status(source.status, needs_review)
     names = [s.name for s in steps]
     return Fixture(
         id=variant or variant_id(source.id, steps, seed),

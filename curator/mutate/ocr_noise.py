@@ -18,10 +18,10 @@ from itertools import accumulate
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent
+from curator.model import DocumentContent, Where
 from curator.mutate._measure import cer as rate
 from curator.mutate._measure import edits_distance, levenshtein
-from curator.mutate._textops import Where, protected_bounds, rewrite, texts
+from curator.mutate._textops import protected_bounds, rewrite
 from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
@@ -64,14 +64,14 @@ def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
     if not 0 < target <= MAX_CER:
         raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
     fields = subject.labels.fields
-    all_texts = texts(subject.content)
+    all_texts = subject.content.texts()
     length = sum(len(text) for _, text in all_texts)
     if not length:
         raise CuratorError(f"{subject.fixture.id} has no text to noise")
     edits = plan_noise(all_texts, target, rng, {place: protected_bounds(fields, place) for place, _ in all_texts})
     new_content, new_fields, _, _ = rewrite(subject.content, fields, edits)
     distance = sum(edits_distance(text, edits[place]) for place, text in all_texts if edits[place])
-    if isinstance(new_content, DocumentContent):
+    if isinstance(new_content, DocumentContent):  # only pages say where their text came from
         pages = [p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p for p in new_content.pages]
         new_content = new_content.model_copy(update={"pages": pages})
     return Outcome(

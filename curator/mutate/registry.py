@@ -21,15 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import (
-    DocumentContent,
-    FieldLabel,
-    Fixture,
-    LabelRevision,
-    Rubric,
-    StoreConfig,
-    ThreadContent,
-)
+from curator.model import Content, FieldLabel, Fixture, LabelRevision, Rubric, StoreConfig
 
 
 @dataclass(frozen=True)
@@ -37,7 +29,7 @@ class Subject:
     """What a mutation works on: the fixture, its content and its current truth."""
 
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     labels: LabelRevision
     config: StoreConfig
 
@@ -46,7 +38,7 @@ class Subject:
 class Outcome:
     """What a mutation returns: new content and labels that hold for it."""
 
-    content: DocumentContent | ThreadContent
+    content: Content
     fields: dict[str, FieldLabel]
     rubrics: list[Rubric]
     measured: dict[str, Any] = field(default_factory=dict)

@@ -58,7 +58,6 @@ def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     new_content, fields, _, lost = rewrite(content, subject.labels.fields, edits)
     for name in lost:
         fields[name] = FieldLabel(type=fields[name].type, value=None, expected_absent=True)
-    assert isinstance(new_content, DocumentContent)
     pages = [
         p.model_copy(update={"origin": "ocr", "ocr_confidence": confidences[p.number]}) for p in new_content.pages
     ]

@@ -15,8 +15,8 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import locate
-from curator.model import DocumentContent, FieldLabel, ThreadContent
-from curator.mutate._textops import rewrite, where
+from curator.model import Content, DocumentContent, FieldLabel, ThreadContent
+from curator.mutate._textops import rewrite
 from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
@@ -141,7 +141,7 @@ def _truncate_pages(subject: Subject, keep: int) -> Outcome:
 
 
 def _recheck_unanchored(
-    content: DocumentContent | ThreadContent, fields: dict[str, FieldLabel]
+    content: Content, fields: dict[str, FieldLabel]
 ) -> tuple[dict[str, FieldLabel], list[str]]:
     """Fields that had no evidence: keep them only if their value is still in the text."""
     checked, gone = {}, []
@@ -190,7 +190,7 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     fields: dict[str, FieldLabel] = {}
     cut_off = []
     for name, label in subject.labels.fields.items():
-        if label.evidence is not None and where(label.evidence)[1] not in kept_ids:
+        if label.evidence is not None and label.evidence.where[1] not in kept_ids:
             cut_off.append(name)
             fields[name] = _absent(label)
         else:

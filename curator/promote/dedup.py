@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, ThreadContent
+from curator.model import Content
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,8 +44,6 @@ MAX_EXACT_CHECKS = 5
 _MERSENNE = (1 << 61) - 1
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-Content = DocumentContent | ThreadContent
-
 
 @dataclass(frozen=True)
 class Match:
@@ -54,12 +52,6 @@ class Match:
 
 
 # ------------------------------------------------------------------ shingles and signatures
-
-
-def content_text(content: Content) -> str:
-    if isinstance(content, DocumentContent):
-        return "\n".join(page.text for page in content.pages)
-    return "\n".join(post.message for post in content.export.ordered_posts())
 
 
 def shingles(text: str) -> set[str]:
@@ -219,7 +211,7 @@ class DedupIndex:
 
     def add(self, fixture_id: str, kind: str, content: Content, trace_id: str | None = None) -> None:
         self.remove(fixture_id)
-        sig = signature(shingles(content_text(content)))
+        sig = signature(shingles(content.full_text()))
         self._db.execute(
             "INSERT INTO fixtures VALUES (?, ?, ?, ?)",
             (fixture_id, kind, trace_id, None if sig is None else sig.tobytes()),
@@ -245,7 +237,7 @@ class DedupIndex:
         """Fixtures of `kind` sharing a band with `content`, by estimated similarity, best first."""
         import numpy as np
 
-        sig = signature(shingles(content_text(content)))
+        sig = signature(shingles(content.full_text()))
         if sig is None:
             return []
         keys = self._band_keys(kind, sig)
@@ -269,7 +261,7 @@ class DedupIndex:
         `load(id)` gives a candidate's content (None when it no longer exists); the estimate
         only picks candidates, the reported similarity is the exact one.
         """
-        mine = shingles(content_text(content))
+        mine = shingles(content.full_text())
         best: Match | None = None
         close = [m for m in self.candidates(kind, content) if m.similarity >= self.threshold - ESTIMATE_MARGIN]
         for candidate in close[:MAX_EXACT_CHECKS]:
@@ -277,7 +269,7 @@ class DedupIndex:
             if theirs is None:
                 self.remove(candidate.fixture_id)
                 continue
-            similarity = round(jaccard(mine, shingles(content_text(theirs))), 4)
+            similarity = round(jaccard(mine, shingles(theirs.full_text())), 4)
             if similarity >= self.threshold and (best is None or similarity > best.similarity):
                 best = Match(candidate.fixture_id, similarity)
         return best

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, FailureInput, Page, ThreadContent
+from curator.model import Content, DocumentContent, FailureInput, Page
 
 INPUT_NAME = "failure input"
 
 
 @dataclass
 class ReadInput:
-    content: DocumentContent | ThreadContent
+    content: Content
     warnings: list[str] = field(default_factory=list)
 
 

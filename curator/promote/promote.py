@@ -29,12 +29,14 @@ from pydantic import ValidationError
 
 from curator import clock
 from curator.config import doc_type as doc_type_spec
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.ingest.privacy import anonymise_name
+from curator.ingest.threads import anonymised_warnings
 from curator.labels import default_author, evidence_text, locate, revise
+from curator.lifecycle import promoted_status
 from curator.model import (
     FAILURE_MODES,
+    Content,
     DocTypeSpec,
     DocumentContent,
     FailureRecord,
@@ -46,8 +48,6 @@ from curator.model import (
     LabelRevision,
     Provenance,
     Rubric,
-    Status,
-    ThreadContent,
 )
 from curator.promote.dedup import DedupIndex
 from curator.promote.inputs import read_input
@@ -55,7 +55,6 @@ from curator.promote.record import RecordLine, Rejection, read_records
 from curator.store import Store, Transaction, fixture_id
 
 IMPORTER = "promote"
-Content = DocumentContent | ThreadContent
 
 
 @dataclass(frozen=True)
@@ -218,7 +217,7 @@ class _Batch:
             kind=kind,
             doc_type=record.doc_type,
             category=mode,
-            status=Status.reviewed if complete else Status.needs_review,
+            status=promoted_status(complete),
             tags=["promoted"],
             title=(f"{mode}: {note}" if note else f"{mode} in a {record.doc_type or kind.value}")[:120],
             created_at=now,
@@ -231,7 +230,7 @@ class _Batch:
                 vault_id=self.vault.fingerprint,
             ),
             known_bad=[_known_bad(record, mode, observed, self.vault)],
-            warnings=_input_warnings(read.warnings, content) + warnings,
+            warnings=anonymised_warnings(content, read.warnings) + warnings,
         )
         revisions = []
         if labels.fields or labels.rubrics:
@@ -296,7 +295,7 @@ def _anonymise(content: Content, revisions: list[LabelRevision], spec: DocTypeSp
     from curator.ingest.privacy import anonymise_one
 
     extra: list[LabelRevision] = []
-    if spec is not None and isinstance(content, DocumentContent):
+    if spec is not None and isinstance(content, DocumentContent):  # label phrases are on pages
         from curator.ingest.suggest import suggest_revision
 
         suggested = suggest_revision(content, spec)
@@ -361,12 +360,3 @@ def _known_bad(record: FailureRecord, mode: str, observed: LabelRevision, vault:
         fields=fields,
         text=_anonymise_text(observed.rubrics[0].text, vault) if observed.rubrics else None,
     )
-
-
-def _input_warnings(warnings: list[str], content: Content) -> list[str]:
-    """Parser warnings; a thread's are recomputed on the anonymised thread (they name ids)."""
-    if isinstance(content, ThreadContent):
-        from curator.ingest.threads import author_warnings, orphan_warnings
-
-        return author_warnings(content.export) + orphan_warnings(content.orphan_post_ids)
-    return list(warnings)

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import FailureRecord
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 from curator import clock
 from curator.config import doc_type
 from curator.errors import CuratorError
+from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
     DocumentContent,
     FieldLabel,
     LabelRevision,
     Rubric,
     Span,
-    Status,
     ThreadContent,
 )
 from curator.normalise import UnparsableValue, check, same_value
@@ -129,6 +129,7 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
             raise CuratorError(f"{where} does not fit curator's labeling config for project "
                                f"{project.id}: {errors[0]}")
         previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
+        # Label Studio shows a document's fields as spans and a thread's rubrics as verdicts
         if isinstance(content, DocumentContent):
             said, revision = _document_revision(store, txn, fixture_id, content, annotation,
                                                 previous, strict=fresh, where=where)
@@ -157,17 +158,17 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
         latest = txn.revisions(fixture_id)[-1]
         if review.conflict_fields and not latest.source.startswith("labelstudio:"):
             review = review.model_copy(update={"conflict_fields": []})
-            status = Status.reviewed if status is Status.needs_review else status
+            status = after_settling(status)
             report.reviewed.append(fixture_id)
     elif conflicts:
         review = review.model_copy(update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))})
         report.conflicts[fixture_id] = conflicts
-        if status is Status.reviewed:
-            status = Status.needs_review
-    elif len(annotations) >= overlap and status in (Status.draft, Status.needs_review) \
-            and not review.conflict_fields:
-        status = Status.reviewed
-        report.reviewed.append(fixture_id)
+        status = after_conflict(status)
+    elif len(annotations) >= overlap and not review.conflict_fields:
+        agreed = after_agreement(status)
+        if agreed is not status:
+            status = agreed
+            report.reviewed.append(fixture_id)
     if status != fixture.status or review != fixture.review:
         txn.save_fixture(fixture.model_copy(update={"status": status, "review": review}))
 
@@ -231,12 +232,14 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
                 raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
         said[name] = Said(value, field_spec.type)
         before = fields.get(name)
-        keep = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
+        # the same value as before keeps its variants and authority note
+        same = before if before is not None and before.value is not None \
+            and same_value(before.value, value, field_spec.type) else None
         fields[name] = FieldLabel(
             type=field_spec.type, value=value, evidence=evidence,
             evidence_text=evidence_text if evidence_text is not None and evidence_text != value else None,
-            variants=list(before.variants) if keep else [],
-            authority=before.authority if keep else None)
+            variants=list(same.variants) if same else [],
+            authority=same.authority if same else None)
     revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
                              fields=fields, rubrics=list(previous.rubrics) if previous else [])
     return said, revision

@@ -147,7 +147,7 @@ def push(store: Store, conn: Connection, ids: Sequence[str] = (), status: str | 
             for task in tasks.values():
                 pad_rubric_slots(task["data"], configs.rubric_slots(project.label_config))
         outcome = ProjectPush(key, project.id, project.title)
-        on_server = {}
+        on_server: dict[str | None, tuple[int, str | None]] = {}  # tasks made by hand have no fixture id
         for task_id, data in conn.tasks(project.id):
             on_server.setdefault(data.get("fixture_id"), (task_id, data.get("curator_digest")))
             if key == "thread" and _lacks_slots(data, configs.rubric_slots(project.label_config)):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, Fixture, Kind, LabelRevision, ThreadContent
+from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, ThreadContent
 from curator.review import configs
 from curator.review.textmap import JoinedDocument, join_pages
 
@@ -29,10 +29,11 @@ def project_key(fixture: Fixture) -> str:
     return f"document/{fixture.doc_type}"
 
 
-def build_task(fixture: Fixture, content: DocumentContent | ThreadContent,
+def build_task(fixture: Fixture, content: Content,
                labels: LabelRevision | None) -> dict[str, Any]:
     """{"data": ..., "predictions": [...]} for the import API."""
     rev = labels.rev if labels else 0
+    # a document is reviewed as one text with field spans, a thread as a dialogue with rubrics
     if isinstance(content, DocumentContent):
         joined = join_pages(content)
         data: dict[str, Any] = {"text": joined.text,

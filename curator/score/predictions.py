@@ -14,8 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import Prediction
 from curator.normalise import normalise_text
 from curator.score.scoring import Case

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
+from curator.errors import CuratorError, first_problem
 from curator.model import FixtureScore, GateReport, ItemScore, Prediction, Regression
 from curator.score.metrics import fixture_composite
 from curator.score.scoring import FixtureResult

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from curator.model import (
-    DocumentContent,
+    Content,
     FieldLabel,
     FieldPrediction,
     FieldType,
     Fixture,
     LabelRevision,
     Prediction,
-    ThreadContent,
 )
 from curator.normalise import find_value, matches_any, normalise_text
 
@@ -62,7 +61,7 @@ class Case(Protocol):
     def fixture(self) -> Fixture: ...
 
     @property
-    def content(self) -> DocumentContent | ThreadContent: ...
+    def content(self) -> Content: ...
 
     @property
     def labels(self) -> LabelRevision | None: ...
@@ -73,7 +72,7 @@ class SimpleCase:
     """A Case built directly: tests and the fallback loader use it."""
 
     fixture: Fixture
-    content: DocumentContent | ThreadContent
+    content: Content
     labels: LabelRevision | None
 
 
@@ -153,7 +152,7 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
         result.items = [_missing_field(name, label) for name, label in labels.fields.items()]
         result.items += [ItemResult(r.text, "rubric", MISSING, [MISSING]) for r in labels.rubrics]
         return result
-    text = content_text(case.content)
+    text = case.content.full_text()
     truncated = any(is_truncation(name) for name in mutations)
     for name, label in labels.fields.items():
         predicted = prediction.fields.get(name)
@@ -259,12 +258,6 @@ def is_partial(value: str, truth: str) -> bool:
 
 def is_truncation(mutation: str) -> bool:
     return mutation.startswith("truncat")
-
-
-def content_text(content: DocumentContent | ThreadContent) -> str:
-    if isinstance(content, DocumentContent):
-        return "\n".join(page.text for page in content.pages)
-    return "\n".join(post.message for post in content.export.ordered_posts())
 
 
 def _targets_other_field(name: str, value: str, labels: LabelRevision) -> bool:

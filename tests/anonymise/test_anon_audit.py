@@ -131,18 +131,14 @@ def test_an_installed_model_directory_is_used_offline(store, tmp_path):
 
     import spacy
 
-    from curator.anonymise import rewrite
+    from curator.anonymise.detect import detector_for
 
     model = tmp_path / "model"
     spacy.blank("en").to_disk(model)  # an installed pipeline (no NER: nothing more is found)
     assert "CURATOR_NER_MODEL" not in os.environ
-    try:
-        done = run_cli("audit", "--ner-model", str(model), store=store.root)
-        assert done.exit_code == 0, done.stderr
-        assert rewrite.default_detector()._nlp is not None
-    finally:
-        os.environ.pop("CURATOR_NER_MODEL", None)  # set by the command for this process
-        rewrite.reset_detector()
+    done = run_cli("audit", "--ner-model", str(model), store=store.root)
+    assert done.exit_code == 0, done.stderr
+    assert detector_for(str(model))._nlp is not None
 
 
 def test_an_unreadable_bundle_file_is_a_clear_error(store):
@@ -158,7 +154,7 @@ def test_attachment_text_is_audited(vault):
 
     vault.pseudonym("Claudio Costa", "person")
     payload = base64.b64encode(b"notes by Claudio Costa").decode()
-    from curator.anonymise.audit import strings_of
+    from curator.anonymise.strings import strings_of
 
     leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
     assert [(leak.location, leak.text) for leak in leaks] == [("content.json.export.files.f1(decoded)", "Claudio Costa")]

@@ -69,3 +69,24 @@ def test_anonymising_opens_no_socket(no_network, thread, vault):
 
     result = anonymise(thread, vault)
     assert result.leaks == [] and no_network == []
+
+
+def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_path, monkeypatch):
+    import os
+
+    import spacy
+
+    from curator.anonymise.detect import detector_for
+    from tests.conftest import run_cli
+
+    monkeypatch.delenv("CURATOR_NER_MODEL", raising=False)
+    model = tmp_path / "model"
+    spacy.blank("en").to_disk(model)
+    assert detector_for() is detector_for(None)
+    assert detector_for()._nlp is None
+    assert detector_for(str(model)) is detector_for(str(model)) is not detector_for()
+    done = run_cli("audit", "--ner-model", str(model), store=store.root)
+    assert done.exit_code == 0, done.stderr
+    assert "CURATOR_NER_MODEL" not in os.environ  # the command passed its model down
+    monkeypatch.setenv("CURATOR_NER_MODEL", str(model))
+    assert detector_for() is detector_for(str(model))  # the variable names the default model

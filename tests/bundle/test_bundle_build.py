@@ -33,9 +33,10 @@ def test_build_writes_every_format_its_consumers_open(sample):
     import datasets
     import pandas
 
-    dataset = datasets.load_from_disk(str(root / "hf"))
-    assert dataset.num_rows == 4
-    assert dataset.features == hf_format.features()
+    splits = datasets.load_from_disk(str(root / "hf"))
+    assert splits.num_rows == {"golden": 3, "adversarial": 1}
+    assert all(split.features == hf_format.features() for split in splits.values())
+    dataset = datasets.concatenate_datasets([splits["golden"], splits["adversarial"]])
     lease = next(row for row in dataset if row["id"].startswith("oak-lease"))
     rent = next(f for f in lease["fields"] if f["name"] == "monthly_rent")
     assert (rent["value"], rent["variants"]) == ("$980.00", ["USD 980.00"])
@@ -48,6 +49,24 @@ def test_build_writes_every_format_its_consumers_open(sample):
     assert frame.set_index("id").loc[lease["id"], "category"] == "clean"
     truncated = frame[frame["category"] == "truncated"].iloc[0]
     assert list(truncated["mutation_kinds"]) == ["truncate"] and bool(truncated["adversarial"])
+    assert sorted(frame.columns) == sorted(dataset.column_names)
+
+
+def test_lineage_provenance_and_known_bad_are_typed_columns_not_json(sample):
+    build_bundle(sample, "1.0.0")
+    import datasets
+
+    splits = datasets.load_from_disk(str(sample.bundles_dir / "1.0.0" / "hf"))
+    variant = splits["adversarial"][0]
+    parent = next(row for row in splits["golden"] if row["id"].startswith("maple-lease"))
+    step = variant["lineage"]["mutations"][0]
+    assert variant["lineage"]["parent"] == parent["id"] and variant["lineage"]["parent_label_rev"] == 1
+    assert (step["name"], step["seed"], step["params"]) == ("truncate", 7, [{"name": "fraction", "value": "0.5"}])
+    assert variant["known_bad"][0]["failure_mode"] == "hallucination"
+    assert variant["known_bad"][0]["fields"] == [{"name": "security_deposit", "value": "$500"}]
+    assert variant["provenance"]["importer"] == "pdf"
+    assert variant["provenance"]["source_name"] == "maple lease truncated.pdf"
+    assert parent["lineage"] is None and parent["label_source"] == "manual"
 
 
 def test_mattermost_files_keep_the_export_and_complete_what_the_go_loader_needs(sample):
@@ -106,7 +125,7 @@ def test_status_option_selects_other_statuses(sample):
     run = run_cli("bundle", "build", "0.1.0", "--status", "draft", "--format", "jsonl", "--json", store=sample.root)
     assert run.exit_code == 0, run.stderr
     assert json.loads(run.stdout)["counts"]["total"] == 1
-    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == ["CHANGELOG.md", "fixtures.jsonl", "manifest.json"]
+    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == ["CHANGELOG.md", "README.md", "fixtures.jsonl", "manifest.json"]
 
 
 def test_same_store_gives_byte_identical_bundles_and_archives(sample, tmp_path, monkeypatch):

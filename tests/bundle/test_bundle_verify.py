@@ -28,13 +28,16 @@ def test_a_fresh_bundle_and_its_archive_verify(sample):
 
 def test_tampered_missing_and_extra_files_are_each_named(sample):
     root = _built(sample)
-    with (root / "hf" / "dataset_info.json").open("a") as handle:
+    with (root / "hf" / "golden" / "dataset_info.json").open("a") as handle:
         handle.write(" ")
+    with (root / "README.md").open("a") as handle:
+        handle.write("licence: whatever you like\n")
     (root / "fixtures.parquet").unlink()
     (root / "notes.txt").write_text("not part of the bundle")
     run = run_cli("bundle", "verify", str(root))
     assert run.exit_code == 1
-    assert "tampered: hf/dataset_info.json" in run.stdout
+    assert "tampered: hf/golden/dataset_info.json" in run.stdout
+    assert "tampered: README.md" in run.stdout
     assert "missing: fixtures.parquet" in run.stdout
     assert "extra: notes.txt" in run.stdout
 

@@ -12,7 +12,6 @@ from curator import samples
 from curator.labels import evidence_problems, revise
 from curator.model import Fixture, Provenance
 from curator.mutate._measure import edits_distance, levenshtein
-from curator.mutate._textops import texts
 from curator.mutate.engine import Step, apply_chain
 from curator.mutate.ocr_noise import plan_noise
 from curator.spans import apply_edits
@@ -85,7 +84,7 @@ def test_values_stay_clean_and_evidence_records_the_noise(config):
 
 def test_channel_makes_the_kinds_of_errors_tesseract_makes():
     content, _ = samples.lease(3)
-    all_texts = texts(content)
+    all_texts = content.texts()
     edits = plan_noise(all_texts, 0.2, random.Random(5), {place: set() for place, _ in all_texts})
     changes = [(text[e.start : e.end], e.replacement) for (place, text) in all_texts for e in edits[place]]
     kinds = set()
