@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -75,3 +76,21 @@ def snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".curator" not in p.relative_to(root).parts
     }
+
+
+def copy_sample_store(target: Path) -> Store:
+    """A working copy of the sample store shipped in this repo (goldens, adversarial, config)."""
+    target.mkdir(parents=True)
+    shutil.copyfile(REPO / "curator.toml", target / "curator.toml")
+    for folder in ("goldens", "adversarial"):
+        shutil.copytree(REPO / folder, target / folder)
+    return Store.open(target)
+
+
+@pytest.fixture(scope="session")
+def sample_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """bundles/1.0.0 of a copy of the sample store (fixtures.jsonl and Mattermost files)."""
+    from curator.bundle.build import build_bundle
+
+    store = copy_sample_store(tmp_path_factory.mktemp("sample") / "store")
+    return build_bundle(store, "1.0.0", formats="jsonl,mattermost").path

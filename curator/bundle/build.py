@@ -252,9 +252,10 @@ def _manifest(
         name = path.relative_to(staged).as_posix()
         if path.is_file() and name != MANIFEST:
             files[name] = hashed.get(name) or manifest.file_sha256(path.read_bytes())
+    thread_files = mattermost.file_names(items) if "mattermost" in formats else {}
     entries = []
     for item in items:
-        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in hashed else []
+        own = [thread_files[item.id]] if item.id in thread_files else []
         entries.append(BundleEntry.model_validate({**item.entry, "files": own}))
     return BundleManifest(
         bundle_version=version,

@@ -36,8 +36,13 @@ def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str,
     for item in items:
         yield from strings_of(json.loads(item.line), f"fixtures.jsonl:{item.id}")
         if item.thread is not None:
-            yield from strings_of(json.loads(item.thread), f"mattermost/{item.id}.json")
+            yield from strings_of(json.loads(item.thread), f"{THREAD_FILES}{item.id}.json")
     yield from extra.items()
+
+
+# Thread files are audited under their fixture's id: their final names depend on the whole
+# bundle, while a fixture's verdict is cached on its own.
+THREAD_FILES = "mattermost:"
 
 
 # Kinds whose hits are likely, not certain, personal data.
@@ -117,8 +122,8 @@ def _fixture_of(location: str) -> str | None:
     name = match.group(1)
     if name.startswith("fixtures.jsonl:"):
         return name.removeprefix("fixtures.jsonl:")
-    if name.startswith("mattermost/"):
-        return name.removeprefix("mattermost/").removesuffix(".json")
+    if name.startswith(THREAD_FILES):
+        return name.removeprefix(THREAD_FILES).removesuffix(".json")
     return None
 
 
@@ -144,7 +149,7 @@ def _write_cache(path: Path, context: str, lines: dict[str, list[dict[str, str]]
 
 
 # "fixtures.jsonl:<id>.input.pages[0].text" -> "fixtures.jsonl:<id>"; same for thread files.
-_FILE = re.compile(r"^(fixtures\.jsonl:[^.\[#]+|mattermost/[^/]+?\.json|[^:]*?\.md)")
+_FILE = re.compile(r"^(fixtures\.jsonl:[^.\[#]+|mattermost:[^/]+?\.json|[^:]*?\.md)")
 
 
 def _file_of(location: str) -> str:
