@@ -9,15 +9,14 @@ it does not slow linearly with the store. The index is updated incrementally: wh
 promote writes is added at once, and fixtures made by other commands are picked up when
 the goldens/ or adversarial/ folder changes (their modification time is remembered).
 
-The signatures are datasketch's MinHash; the banding is ours. datasketch's MinHashLSH keeps
-its buckets in memory (or Redis/Cassandra), so persisting it means pickling the whole index
-and loading it back on every command, which is linear in the store; the SQLite band table
-is persistent, incremental and sub-linear.
+Why our own ~100 lines rather than datasketch: datasketch's MinHashLSH keeps its buckets in
+memory (or Redis/Cassandra), so persisting it means pickling the whole index and loading it
+back on every command, which is linear in the store; the SQLite band table is persistent,
+incremental and sub-linear, and needs no dependency beyond numpy (already pulled in).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -38,13 +37,11 @@ INDEX_FILE = "dedup.sqlite"
 NUM_PERM = 128
 SHINGLE_WORDS = 3
 SEED = 1
-# datasketch's default since 2.0: a bijective permutation of 32-bit hashes (no collisions
-# from folding a 61-bit prime range into 32 bits, which inflated estimates on large sets).
-SCHEME = "affine32"
 # Candidates whose estimated similarity is this far below the threshold still get an
 # exact Jaccard check (the estimate's standard error is about 0.03 at 128 permutations).
 ESTIMATE_MARGIN = 0.1
 MAX_EXACT_CHECKS = 5
+_MERSENNE = (1 << 61) - 1
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -71,25 +68,38 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-@functools.cache
-def _permutations() -> np.ndarray:
-    """datasketch's permutations for NUM_PERM and SEED, drawn once rather than per signature."""
-    from datasketch import MinHash
+def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
 
-    return MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME).permutations
+    rng = np.random.default_rng(SEED)
+    a = rng.integers(1, _MERSENNE, size=NUM_PERM, dtype=np.uint64)
+    b = rng.integers(0, _MERSENNE, size=NUM_PERM, dtype=np.uint64)
+    return a, b
+
+
+_PERMS: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def signature(items: Iterable[str]) -> np.ndarray | None:
     """MinHash signature (NUM_PERM uint32 values) of a set of shingles; None when empty."""
-    from datasketch import MinHash
+    import numpy as np
 
-    encoded = [item.encode() for item in items]
-    if not encoded:
+    global _PERMS
+    if _PERMS is None:
+        _PERMS = _permutations()
+    a, b = _PERMS
+    hashes = np.fromiter(
+        (int.from_bytes(hashlib.blake2b(s.encode(), digest_size=4).digest(), "little") for s in items),
+        dtype=np.uint64,
+    )
+    if hashes.size == 0:
         return None
-    minhash = MinHash(num_perm=NUM_PERM, seed=SEED, permutations=_permutations(), scheme=SCHEME)
-    for start in range(0, len(encoded), 4096):  # bounded memory on long documents
-        minhash.update_batch(encoded[start : start + 4096])
-    return minhash.hashvalues
+    result = np.full(NUM_PERM, 0xFFFFFFFF, dtype=np.uint64)
+    for start in range(0, hashes.size, 4096):  # bounded memory on long documents
+        chunk = hashes[start : start + 4096, None]
+        permuted = ((chunk * a + b) % np.uint64(_MERSENNE)) & np.uint64(0xFFFFFFFF)
+        np.minimum(result, permuted.min(axis=0), out=result)
+    return result.astype(np.uint32)
 
 
 def rows_per_band(threshold: float, recall: float = 0.999) -> int:
@@ -128,8 +138,7 @@ class DedupIndex:
         self.rows = rows_per_band(self.threshold)
         self.path = store.local_path(INDEX_FILE)
         self.path.parent.mkdir(exist_ok=True)
-        self._params = json.dumps({"perm": NUM_PERM, "shingle": SHINGLE_WORDS, "seed": SEED, "rows": self.rows,
-                                   "minhash": f"datasketch-{SCHEME}"})
+        self._params = json.dumps({"perm": NUM_PERM, "shingle": SHINGLE_WORDS, "seed": SEED, "rows": self.rows})
         try:
             self._db = self._connect()
         except sqlite3.DatabaseError:
