@@ -442,9 +442,57 @@ class JudgeSettings(Strict):
     )
 
 
+MIB: Final = 1024 * 1024
+
+
+class LimitSettings(Strict):
+    """`[limits]` in curator.toml: how big an input may be before curator refuses it (one
+    line, exit 2) or, for OCR pages, shrinks it. Checked before the memory is spent, so a
+    hostile file fails fast. Defaults import every real file we know of."""
+
+    max_file_mb: int = Field(default=256, ge=1, description="any one input file: PDF, image, JSON, JSONL")
+    max_json_mb: int = Field(
+        default=64, ge=1,
+        description="one JSON or JSONL input (thread export, chat log, failure records, predictions, "
+                    "eval run) or one JSON file of the store or a bundle",
+    )
+    max_json_depth: int = Field(
+        default=64, ge=2, le=128,
+        description="nesting of objects and arrays in JSON inputs (at most 128: the store's own files "
+                    "nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
+    )
+    max_json_number_digits: int = Field(
+        default=100, ge=20, le=4000, description="digits (and signs, dots, exponents) of one JSON number"
+    )
+    max_pdf_pages: int = Field(default=5000, ge=1, description="pages of one PDF or image file")
+    max_page_pixels: int = Field(
+        default=36_000_000, ge=1_000_000,
+        description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 million)",
+    )
+    max_image_pixels: int = Field(
+        default=180_000_000, ge=1_000_000,
+        description="an image file (or TIFF page) larger than this is refused before it is decoded",
+    )
+    max_bundle_file_mb: int = Field(default=2048, ge=1, description="one file inside a bundle archive")
+    max_bundle_mb: int = Field(default=8192, ge=1, description="all files of a bundle archive together")
+    max_compression_ratio: int = Field(
+        default=200, ge=10,
+        description="uncompressed / compressed size of a bundle archive, checked while it is read",
+    )
+
+    @property
+    def file_bytes(self) -> int:
+        return self.max_file_mb * MIB
+
+    @property
+    def json_bytes(self) -> int:
+        return self.max_json_mb * MIB
+
+
 class StoreConfig(Strict):
     store: StoreSettings = Field(default_factory=StoreSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
     doc_types: dict[str, DocTypeSpec] = Field(default_factory=dict)
     glossaries: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="language -> label phrase -> translation (bilingual)"

@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,7 +33,19 @@ from pydantic import BaseModel, ValidationError
 from curator import atomic
 from curator.config import CONFIG_NAME, default_config_text, load_config
 from curator.errors import CuratorError, FixtureNotFound, StoreNotFound, first_problem
-from curator.model import Content, ContentFile, Fixture, LabelRevision, StoreConfig, slugify
+from curator.json_input import lines, parse_model
+from curator.limits import too_big
+from curator.model import (
+    FIXTURE_ID_PATTERN,
+    SEMVER_PATTERN,
+    Content,
+    ContentFile,
+    Fixture,
+    LabelRevision,
+    LimitSettings,
+    StoreConfig,
+    slugify,
+)
 from curator.source_index import SOURCES_FILE, SourceIndex, source_of
 
 GOLDENS = "goldens"
@@ -46,9 +60,15 @@ FIXTURE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 FIXTURE_DIRS = (GOLDENS, ADVERSARIAL)
 STAGING = "staging"
 LOCK_FILE = "lock"
+ARCHIVE_SUFFIX = ".tar.gz"
 STORE_ENV = "CURATOR_STORE"
 LOCK_WAIT_SECONDS = 30.0
 MISSING_STAT = [-1, 0, 0]
+MAX_ID_LENGTH = 200  # a folder name must fit in 255 bytes; slugs are 5 words
+
+# fullmatch without the anchors: "$" would let a trailing newline through.
+_FIXTURE_ID = re.compile(FIXTURE_ID_PATTERN.removeprefix("^").removesuffix("$"), re.ASCII)
+_VERSION = re.compile(SEMVER_PATTERN.removeprefix("^").removesuffix("$"), re.ASCII)
 
 GITIGNORE = f"# Local only: pseudonym vault, lock, review state. Never commit.\n{LOCAL}/\n.*.tmp\n"
 
@@ -77,10 +97,43 @@ class FixtureFiles:
     # [size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl ([-1, 0, 0]: missing).
     # Every store write replaces a file by rename, so an equal stat means unchanged bytes.
     stats: list[list[int]]
+    max_bytes: int = LimitSettings().json_bytes
 
     def read(self) -> dict[str, bytes | None]:
         """Each file's bytes by name (None: missing), ready for `Store.parse_record`."""
-        return _read_files(self.directory)
+        return _read_files(self.directory, self.max_bytes)
+
+
+def is_fixture_id(text: str) -> bool:
+    """True for a well-formed fixture id: lowercase ASCII words and hyphens, then 8 hex digits.
+
+    Nothing else (no "/", "..", absolute paths, look-alike Unicode letters) ever becomes a path.
+    """
+    return len(text) <= MAX_ID_LENGTH and _FIXTURE_ID.fullmatch(text) is not None
+
+
+def check_fixture_id(text: str) -> str:
+    if not is_fixture_id(text):
+        raise FixtureNotFound(f"{_shown(text)} is not a fixture id (lowercase ASCII words and hyphens, "
+                              "ending in 8 hex digits)")
+    return text
+
+
+def is_version(text: str) -> bool:
+    """A bundle version: a semantic version like 1.2.0 or 2.0.0-rc.1, and so a safe folder name."""
+    return len(text) <= MAX_ID_LENGTH and _VERSION.fullmatch(text) is not None
+
+
+def check_version(version: str) -> str:
+    if not is_version(version):
+        raise CuratorError(f"bundle version {_shown(version)} is not a semantic version like 1.2.0")
+    return version
+
+
+def _shown(text: str) -> str:
+    """Input echoed in an error: escaped (a look-alike letter shows as \\u0430), and short."""
+    shown = ascii(text)
+    return shown if len(shown) <= 80 else shown[:76] + "...'"
 
 
 def fixture_id(title: str, content_key: bytes) -> str:
@@ -168,7 +221,16 @@ class Store:
         return self.root / BUNDLES
 
     def bundle_dir(self, version: str) -> Path:
-        return self.bundles_dir / version
+        """bundles/VERSION, for a well-formed version only; a symbolic link there is refused."""
+        return _not_linked(self.bundles_dir / check_version(version), self.root)
+
+    def bundle_archive(self, version: str) -> Path:
+        """bundles/VERSION.tar.gz, for a well-formed version only."""
+        return _not_linked(self.bundles_dir / f"{check_version(version)}{ARCHIVE_SUFFIX}", self.root)
+
+    @property
+    def limits(self) -> LimitSettings:
+        return self.config.limits
 
     @property
     def fixture_folders(self) -> tuple[Path, ...]:
@@ -182,12 +244,18 @@ class Store:
     # ------------------------------------------------------------ reading
 
     def _entries(self) -> list[os.DirEntry[str]]:
-        """Every fixture folder, unsorted: one listing, no stat per entry."""
+        """Every fixture folder, unsorted: one listing, no stat per entry.
+
+        Only real folders named by a fixture id count: a symbolic link (which could point
+        anywhere) or any other name is a stray, reported by `curator validate`.
+        """
         found: list[os.DirEntry[str]] = []
-        for folder in FIXTURE_DIRS:
+        for base in self.fixture_folders:
+            if _is_link(base):
+                raise CuratorError(f"{base.name}/ is a symbolic link; the store's folders must be real folders")
             try:
-                with os.scandir(self.root / folder) as entries:
-                    found.extend(e for e in entries if e.is_dir() and not e.name.startswith("."))
+                with os.scandir(base) as entries:
+                    found.extend(e for e in entries if e.is_dir(follow_symlinks=False) and is_fixture_id(e.name))
             except (FileNotFoundError, NotADirectoryError):
                 continue
         return found
@@ -197,8 +265,10 @@ class Store:
 
     def scan(self) -> list[FixtureFiles]:
         """Every fixture folder with the stat of its files, in id order; nothing is read."""
+        max_bytes = self.limits.json_bytes
         return [
-            FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES])
+            FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES],
+                         max_bytes)
             for fixture_id, directory in sorted((entry.name, entry.path) for entry in self._entries())
         ]
 
@@ -209,13 +279,20 @@ class Store:
             if not base.is_dir():
                 continue
             for entry in sorted(base.iterdir()):
-                if entry.name != ".gitkeep" and (not entry.is_dir() or entry.name.startswith(".")):
+                real_folder = entry.is_dir() and not entry.is_symlink()
+                if entry.name != ".gitkeep" and not (real_folder and is_fixture_id(entry.name)):
                     found.append((entry.name, f"{base.name}/{entry.name}"))
         return found
 
     def directory(self, fixture_id: str) -> Path:
-        for folder in FIXTURE_DIRS:
-            candidate = self.root / folder / fixture_id
+        """The folder of a fixture: the only way from an id to a path. Only a well-formed id,
+        and only a real folder directly inside goldens/ or adversarial/."""
+        check_fixture_id(fixture_id)
+        for base in self.fixture_folders:
+            candidate = base / fixture_id
+            if _is_link(candidate) or _is_link(base):
+                raise CuratorError(f"{base.name}/{fixture_id} is a symbolic link; a fixture folder "
+                                   "must be a real folder inside the store")
             if candidate.is_dir():
                 return candidate
         raise FixtureNotFound(f"no fixture {fixture_id!r} in {self.root}")
@@ -226,11 +303,14 @@ class Store:
         return {name: directory / name for name in FIXTURE_FILES}
 
     def exists(self, fixture_id: str) -> bool:
-        return any((self.root / folder / fixture_id).is_dir() for folder in FIXTURE_DIRS)
+        """True when a fixture has this id; never for an ill-formed one (it names no path)."""
+        if not is_fixture_id(fixture_id):
+            return False
+        return any((base / fixture_id).is_dir() for base in self.fixture_folders)
 
     def load(self, fixture_id: str) -> FixtureRecord:
         directory = self.directory(fixture_id)
-        return self.parse_record(directory, _read_files(str(directory)))
+        return self.parse_record(directory, _read_files(str(directory), self.limits.json_bytes))
 
     def parse_record(self, directory: Path, files: Mapping[str, bytes | None]) -> FixtureRecord:
         """A fixture from its files' bytes (None: missing), as `FixtureFiles.read` gives them.
@@ -246,7 +326,7 @@ class Store:
 
     def load_fixture(self, fixture_id: str) -> Fixture:
         path = self.directory(fixture_id) / FIXTURE_FILE
-        return self._parse_model(path, _read_bytes(str(path)), Fixture)
+        return self._parse_model(path, _read_bytes(str(path), self.limits.json_bytes), Fixture)
 
     def records(self) -> Iterator[FixtureRecord]:
         for fixture_id in self.ids():
@@ -345,27 +425,13 @@ class Store:
     def _parse_model(self, path: Path, data: bytes | None, model: type[BaseModel]) -> Any:
         if data is None:
             raise CuratorError(f"{self._rel(path)}: missing")
-        try:
-            return model.model_validate_json(data)
-        except ValidationError as error:
-            raise CuratorError(f"{self._rel(path)}: {first_problem(error)}") from None
+        return parse_model(model, data, self._rel(path), self.limits)
 
     def _parse_revisions(self, path: Path, data: bytes | None) -> list[LabelRevision]:
         if data is None:
             return []
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise CuratorError(f"{self._rel(path)}: not UTF-8 text") from None
-        revisions = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                revisions.append(LabelRevision.model_validate_json(line))
-            except ValidationError as error:
-                raise CuratorError(f"{self._rel(path)}:{number}: {first_problem(error)}") from None
-        return revisions
+        where = self._rel(path)
+        return [parse_model(LabelRevision, line, f"{where}:{number}", self.limits) for number, line in lines(data)]
 
     def _rel(self, path: Path) -> str:
         try:
@@ -561,16 +627,49 @@ def _check_revision_numbers(fixture_id: str, revisions: list[LabelRevision]) -> 
             raise CuratorError(f"{fixture_id}: label revisions must be numbered 1..n, found rev {revision.rev}")
 
 
-def _read_bytes(path: str) -> bytes | None:
+def _read_bytes(path: str, max_bytes: int) -> bytes | None:
+    """A fixture file's bytes (None: missing). Never through a symbolic link, which could
+    point outside the store; never more than `max_bytes`."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
+    except OSError:
+        if _is_link(Path(path)):
+            raise CuratorError(f"{_last_parts(path)} is a symbolic link; fixture files must be regular "
+                               "files inside the store") from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CuratorError(f"{_last_parts(path)}: not a regular file")
+        if info.st_size > max_bytes:
+            raise CuratorError(f"{_last_parts(path)}: {too_big(info.st_size, max_bytes, 'a file', 'max_json_mb')}")
+        return handle.read()
 
 
-def _read_files(directory: str) -> dict[str, bytes | None]:
-    return {name: _read_bytes(os.path.join(directory, name)) for name in FIXTURE_FILES}
+def _last_parts(path: str) -> str:
+    """folder/id/file: where a fixture file is, without the absolute path."""
+    parts = Path(path).parts
+    return "/".join(parts[-3:])
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _not_linked(path: Path, root: Path) -> Path:
+    if _is_link(path) or _is_link(path.parent):
+        raise CuratorError(f"{path.relative_to(root)} is a symbolic link; bundles must be real files "
+                           "inside the store")
+    return path
+
+
+def _read_files(directory: str, max_bytes: int) -> dict[str, bytes | None]:
+    return {name: _read_bytes(os.path.join(directory, name), max_bytes) for name in FIXTURE_FILES}
 
 
 def _stat(path: str) -> list[int]:

@@ -24,7 +24,7 @@ from curator.bundle.cache import Progress, open_cache, serialise_store, signatur
 from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
 from curator.bundle.formats.columns import rows
-from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
+from curator.bundle.reader import CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
@@ -106,11 +106,10 @@ def build_bundle(
 
     `strict_audit` also refuses the bundle on the audit's name guesses (see leakgate).
     """
-    manifest.check_version(version)
+    final = store.bundle_dir(version)  # refuses what is no version before anything else
     chosen_formats = parse_formats(formats)
     chosen_statuses = parse_statuses(statuses)
-    final = store.bundle_dir(version)
-    archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
+    archive_path = store.bundle_archive(version)
 
     with store.locked(), _collector_paused():
         _clear_stale_staging(store)

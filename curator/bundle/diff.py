@@ -8,14 +8,18 @@ are flagged `equivalent`, so reviewers see a reformat is not a relabel.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
+from curator.bundle.load import checked_lines
+from curator.bundle.manifest import parse_manifest
+from curator.bundle.reader import FIXTURES, BundleFiles, open_bundle
 from curator.errors import CuratorError
+from curator.json_input import parse
+from curator.limits import DEFAULT
+from curator.model import LimitSettings
 from curator.normalise import same_value
 
 # Fixture metadata whose change a diff reports (the rest is provenance bookkeeping).
@@ -93,25 +97,26 @@ class BundleDiff:
 
 def lines_by_id(lines: Iterable[str], label: str) -> dict[str, dict[str, Any]]:
     found = {}
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-            found[line["id"]] = line
-        except (ValueError, KeyError, TypeError):
-            raise CuratorError(f"{label}/{FIXTURES}:{number}: not a bundle fixture line") from None
+    for raw in lines:
+        line = parse(raw, f"{label}/{FIXTURES}")
+        if not isinstance(line, dict) or not isinstance(line.get("id"), str):
+            raise CuratorError(f"{label}/{FIXTURES}: a line is not a bundle fixture line")
+        found[line["id"]] = line
     return found
 
 
 def raw_lines(files: BundleFiles) -> list[str]:
+    """The fixture lines' texts, once their hashes match the manifest."""
     if not files.has(FIXTURES):
         raise CuratorError(f"{files.label}: no {FIXTURES} (not a bundle?)")
-    return [line for line in files.read(FIXTURES).decode("utf-8").splitlines() if line.strip()]
+    try:
+        return [raw.decode("utf-8") for _, raw in checked_lines(files)]
+    except UnicodeDecodeError:
+        raise CuratorError(f"{files.label}/{FIXTURES}: not UTF-8 text") from None
 
 
-def diff_bundles(before: Path, after: Path) -> BundleDiff:
-    a, b = open_bundle(before), open_bundle(after)
+def diff_bundles(before: Path, after: Path, limits: LimitSettings = DEFAULT) -> BundleDiff:
+    a, b = open_bundle(before, limits), open_bundle(after, limits)
     return diff_raw(raw_lines(a), raw_lines(b), before_name=_name(a), after_name=_name(b))
 
 
@@ -130,8 +135,8 @@ def diff_raw(before: list[str], after: list[str], *, before_name: str, after_nam
 def _name(files: BundleFiles) -> str:
     """The bundle's version from its manifest, else its file name: what a reader calls it."""
     try:
-        return str(json.loads(files.read(MANIFEST))["bundle_version"])
-    except (KeyError, ValueError, TypeError, OSError):
+        return parse_manifest(files).bundle_version
+    except CuratorError:
         return Path(files.label).name
 
 

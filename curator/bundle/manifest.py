@@ -9,25 +9,19 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from curator.bundle.reader import MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import Serialised
-from curator.errors import CuratorError, first_problem
+from curator.errors import CuratorError
+from curator.json_input import parse_model
 from curator.model import SEMVER_PATTERN, BundleCounts, BundleManifest
+from curator.store import is_version
 
 _SEMVER = re.compile(SEMVER_PATTERN)
 
 
-def check_version(version: str) -> str:
-    if not _SEMVER.match(version):
-        raise CuratorError(f"bundle version {version!r} is not a semantic version like 1.2.0")
-    return version
-
-
 def version_key(version: str) -> tuple:
     """Semantic-version precedence: 1.0.0-rc.1 < 1.0.0 < 1.0.1; build metadata ignored."""
-    match = _SEMVER.match(version)
+    match = _SEMVER.fullmatch(version)
     if not match:
         raise ValueError(version)
     core = tuple(int(part) for part in version.split("+")[0].split("-")[0].split("."))
@@ -39,13 +33,14 @@ def version_key(version: str) -> tuple:
 
 
 def built_versions(bundles_dir: Path) -> list[str]:
-    """Versions that have a bundle directory with a manifest, oldest first."""
+    """Versions that have a bundle directory with a manifest, oldest first (a symbolic link
+    named like a version is no bundle of this store)."""
     if not bundles_dir.is_dir():
         return []
     found = [
         p.name
         for p in bundles_dir.iterdir()
-        if p.is_dir() and _SEMVER.match(p.name) and (p / MANIFEST).is_file()
+        if is_version(p.name) and p.is_dir() and not p.is_symlink() and (p / MANIFEST).is_file()
     ]
     return sorted(found, key=version_key)
 
@@ -87,10 +82,7 @@ def counts(items: Sequence[Serialised]) -> BundleCounts:
 def parse_manifest(files: BundleFiles) -> BundleManifest:
     if not files.has(MANIFEST):
         raise CuratorError(f"{files.label}: no {MANIFEST}")
-    try:
-        return BundleManifest.model_validate_json(files.read(MANIFEST))
-    except ValidationError as error:
-        raise CuratorError(f"{files.label}/{MANIFEST}: {first_problem(error)}") from None
+    return parse_model(BundleManifest, files.read(MANIFEST), f"{files.label}/{MANIFEST}", files.limits)
 
 
 def read_manifest(path: Path) -> BundleManifest:

@@ -6,7 +6,6 @@ and schema-invalid file by name; works the same on a bundle directory or its arc
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -14,11 +13,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
 from curator.bundle.formats.mattermost import RUBRICS, go_problems
-from curator.bundle.manifest import content_digest, file_sha256
+from curator.bundle.manifest import content_digest
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
 from curator.errors import first_problem
-from curator.model import BundleLine, BundleManifest, ThreadExport
+from curator.json_input import JsonInputError, lines, parse, parse_model
+from curator.limits import DEFAULT
+from curator.model import BundleLine, BundleManifest, LimitSettings, ThreadExport
 
 _RUBRIC_MAP = TypeAdapter(dict[str, list[str]])
 
@@ -63,16 +64,18 @@ class Verification:
         return "\n".join(p.describe() for p in self.problems)
 
 
-def verify_bundle(path: Path) -> Verification:
-    files = open_bundle(path)
+def verify_bundle(path: Path, limits: LimitSettings = DEFAULT) -> Verification:
+    """Every problem of the bundle at `path`. A bundle that is not safe to read at all (links,
+    devices, `..` paths, a decompression bomb) raises CuratorError instead (exit 2)."""
+    files = open_bundle(path, limits)
     result = Verification(bundle=files.label)
     if not files.has(MANIFEST):
         result.problems.append(Problem(MANIFEST, "missing"))
         return result
     try:
-        manifest = BundleManifest.model_validate_json(files.read(MANIFEST))
-    except ValidationError as error:
-        result.problems.append(Problem(MANIFEST, "schema", first_problem(error)))
+        manifest = parse_model(BundleManifest, files.read(MANIFEST), MANIFEST, limits)
+    except JsonInputError as error:
+        result.problems.append(Problem(MANIFEST, "schema", error.reason))
         return result
     result.version = manifest.bundle_version
     lines = [entry.line_sha256 for entry in manifest.fixtures]
@@ -87,7 +90,7 @@ def verify_bundle(path: Path) -> Verification:
             result.problems.append(Problem(name, "extra"))
             continue
         result.files_checked += 1
-        if file_sha256(files.read(name)) != manifest.files[name]:
+        if files.sha256(name) != manifest.files[name]:
             result.problems.append(Problem(name, "tampered", "sha256 differs from the manifest"))
     result.problems.extend(_schema_problems(files, manifest, present))
     return result
@@ -101,11 +104,14 @@ def _schema_problems(files: BundleFiles, manifest: BundleManifest, present: set[
         if not name.startswith(f"{MATTERMOST}/"):
             continue
         try:
+            data = parse(files.read(name), name, files.limits)
             if name == RUBRICS:
-                _RUBRIC_MAP.validate_json(files.read(name))
+                _RUBRIC_MAP.validate_python(data)
             else:
-                ThreadExport.model_validate_json(files.read(name))
-                problems += [Problem(name, "schema", p) for p in go_problems(json.loads(files.read(name)))]
+                ThreadExport.model_validate(data)
+                problems += [Problem(name, "schema", p) for p in go_problems(data)]
+        except JsonInputError as error:
+            problems.append(Problem(name, "schema", error.reason))
         except ValidationError as error:
             problems.append(Problem(name, "schema", first_problem(error)))
     return problems
@@ -115,27 +121,28 @@ def _line_problems(files: BundleFiles, manifest: BundleManifest) -> list[Problem
     problems = []
     expected = {entry.id: entry.line_sha256 for entry in manifest.fixtures}
     seen = set()
-    for number, raw in enumerate(files.read(FIXTURES).decode("utf-8", "replace").splitlines(), start=1):
+    for number, raw in lines(files.read(FIXTURES)):
         where = f"{FIXTURES}:{number}"
         try:
-            line = BundleLine.model_validate_json(raw)
-        except ValidationError as error:
-            problems.append(Problem(where, "schema", first_problem(error)))
-            seen.add(_id_of(raw))  # reported once, as a schema problem, not also as missing
+            line = parse_model(BundleLine, raw, where, files.limits)
+        except JsonInputError as error:
+            problems.append(Problem(where, "schema", error.reason))
+            seen.add(_id_of(raw, files.limits))  # reported once, as a schema problem, not also as missing
             continue
         seen.add(line.id)
         if line.id not in expected:
             problems.append(Problem(where, "extra", f"fixture {line.id} is not in the manifest"))
-        elif sha256(raw.encode("utf-8")) != expected[line.id]:
+        elif sha256(raw) != expected[line.id]:
             problems.append(Problem(where, "tampered", f"fixture {line.id} differs from the manifest"))
     for fixture_id in sorted(expected.keys() - seen):
         problems.append(Problem(FIXTURES, "missing", f"fixture {fixture_id}"))
     return problems
 
 
-def _id_of(raw: str) -> str | None:
+def _id_of(raw: bytes, limits: LimitSettings) -> str | None:
     try:
-        found = json.loads(raw).get("id")
-    except (ValueError, AttributeError):
+        data = parse(raw, FIXTURES, limits)
+    except JsonInputError:
         return None
+    found = data.get("id") if isinstance(data, dict) else None
     return found if isinstance(found, str) else None

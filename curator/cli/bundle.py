@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from curator.bundle.build import BuildResult
     from curator.bundle.diff import BundleDiff
     from curator.bundle.verify import Verification
+    from curator.model import LimitSettings
 
 
 @click.group()
@@ -64,7 +65,7 @@ def verify(env: Env, path: Path) -> Verification:
     """
     from curator.bundle.verify import verify_bundle
 
-    return verify_bundle(_resolve(env, path))
+    return verify_bundle(*_located(env, path))
 
 
 @bundle.command()
@@ -81,7 +82,8 @@ def diff(env: Env, before: Path, after: Path) -> BundleDiff:
     """
     from curator.bundle.diff import diff_bundles
 
-    return diff_bundles(_resolve(env, before), _resolve(env, after))
+    (before_path, limits), (after_path, _) = _located(env, before), _located(env, after)
+    return diff_bundles(before_path, after_path, limits)
 
 
 def _progress_bar(items: list) -> Iterator:
@@ -89,17 +91,20 @@ def _progress_bar(items: list) -> Iterator:
         yield from bar
 
 
-def _resolve(env: Env, path: Path) -> Path:
-    """A path as given, else a version (or VERSION.tar.gz) in the store's bundles/."""
-    if path.exists():
-        return path
-    from curator.errors import CuratorError
+def _located(env: Env, path: Path) -> tuple[Path, LimitSettings]:
+    """A path as given, else a version (or VERSION.tar.gz) in the store's bundles/; and the
+    limits to read it under: the store's, else the defaults."""
+    from curator import limits
+    from curator.errors import StoreNotFound
+    from curator.store import ARCHIVE_SUFFIX, is_version
 
     try:
         store = env.store()
-    except CuratorError:
-        return path
-    for candidate in (store.bundles_dir / str(path), store.bundles_dir / f"{path}.tar.gz"):
-        if candidate.exists():
-            return candidate
-    return path
+    except StoreNotFound:
+        return path, limits.DEFAULT
+    version = str(path).removesuffix(ARCHIVE_SUFFIX)
+    if not path.exists() and is_version(version):
+        for candidate in (store.bundle_dir(version), store.bundle_archive(version)):
+            if candidate.exists():
+                return candidate, store.limits
+    return path, store.limits

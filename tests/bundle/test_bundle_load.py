@@ -32,9 +32,33 @@ def test_thread_content_keeps_its_export_shape(sample):
     assert "update_at" not in dumped["posts"]["p1"] and dumped["extra_top_level"] == [1, 2]
 
 
-def test_load_of_a_broken_line_names_it(sample):
+@pytest.mark.parametrize("edit", ["append", "change"])
+def test_load_refuses_a_tampered_bundle_before_yielding_anything(sample, edit):
     build_bundle(sample, "1.0.0")
     path = sample.bundles_dir / "1.0.0" / "fixtures.jsonl"
-    path.write_text(path.read_text() + '{"id": "nope"}\n')
+    text = path.read_text()
+    path.write_text(text + '{"id": "nope"}\n' if edit == "append" else text.replace("active", "retired", 1))
+    loaded = curator.bundle.load(sample.bundles_dir / "1.0.0")
+    with pytest.raises(CuratorError, match=r"fixtures.jsonl does not match the manifest \(tampered\?\)"):
+        next(loaded)
+
+
+def test_load_of_a_broken_line_names_it(sample):
+    """A line the model rejects, in a bundle whose hashes were made to match it."""
+    import json
+
+    from curator.bundle.manifest import content_digest, file_sha256
+
+    build_bundle(sample, "1.0.0")
+    folder = sample.bundles_dir / "1.0.0"
+    broken = b'{"id": "nope"}'
+    data = (folder / "fixtures.jsonl").read_bytes() + broken + b"\n"
+    (folder / "fixtures.jsonl").write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"]["fixtures.jsonl"] = file_sha256(data)
+    manifest["fixtures"].append({**manifest["fixtures"][-1], "line_sha256": file_sha256(broken)})
+    manifest["content_sha256"] = content_digest([e["line_sha256"] for e in manifest["fixtures"]],
+                                                manifest["formats"])
+    (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(CuratorError, match=r"fixtures.jsonl:5: id"):
-        list(curator.bundle.load(sample.bundles_dir / "1.0.0"))
+        list(curator.bundle.load(folder))

@@ -32,8 +32,10 @@ _UNSAFE = re.compile(r"[^a-z0-9_-]+")
 
 def base_name(fixture: Fixture) -> str:
     """The file name a fixture's thread gets unless another fixture of the bundle shares it."""
-    stem = _UNSAFE.sub("-", PurePath(fixture.provenance.source_name).stem.lower()).strip("-") or "thread"
-    mutations = [step.name for step in fixture.lineage.mutations] if fixture.lineage else []
+    stem = _slug(PurePath(fixture.provenance.source_name).stem) or "thread"
+    # Names come from fixture.json, which anyone can edit: slugged like the stem, so no
+    # "/" or ".." ever reaches a path.
+    mutations = [_slug(step.name) or "mutation" for step in fixture.lineage.mutations] if fixture.lineage else []
     return ".".join([stem, "+".join(mutations)] if mutations else [stem]) + ".json"
 
 

@@ -1,0 +1,70 @@
+"""Input limits: the ones in effect, and reading a file without trusting its size.
+
+The limits are `[limits]` in curator.toml (`curator.model.LimitSettings`); code that runs
+without a store (reading a bundle archive from Python, scoring a predictions file) uses
+the defaults. A limit lives in the store's config rather than in flags so that every
+command on a store, and every person working on it, refuses the same inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from curator.errors import CuratorError
+from curator.model import MIB, LimitSettings
+
+if TYPE_CHECKING:
+    from curator.store import Store
+
+DEFAULT = LimitSettings()
+
+
+def of(store: Store | None) -> LimitSettings:
+    """The limits of `store`, or the defaults without one."""
+    return store.config.limits if store is not None else DEFAULT
+
+
+def hint(setting: str) -> str:
+    """How to raise a limit, for the end of an error line."""
+    return f"raise [limits] {setting} in curator.toml to accept it"
+
+
+def too_big(size: int, max_bytes: int, what: str, setting: str) -> str:
+    return f"{what} of {_mb(size)} is over the limit of {_mb(max_bytes)} ({hint(setting)})"
+
+
+def read_limited(path: Path, max_bytes: int, setting: str, *, name: str | None = None) -> bytes:
+    """A regular file's bytes, refused (one line) before reading when it is something else
+    (a device, a FIFO, a folder) or larger than `max_bytes`: a 1 GB sparse file costs nothing."""
+    label = name or str(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; no effect on regular files.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise CuratorError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise CuratorError(f"{label}: is a directory") from None
+    except OSError as error:
+        raise CuratorError(f"{label}: cannot read: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise CuratorError(f"{label}: is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise CuratorError(f"{label}: not a regular file (a device, FIFO or socket)")
+        if info.st_size > max_bytes:
+            raise CuratorError(f"{label}: {too_big(info.st_size, max_bytes, 'a file', setting)}")
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as error:
+            raise CuratorError(f"{label}: cannot read: {error.strerror}") from None
+    if len(data) > max_bytes:  # it grew while we read it
+        raise CuratorError(f"{label}: {too_big(len(data), max_bytes, 'a file', setting)}")
+    return data
+
+
+def _mb(size: int) -> str:
+    return f"{size / MIB:.0f} MB" if size >= MIB else f"{size} bytes"
