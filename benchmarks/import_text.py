@@ -38,11 +38,11 @@ def bare_pdfplumber(path: Path) -> list[str]:
 
 
 def curator_reader(path: Path) -> float:
-    from curator.ingest.pdf import parse_pdf
+    from curator.ingest.documents import parse_document
     from curator.ingest.source import read_source
 
     start = time.perf_counter()
-    [parsed] = parse_pdf(read_source(path), ocr="auto")
+    parsed = parse_document(read_source(path), ocr="auto")
     elapsed = time.perf_counter() - start
     assert all(page.origin == "text-layer" for page in parsed.content.pages)
     return elapsed

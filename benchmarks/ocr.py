@@ -36,11 +36,11 @@ def serial_pytesseract(path: Path, dpi: int = 300) -> list[str]:
 
 
 def curator_reader(path: Path, workers: int | None) -> float:
-    from curator.ingest.pdf import parse_pdf
+    from curator.ingest.documents import parse_document
     from curator.ingest.source import read_source
 
     start = time.perf_counter()
-    [parsed] = parse_pdf(read_source(path), ocr="auto", workers=workers)
+    parsed = parse_document(read_source(path), ocr="auto", workers=workers)
     elapsed = time.perf_counter() - start
     assert all(page.origin == "ocr" for page in parsed.content.pages)
     return elapsed

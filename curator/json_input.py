@@ -34,10 +34,11 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 class JsonInputError(CuratorError):
     """Input JSON that cannot be used: where (file, file:line) and why, never the value."""
 
-    def __init__(self, where: str, reason: str) -> None:
+    def __init__(self, where: str, reason: str, line: int | None = None) -> None:
         super().__init__(f"{where}: {reason}")
         self.where = where
         self.reason = reason
+        self.line = line  # where in the document the parser stopped, when it knows
 
 
 class _Refused(ValueError):
@@ -71,7 +72,8 @@ def parse(data: bytes | str, where: str, limits: LimitSettings = DEFAULT) -> Any
         else:
             value = json.loads(text, parse_constant=constant)
     except json.JSONDecodeError as error:
-        raise JsonInputError(where, f"not valid JSON (line {error.lineno} column {error.colno}: {error.msg})") from None
+        raise JsonInputError(where, f"not valid JSON (line {error.lineno} column {error.colno}: {error.msg})",
+                             error.lineno) from None
     except RecursionError:
         raise JsonInputError(where, _too_deep(limits)) from None
     except _Refused as error:
@@ -113,8 +115,8 @@ def _text(data: bytes | str, where: str) -> str:
         return data
     try:
         return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise JsonInputError(where, f"not UTF-8 text (byte {error.start})") from None
+    except UnicodeDecodeError:
+        raise JsonInputError(where, "not UTF-8 text") from None
 
 
 def _too_deep(limits: LimitSettings) -> str:

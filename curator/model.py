@@ -464,7 +464,7 @@ class LimitSettings(Strict):
     max_json_number_digits: int = Field(
         default=100, ge=20, le=4000, description="digits (and signs, dots, exponents) of one JSON number"
     )
-    max_pdf_pages: int = Field(default=5000, ge=1, description="pages of one PDF or image file")
+    max_pages: int = Field(default=5000, ge=1, description="pages of one PDF, frames of one image file")
     max_page_pixels: int = Field(
         default=36_000_000, ge=1_000_000,
         description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 million)",

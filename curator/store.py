@@ -4,8 +4,8 @@
     goldens/<id>/{fixture.json, content.json, labels.jsonl}
     adversarial/<id>/...          variants and promoted failures
     schemas/  bundles/<version>/
-    .curator/                     local only: vault, lock, source index, caches, review
-                                  state, staging
+    .curator/                     local only: vault, source index, caches, review state,
+                                  staging
 
 Other modules ask the store for paths (`local_path`, `fixture_files`, `bundle_dir`, `scan`)
 rather than joining these names themselves.
@@ -22,6 +22,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,10 +60,10 @@ LABELS_FILE = "labels.jsonl"
 FIXTURE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 FIXTURE_DIRS = (GOLDENS, ADVERSARIAL)
 STAGING = "staging"
-LOCK_FILE = "lock"
 ARCHIVE_SUFFIX = ".tar.gz"
 STORE_ENV = "CURATOR_STORE"
 LOCK_WAIT_SECONDS = 30.0
+LOCK_POLL_SECONDS = 0.05
 MISSING_STAT = [-1, 0, 0]
 MAX_ID_LENGTH = 200  # a folder name must fit in 255 bytes; slugs are 5 words
 
@@ -161,6 +162,7 @@ class Store:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._config: StoreConfig | None = None
+        self._lock_depth = 0  # how many `locked()` blocks of this object are open
         # The source index as last read or rebuilt, with the stat of its file then.
         self._sources: tuple[tuple[int, int, int] | None, SourceIndex] | None = None
 
@@ -443,21 +445,41 @@ class Store:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Exclusive store lock; waits for another curator process, then gives up clearly."""
-        from filelock import FileLock, Timeout
+        """Exclusive store lock; waits for another curator process, then gives up clearly.
 
-        lock_path = self.local_path(LOCK_FILE)
-        lock_path.parent.mkdir(exist_ok=True)
-        # The lock file stays in place on release, so every process locks the same inode.
-        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, preserve_lock_file=True)
+        The lock is an flock on the store's root folder itself: taking it creates nothing,
+        so a refused command leaves the store byte-identical (no lock file appears), the
+        folder is never replaced (every process locks the same inode), and the kernel
+        releases it when its process dies. Re-entrant within one Store object.
+        """
+        import fcntl
+
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            lock.acquire()
-        except Timeout:
-            raise CuratorError("the store is locked by another curator process") from None
-        try:
-            yield
+            deadline = time.monotonic() + LOCK_WAIT_SECONDS
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise CuratorError("the store is locked by another curator process") from None
+                    time.sleep(LOCK_POLL_SECONDS)
+            self._lock_depth = 1
+            try:
+                yield
+            finally:
+                self._lock_depth = 0
+                fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
-            lock.release()
+            os.close(fd)
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:

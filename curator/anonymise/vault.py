@@ -83,14 +83,15 @@ class Vault:
 
     @classmethod
     def open(cls, store: Store) -> Vault:
-        """The store's vault, created with a fresh random key on first use."""
+        """The store's vault, made with a fresh random key on first use. A new vault is
+        written by the first `save()`, which every writer calls before its fixtures land:
+        a command that is refused leaves no vault behind."""
         vault = cls.load(store)
         if vault is None:
             vault = cls(secrets.token_bytes(32), store.local_path(VAULT_FILE), _locale(store))
             env_key = _env_key()
             if env_key is not None:
                 vault.key = env_key
-            vault.save()
         return vault
 
     @classmethod

@@ -68,6 +68,11 @@ def warn(message: str) -> None:
     click.echo(f"curator: warning: {message}", err=True)
 
 
+def error_line(message: str) -> None:
+    """One refused input among others the command went on with (it then exits 2)."""
+    click.echo(f"curator: error: {message}", err=True)
+
+
 def show_progress() -> bool:
     """Progress bars only on a terminal; pipes and CI stay quiet."""
     return sys.stderr.isatty()

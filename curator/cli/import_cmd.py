@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from curator.cli.common import prints_result, show_progress, warn
+from curator.cli.common import error_line, prints_result, show_progress, warn
 from curator.cli.env import Env, pass_env
 
 if TYPE_CHECKING:
@@ -24,12 +24,15 @@ if TYPE_CHECKING:
               help="OCR pages without a usable text layer (auto), every page, or none.")
 @click.option("--split-threads", is_flag=True, help="One fixture per thread of a channel export.")
 @click.option("--workers", type=click.IntRange(min=1), help="OCR processes (default: one per core).")
+@click.option("--keep-going", is_flag=True,
+              help="Import the good sources and report each bad one (exit 2 if any); default: all or nothing.")
 @prints_result
 @pass_env
 def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, category: str,
                    rubrics: tuple[str, ...], rubric_file: str | None, ocr: str, split_threads: bool,
-                   workers: int | None) -> ImportReport:
-    """Import Mattermost thread exports (.json), chat logs (.jsonl) and PDFs as draft fixtures.
+                   workers: int | None, keep_going: bool) -> ImportReport:
+    """Import Mattermost thread exports (.json), chat logs (.jsonl), PDFs and scanned images
+    (.png, .jpg, .tif) as draft fixtures.
 
     Everything is anonymised before it is written. A folder imports the files in it;
     a source imported before is skipped.
@@ -41,7 +44,10 @@ def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, cat
 
     all_rubrics = list(rubrics) + (read_rubric_file(rubric_file) if rubric_file else [])
     report = run_import(env.store(), sources, doc_type=doc_type, category=category, rubrics=all_rubrics,
-                        ocr=ocr, split_threads=split_threads, workers=workers, progress=show_progress())
+                        ocr=ocr, split_threads=split_threads, workers=workers, progress=show_progress(),
+                        keep_going=keep_going)
     for message in report.warnings():
         warn(message)
+    for message in report.errors():
+        error_line(message)
     return report

@@ -2,21 +2,24 @@
 
 Every source is read, validated and parsed (OCR included) before anything is written;
 then all fixtures are anonymised and created in one store transaction, so a bad source
-anywhere leaves the store as it was. A source already imported (same sha256) is skipped.
+anywhere leaves the store as it was. With `keep_going` a bad source is reported (its file
+and reason) and left out instead, and the good ones are imported. A source already
+imported (same sha256) is skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
-from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
+from curator.ingest.documents import OCR_MODES, check_document, parse_documents
+from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
 from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
@@ -27,21 +30,35 @@ from curator.ingest.threads import (
     parse_thread_export,
 )
 from curator.labels import default_author, revise
-from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, Provenance
+from curator.model import (
+    Content,
+    DocumentContent,
+    Fixture,
+    Kind,
+    LabelRevision,
+    LimitSettings,
+    Provenance,
+)
 from curator.store import Store, fixture_id
 
-SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "pdf"}
+SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "document"} | dict.fromkeys(IMAGE_SUFFIXES, "document")
+KNOWN = ".json, .jsonl, .pdf, .png, .jpg or .tif"
+T = TypeVar("T")
 
 
 @dataclass
 class ImportReport:
     created: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    # With keep_going: each source left out, {"source": file name, "reason": the error line}.
+    failed: list[dict[str, str]] = field(default_factory=list)
 
-    exit_code = 0
+    @property
+    def exit_code(self) -> int:
+        return 2 if self.failed else 0
 
     def as_json(self) -> dict[str, Any]:
-        return {"created": self.created, "skipped": self.skipped}
+        return {"created": self.created, "skipped": self.skipped, "failed": self.failed}
 
     def render(self) -> str:
         lines = []
@@ -51,11 +68,37 @@ class ImportReport:
             lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
         for item in self.skipped:
             lines.append(f"skipped {item['source']}: already imported as {item['already_imported_as']}")
-        lines.append(f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported")
+        summary = f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported"
+        lines.append(summary + (f", {len(self.failed)} failed" if self.failed else ""))
         return "\n".join(lines)
 
     def warnings(self) -> list[str]:
         return [f"{item['id']}: {message}" for item in self.created for message in item["warnings"]]
+
+    def errors(self) -> list[str]:
+        """One line per source left out, for stderr."""
+        return [item["reason"] for item in self.failed]
+
+
+class _Outcomes:
+    """Runs a step per source: its failure stops the import, or with keep_going is reported
+    in the report and the source is left out."""
+
+    def __init__(self, report: ImportReport, keep_going: bool) -> None:
+        self.report = report
+        self.keep_going = keep_going
+
+    def attempt(self, name: str, step: Callable[[], T]) -> T | None:
+        try:
+            return step()
+        except CuratorError as error:
+            if not self.keep_going:
+                raise
+            self.failed(name, error)
+            return None
+
+    def failed(self, name: str, error: CuratorError) -> None:
+        self.report.failed.append({"source": name, "reason": str(error)})
 
 
 def import_sources(
@@ -70,19 +113,71 @@ def import_sources(
     workers: int | None = None,
     progress: bool = False,
     author: str | None = None,
+    keep_going: bool = False,
 ) -> ImportReport:
-    """Import threads (.json), chat logs (.jsonl) and PDFs as anonymised draft fixtures.
+    """Import threads (.json), chat logs (.jsonl), PDFs and scanned images (.png, .jpg,
+    .tif) as anonymised draft fixtures.
 
     Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease")
     """
     _check_options(store, doc_type, category, rubrics, ocr)
-    raws = [(read_source(path), kind) for path, kind in expand(sources)]
+    limits = store.limits
     report = ImportReport()
+    outcomes = _Outcomes(report, keep_going)
+    raws: list[tuple[RawSource, str]] = []
+    for path in expand(sources):
+        # Every source is read and checked before the slow work starts.
+        read = outcomes.attempt(path.name, lambda path=path: _read_checked(path, limits))  # type: ignore[misc]
+        if read is not None:
+            raws.append(read)
+    todo = _new_sources(store, raws, report)
+    parsed = _parse(todo, outcomes, limits, ocr=ocr, split_threads=split_threads, workers=workers,
+                    progress=progress)
+    if not parsed:
+        return report
+    author = author or default_author()
+    created: list[tuple[str, Fixture, Content, list[LabelRevision]]] = []
+    # The vault is read, extended and saved under the store lock, so two imports running at
+    # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
+    with store.transaction() as txn:
+        vault = open_vault(store)
+        raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
+        for raw, items in parsed:
+            if raw.sha256 in raced:
+                report.skipped.append({"source": raw.name, "sha256": raw.sha256,
+                                       "already_imported_as": raced[raw.sha256]})
+                continue
+            built = outcomes.attempt(raw.name, lambda raw=raw, items=items: [  # type: ignore[misc]
+                _build(store, raw, item, vault, doc_type=doc_type, category=category, rubrics=rubrics,
+                       author=author) for item in items])
+            for fixture, content, revisions in built or []:
+                txn.create_fixture(fixture, content, revisions)
+                created.append((raw.name, fixture, content, revisions))  # the user's own file name
+        if created:
+            vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
+    for source_name, fixture, content, revisions in created:
+        report.created.append(_summary(source_name, fixture, content, revisions))
+    return report
+
+
+def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
+    kind = _kind_of(path)
+    json_kind = kind in ("thread", "chat")
+    raw = read_source(path, limits.json_bytes if json_kind else limits.file_bytes,
+                      "max_json_mb" if json_kind else "max_file_mb")
+    if kind == "document":
+        check_document(raw, limits)
+    elif kind == "thread":
+        check_export_shape(load_json(raw, limits), raw.name)
+    return raw, kind
+
+
+def _new_sources(store: Store, raws: list[tuple[RawSource, str]], report: ImportReport,
+                 ) -> list[tuple[RawSource, str]]:
+    """The sources not imported before (into the store, or earlier in this run)."""
+    in_store = store.find_by_sources(raw.sha256 for raw, _ in raws) if raws else {}
     todo: list[tuple[RawSource, str]] = []
     seen: dict[str, str] = {}
-    for raw, kind in raws:
-        _quick_check(raw, kind)  # every source is checked before the slow work starts
-    in_store = store.find_by_sources(raw.sha256 for raw, _ in raws)
     for raw, kind in raws:
         # A source seen earlier in this run is named by its file, one in the store by its fixture.
         earlier = in_store.get(raw.sha256) or seen.get(raw.sha256)
@@ -91,61 +186,50 @@ def import_sources(
             continue
         seen[raw.sha256] = raw.name
         todo.append((raw, kind))
+    return todo
 
-    # PDFs are read together so their OCR pages share one pool of workers.
-    pdfs = [raw for raw, kind in todo if kind == "pdf"]
-    read = dict(zip([id(raw) for raw in pdfs],
-                    parse_pdfs(pdfs, ocr=ocr, workers=workers, progress=progress), strict=True))
-    parsed = []
+
+def _parse(todo: list[tuple[RawSource, str]], outcomes: _Outcomes, limits: LimitSettings, *, ocr: str,
+           split_threads: bool, workers: int | None, progress: bool) -> list[tuple[RawSource, list[Parsed]]]:
+    """Each source with the fixtures-to-be it yields, in order; failures as `outcomes` says."""
+    # Documents are read together so their OCR pages share one pool of workers.
+    documents = [raw for raw, kind in todo if kind == "document"]
+    read = dict(zip([id(raw) for raw in documents],
+                    parse_documents(documents, ocr=ocr, workers=workers, progress=progress, limits=limits,
+                                    keep_going=outcomes.keep_going), strict=True))
+    parsed: list[tuple[RawSource, list[Parsed]]] = []
     for raw, kind in todo:
-        if kind == "pdf":
-            parsed.append((raw, read[id(raw)]))
-        elif kind == "chat":
-            parsed.extend((raw, item) for item in parse_chat_jsonl(raw, split_threads=split_threads))
-        else:
-            parsed.extend((raw, item) for item in parse_thread_export(raw, split_threads=split_threads))
-    if not parsed:
-        return report
-    author = author or default_author()
-    fixtures = []
-    names: list[str] = []
-    # The vault is read, extended and saved under the store lock, so two imports running at
-    # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
-    with store.transaction() as txn:
-        vault = open_vault(store)
-        raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
-        for raw, item in parsed:
-            if raw.sha256 in raced:
+        if kind == "document":
+            result = read[id(raw)]
+            if isinstance(result, CuratorError):
+                outcomes.failed(raw.name, result)
                 continue
-            fixture, content, revisions = _build(store, raw, item, vault, doc_type=doc_type,
-                                                 category=category, rubrics=rubrics, author=author)
-            txn.create_fixture(fixture, content, revisions)
-            fixtures.append((fixture, content, revisions))
-            names.append(raw.name)  # the report shows the user their own file name
-        vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
-    for raw, _ in parsed:
-        if raw.sha256 in raced and not any(s["sha256"] == raw.sha256 for s in report.skipped):
-            report.skipped.append({"source": raw.name, "sha256": raw.sha256,
-                                   "already_imported_as": raced[raw.sha256]})
-    for source_name, (fixture, content, revisions) in zip(names, fixtures, strict=True):
-        report.created.append(_summary(source_name, fixture, content, revisions))
-    return report
+            items: list[Parsed] | None = [result]
+        elif kind == "chat":
+            items = outcomes.attempt(raw.name, lambda raw=raw: parse_chat_jsonl(  # type: ignore[misc]
+                raw, split_threads=split_threads, limits=limits))
+        else:
+            items = outcomes.attempt(raw.name, lambda raw=raw: parse_thread_export(  # type: ignore[misc]
+                raw, split_threads=split_threads, limits=limits))
+        if items:
+            parsed.append((raw, items))
+    return parsed
 
 
-def expand(sources: Sequence[str | Path]) -> list[tuple[Path, str]]:
-    """(file, kind) for every source; a folder means the importable files under it."""
+def expand(sources: Sequence[str | Path]) -> list[Path]:
+    """Every source file; a folder means the importable files under it."""
     if not sources:
         raise CuratorError("no sources given")
-    found: list[tuple[Path, str]] = []
+    found: list[Path] = []
     for source in sources:
         path = Path(source)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
             if not files:
-                raise CuratorError(f"{path}: no .json, .jsonl or .pdf files in this folder")
-            found.extend((p, SUFFIXES[p.suffix.lower()]) for p in files)
+                raise CuratorError(f"{path}: no {KNOWN} files in this folder")
+            found.extend(files)
         else:
-            found.append((path, _kind_of(path)))
+            found.append(path)
     return found
 
 
@@ -154,7 +238,7 @@ def _kind_of(path: Path) -> str:
         return SUFFIXES[path.suffix.lower()]
     if not path.exists():
         raise CuratorError(f"{path}: no such file")
-    raise CuratorError(f"{path}: unknown source type (expected .json, .jsonl or .pdf)")
+    raise CuratorError(f"{path}: unknown source type (expected {KNOWN})")
 
 
 def read_rubric_file(path: str | Path) -> list[str]:
@@ -177,13 +261,6 @@ def _check_options(store: Store, doc_type: str | None, category: str, rubrics: S
         raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
     if any(not text.strip() for text in rubrics):
         raise CuratorError("a rubric cannot be empty")
-
-
-def _quick_check(raw: RawSource, kind: str) -> None:
-    if kind == "pdf":
-        check_pdf(raw)
-    elif kind == "thread":
-        check_export_shape(load_json(raw), raw.name)
 
 
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,

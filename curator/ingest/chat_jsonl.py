@@ -6,7 +6,6 @@ content model, one anonymiser path and one bundle format. Unknown members stay o
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,7 +14,9 @@ from pydantic import ValidationError
 from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
 from curator.ingest.threads import from_export, validate_export
-from curator.model import ChatMessage
+from curator.json_input import parse_lines
+from curator.limits import DEFAULT
+from curator.model import ChatMessage, LimitSettings
 
 IMPORTER = "chat-jsonl"
 # A Mattermost-shaped (26-character) channel id: short ids like "chat" would be
@@ -23,26 +24,17 @@ IMPORTER = "chat-jsonl"
 CHANNEL = {"id": "chatlog0000000000000000000", "name": "chat-log", "display_name": "Chat log", "type": "O"}
 
 
-def parse_chat_jsonl(source: RawSource, *, split_threads: bool = False) -> list[Parsed]:
-    messages = read_messages(source)
+def parse_chat_jsonl(source: RawSource, *, split_threads: bool = False,
+                     limits: LimitSettings = DEFAULT) -> list[Parsed]:
+    messages = read_messages(source, limits)
     raw = to_export(messages, source.name)
     return from_export(raw, validate_export(raw, source.name), IMPORTER, source.name,
                        split_threads=split_threads)
 
 
-def read_messages(source: RawSource) -> list[ChatMessage]:
-    try:
-        text = source.data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CuratorError(f"{source.name}: not UTF-8 text, so not a JSONL chat log") from None
+def read_messages(source: RawSource, limits: LimitSettings = DEFAULT) -> list[ChatMessage]:
     messages = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CuratorError(f"{source.name}:{number}: not valid JSON ({error.msg})") from None
+    for number, data in parse_lines(source.data, source.name, limits):
         try:
             message = ChatMessage.model_validate(data)
         except ValidationError as error:
@@ -61,7 +53,8 @@ def to_epoch_ms(value: str | int, where: str) -> int:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise CuratorError(f"{where}: time {value!r} is not ISO 8601 or epoch milliseconds") from None
+        # The value is not echoed: a time field may hold anything, a name included.
+        raise CuratorError(f"{where}: its time is not ISO 8601 or epoch milliseconds") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)

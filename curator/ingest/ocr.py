@@ -1,22 +1,46 @@
-"""OCR of PDF pages: render, fix orientation and skew, Tesseract with per-page confidence.
+"""OCR of document pages (PDF pages, scanned images): fix orientation and skew, Tesseract
+with per-page confidence.
 
 Pages run in parallel across processes, each worker limited to one Tesseract thread
 (OMP_THREAD_LIMIT=1): Tesseract's own OpenMP threads fight each other on a busy machine,
-while one page per core scales. Workers render their own pages from the file path so no
+while one page per core scales. Workers read their own pages from the file path so no
 images cross process boundaries.
+
+No page costs more than the pixel budget ([limits] max_page_pixels): a larger page is
+rendered (or decoded) smaller, which is also what keeps it under Tesseract's 32767-pixel
+side. Workers never outlive the import: each one and each Tesseract it starts gets the
+Linux parent-death signal (SIGKILL), so a killed import leaves no process behind, and an
+import stopped by SIGTERM or Ctrl-C kills its workers before it exits.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from curator.errors import CuratorError
+from curator.ingest.pixels import fitted_scale
 
 DPI = 300
 # Below this mean word confidence a page is retried after orientation and skew correction.
 RETRY_CONFIDENCE = 80.0
 MAX_SKEW_DEGREES = 5.0
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """One page to OCR: page `index` (0-based) of the PDF or image file at `path`."""
+
+    path: str
+    index: int
+    image: bool  # a scanned image file (PNG, JPEG, TIFF), else a PDF
+    max_pixels: int
 
 
 @dataclass(frozen=True)
@@ -25,18 +49,34 @@ class OcrResult:
     confidence: float
     rotation: int = 0  # degrees the page image was turned (clockwise) before OCR
     skew: float = 0.0  # degrees of deskew applied
+    # The share of each side's pixels the page was read at (of 300 dpi for a PDF page, of
+    # the scan for an image): below 1 when it was over the pixel budget.
+    kept: float = 1.0
 
 
-def render_page(path: str, index: int, dpi: int = DPI) -> Any:
-    """A PIL image of page `index` (0-based) at `dpi`, greyscale."""
+def render_page(path: str, index: int, max_pixels: int, dpi: int = DPI) -> tuple[Any, float]:
+    """A greyscale PIL image of PDF page `index` (0-based), at `dpi` or less when the page
+    is too large for the pixel budget (the scale is chosen before rendering); and the share
+    of `dpi` it was rendered at."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(path)
     try:
-        bitmap = document[index].render(scale=dpi / 72, grayscale=True)
-        return bitmap.to_pil().convert("L")
+        page = document[index]
+        width, height = page.get_size()  # points
+        scale = fitted_scale(width, height, dpi / 72, max_pixels)
+        bitmap = page.render(scale=scale, grayscale=True)
+        return bitmap.to_pil().convert("L"), min(1.0, scale * 72 / dpi)
     finally:
         document.close()
+
+
+def page_image(job: PageJob) -> tuple[Any, float]:
+    if job.image:
+        from curator.ingest.image import load_frame
+
+        return load_frame(job.path, job.index, job.max_pixels)
+    return render_page(job.path, job.index, job.max_pixels)
 
 
 def recognise(image: Any) -> tuple[str, float]:
@@ -117,54 +157,115 @@ def ocr_image(image: Any) -> OcrResult:
     return OcrResult(text, confidence)
 
 
-def ocr_page(path: str, index: int) -> OcrResult:
-    """Worker entry point: render and OCR one page (0-based index)."""
-    return ocr_image(render_page(path, index))
+def ocr_page(job: PageJob) -> OcrResult:
+    """Worker entry point: render (or decode) and OCR one page."""
+    image, kept = page_image(job)
+    result = ocr_image(image)
+    return result if kept >= 1 else OcrResult(result.text, result.confidence, result.rotation,
+                                              result.skew, round(kept, 3))
 
 
-def _checked(run: Any, job: tuple[str, int]) -> OcrResult:
-    """A page's result, or one clear line naming the file and page whose OCR failed."""
-    from curator.errors import CuratorError
-
+def _checked(run: Callable[[], OcrResult], job: PageJob, keep_going: bool) -> OcrResult | CuratorError:
+    """A page's result, or one clear line naming the file and page whose OCR failed (raised,
+    or with `keep_going` returned)."""
     try:
         return run()
+    except CuratorError as error:
+        failure = error
     except Exception as error:  # Tesseract missing or crashing, a worker killed, a bad image
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise CuratorError(f"{os.path.basename(job[0])}: OCR of page {job[1] + 1} failed: {detail}") from None
+        failure = CuratorError(f"{os.path.basename(job.path)}: OCR of page {job.index + 1} failed: {detail}")
+    if not keep_going:
+        raise failure
+    return failure
 
 
-def _one_tesseract_thread() -> None:
-    os.environ["OMP_THREAD_LIMIT"] = "1"
+def ocr_pages(jobs: list[PageJob], *, workers: int | None = None, progress: bool = False,
+              keep_going: bool = False) -> list[OcrResult | CuratorError]:
+    """OCR pages in parallel across processes; results in job order.
 
-
-def ocr_pages(jobs: list[tuple[str, int]], *, workers: int | None = None,
-              progress: bool = False) -> list[OcrResult]:
-    """OCR (pdf path, 0-based page index) jobs, in parallel across processes; results in job order.
-
-    Pages of several PDFs share one pool, so an import of many one-page scans uses every core.
+    Pages of several files share one pool, so an import of many one-page scans uses every core.
+    A failed page raises; with `keep_going` its error takes its place.
     """
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     if not jobs:
         return []
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
-    results: list[OcrResult | None] = [None] * len(jobs)
+    results: list[OcrResult | CuratorError | None] = [None] * len(jobs)
     bar = _progress_bar(len(jobs), progress)
     try:
         if workers == 1:
-            for n, (path, index) in enumerate(jobs):
-                results[n] = _checked(lambda path=path, index=index: ocr_page(path, index), jobs[n])
+            _tesseract_dies_with_us()
+            for n, job in enumerate(jobs):
+                results[n] = _checked(functools.partial(ocr_page, job), job, keep_going)
                 bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=workers, initializer=_one_tesseract_thread) as pool:
-                futures = {pool.submit(ocr_page, path, index): n for n, (path, index) in enumerate(jobs)}
-                for future in as_completed(futures):
-                    n = futures[future]
-                    results[n] = _checked(future.result, jobs[n])
-                    bar.update(1)
+            _in_pool(jobs, workers, results, bar, keep_going)
     finally:
         bar.close()
     return [r for r in results if r is not None]
+
+
+def _in_pool(jobs: list[PageJob], workers: int, results: list[OcrResult | CuratorError | None], bar: Any,
+             keep_going: bool) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+    try:
+        futures = {pool.submit(ocr_page, job): n for n, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            n = futures[future]
+            results[n] = _checked(future.result, jobs[n], keep_going)
+            bar.update(1)
+    except BaseException:
+        # A failed page, Ctrl-C or SIGTERM (see curator.cli.main): the pages still running
+        # are not worth waiting for. Their Tesseracts die with them (parent-death signal).
+        for worker in set(multiprocessing.active_children()) - before:
+            worker.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initializer: one Tesseract thread, and no life after the import's."""
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    # The import decides what Ctrl-C and SIGTERM do (it kills its workers); a worker forked
+    # from it must not run its handlers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+    _tesseract_dies_with_us()
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies (Linux's PR_SET_PDEATHSIG; elsewhere the
+    workers end when the pool's pipes close)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def _tesseract_dies_with_us() -> None:
+    """Every Tesseract pytesseract starts from this process gets the parent-death signal too,
+    so killing a worker (or an inline import) never leaves a Tesseract running."""
+    import pytesseract.pytesseract as engine
+
+    if getattr(engine.subprocess_args, "dies_with_parent", False):
+        return
+    plain = engine.subprocess_args
+
+    def subprocess_args(include_stdout: bool = True) -> dict[str, Any]:
+        parent = os.getpid()
+        return {**plain(include_stdout), "preexec_fn": lambda: die_with_parent(parent)}
+
+    subprocess_args.dies_with_parent = True  # type: ignore[attr-defined]
+    engine.subprocess_args = subprocess_args
 
 
 class _NoBar:

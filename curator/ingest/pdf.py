@@ -1,28 +1,22 @@
-"""PDFs: text per page from pdfplumber's text layer; pages without usable text are OCRed.
+"""PDFs: each page's text from pdfplumber's text layer (curator/ingest/documents.py decides
+which pages to OCR instead).
 
-`ocr` is "auto" (OCR only pages whose text layer is missing or garbage), "always" or
-"never". Every page records its origin, OCR confidence and detected language.
+A PDF is checked before its pages are read: its header, that it opens, that it is not
+encrypted, and its page count against [limits] max_pages (counted by pdfium from the page
+tree, before pdfplumber builds a page object for each).
 """
 
 from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
-from curator.ingest.language import detect_language
-from curator.ingest.source import Parsed, RawSource
-from curator.model import DocumentContent, Page
-
-if TYPE_CHECKING:
-    from curator.ingest.ocr import OcrResult
+from curator.ingest.source import RawSource
+from curator.limits import DEFAULT, hint
+from curator.model import LimitSettings
 
 IMPORTER = "pdf"
-OCR_MODES = ("auto", "always", "never")
-LOW_CONFIDENCE = 60.0
 # A text layer with fewer letters/digits than this is treated as absent (a scan's stray marks).
 MIN_USABLE_CHARS = 20
 _CID = re.compile(r"\(cid:\d+\)")
@@ -36,10 +30,11 @@ def usable_text(text: str) -> bool:
     return alnum >= MIN_USABLE_CHARS and unmapped * 5 < alnum
 
 
-def open_pdf(source: RawSource):  # noqa: ANN201 - pdfplumber.PDF, imported lazily
+def open_pdf(source: RawSource, limits: LimitSettings = DEFAULT):  # noqa: ANN201 - pdfplumber.PDF, imported lazily
     """pdfplumber's PDF, or one clear line saying why this is not a readable PDF."""
     if b"%PDF-" not in source.data[:1024]:
         raise CuratorError(f"{source.name}: not a PDF (no %PDF header)")
+    _check_page_count(source, limits)
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 
@@ -51,17 +46,33 @@ def open_pdf(source: RawSource):  # noqa: ANN201 - pdfplumber.PDF, imported lazi
         cause = error.args[0] if error.args and isinstance(error.args[0], Exception) else error
         if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):
             raise CuratorError(f"{source.name}: password-protected PDF; decrypt it first") from None
-        detail = str(cause) or type(cause).__name__
-        raise CuratorError(f"{source.name}: corrupt PDF ({detail})") from None
+        # The parser's message is not shown: it can quote the file's own bytes.
+        raise CuratorError(f"{source.name}: corrupt PDF ({type(cause).__name__})") from None
     if count == 0:
         pdf.close()
         raise CuratorError(f"{source.name}: the PDF has no pages")
     return pdf
 
 
-def text_layer(source: RawSource) -> list[str]:
+def _check_page_count(source: RawSource, limits: LimitSettings) -> None:
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(source.data)
+    except pdfium.PdfiumError:
+        return  # pdfplumber says why, in its words
+    try:
+        count = len(document)
+    finally:
+        document.close()
+    if count > limits.max_pages:
+        raise CuratorError(f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
+                           f"({hint('max_pages')})")
+
+
+def text_layer(source: RawSource, limits: LimitSettings = DEFAULT) -> list[str]:
     """Each page's text layer (may be empty or garbage)."""
-    pdf = open_pdf(source)
+    pdf = open_pdf(source, limits)
     texts = []
     try:
         for page in pdf.pages:
@@ -77,64 +88,6 @@ def text_layer(source: RawSource) -> list[str]:
     return texts
 
 
-def check_pdf(source: RawSource) -> None:
+def check_pdf(source: RawSource, limits: LimitSettings = DEFAULT) -> None:
     """Fail fast on unreadable PDFs (before any slow OCR of other sources)."""
-    open_pdf(source).close()
-
-
-@dataclass
-class PdfPlan:
-    """A PDF's text layer read, and which of its pages (0-based) need OCR."""
-
-    source: RawSource
-    texts: list[str]
-    to_ocr: list[int]
-
-
-def plan_pdf(source: RawSource, ocr: str = "auto") -> PdfPlan:
-    if ocr not in OCR_MODES:
-        raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
-    texts = text_layer(source)
-    to_ocr = [i for i, text in enumerate(texts)
-              if ocr == "always" or (ocr == "auto" and not usable_text(text))]
-    return PdfPlan(source, texts, to_ocr)
-
-
-def parse_pdfs(sources: list[RawSource], *, ocr: str = "auto", workers: int | None = None,
-               progress: bool = False) -> list[Parsed]:
-    """Several PDFs, their OCR pages sharing one worker pool; one Parsed per PDF, in order."""
-    plans = [plan_pdf(source, ocr) for source in sources]
-    jobs = [(str(plan.source.path), index) for plan in plans for index in plan.to_ocr]
-    results: Iterator[OcrResult] = iter([])
-    if jobs:
-        from curator.ingest.ocr import ocr_pages
-
-        results = iter(ocr_pages(jobs, workers=workers, progress=progress))
-    return [finish_pdf(plan, {index: next(results) for index in plan.to_ocr}) for plan in plans]
-
-
-def parse_pdf(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
-              progress: bool = False) -> list[Parsed]:
-    """One PDF: text layer per page, OCR where `ocr` says, language per page."""
-    return parse_pdfs([source], ocr=ocr, workers=workers, progress=progress)
-
-
-def finish_pdf(plan: PdfPlan, results: dict[int, OcrResult]) -> Parsed:
-    """Pages from the text layer or their OCR result, each with its language; warnings."""
-    pages, warnings = [], []
-    for index, text in enumerate(plan.texts):
-        number = index + 1
-        if index in results:
-            result = results[index]
-            page = Page(number=number, text=result.text, origin="ocr", ocr_confidence=result.confidence)
-            if result.confidence < LOW_CONFIDENCE:
-                warnings.append(f"page {number}: low OCR confidence {result.confidence:.0f}")
-            if result.rotation:
-                warnings.append(f"page {number}: scanned sideways, turned {result.rotation} degrees")
-        else:
-            page = Page(number=number, text=text, origin="text-layer")
-            if not usable_text(text):
-                warnings.append(f"page {number}: no usable text layer and --ocr never; kept as is")
-        page.language = detect_language(page.text)
-        pages.append(page)
-    return Parsed(DocumentContent(pages=pages), IMPORTER, warnings=warnings)
+    open_pdf(source, limits).close()

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from curator.errors import CuratorError
+from curator.limits import DEFAULT, read_limited
 from curator.model import Content
 
 
@@ -37,16 +38,10 @@ class RawSource:
         return hashlib.sha256(self.data).hexdigest()
 
 
-def read_source(path: Path) -> RawSource:
-    """The raw bytes of a source; a missing, unreadable or empty file is bad input."""
-    if not path.exists():
-        raise CuratorError(f"{path}: no such file")
-    if path.is_dir():
-        raise CuratorError(f"{path}: is a directory")
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CuratorError(f"{path}: cannot read: {error.strerror}") from None
+def read_source(path: Path, max_bytes: int = DEFAULT.file_bytes, setting: str = "max_file_mb") -> RawSource:
+    """The raw bytes of a source; a missing, unreadable, oversized (checked before reading)
+    or empty file, or one that is no regular file (a device, a FIFO), is bad input."""
+    data = read_limited(path, max_bytes, setting)
     if not data.strip():
         raise CuratorError(f"{path}: empty file")
     return RawSource(path, data)

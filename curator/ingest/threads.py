@@ -6,27 +6,21 @@ cut from the raw JSON, so `ThreadExport` dumps (exclude_unset) give back the sam
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
 from curator.errors import CuratorError, first_problem
 from curator.ingest.source import Parsed, RawSource
-from curator.model import Content, ThreadContent, ThreadExport
+from curator.json_input import parse
+from curator.limits import DEFAULT
+from curator.model import Content, LimitSettings, ThreadContent, ThreadExport
 
 IMPORTER = "mattermost"
 
 
-def load_json(source: RawSource) -> Any:
-    try:
-        return json.loads(source.data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise CuratorError(f"{source.name}: not UTF-8 text, so not a JSON export") from None
-    except json.JSONDecodeError as error:
-        raise CuratorError(
-            f"{source.name}: not valid JSON (line {error.lineno} column {error.colno}: {error.msg})"
-        ) from None
+def load_json(source: RawSource, limits: LimitSettings = DEFAULT) -> Any:
+    return parse(source.data, source.name, limits)
 
 
 def check_export_shape(data: Any, name: str) -> dict[str, Any]:
@@ -55,9 +49,10 @@ def validate_export(data: dict[str, Any], name: str) -> ThreadExport:
         raise CuratorError(f"{name}: not a valid thread export: {first_problem(error)}") from None
 
 
-def parse_thread_export(source: RawSource, *, split_threads: bool = False) -> list[Parsed]:
+def parse_thread_export(source: RawSource, *, split_threads: bool = False,
+                        limits: LimitSettings = DEFAULT) -> list[Parsed]:
     """One channel fixture (orphans flagged), or one fixture per thread with split_threads."""
-    raw = check_export_shape(load_json(source), source.name)
+    raw = check_export_shape(load_json(source, limits), source.name)
     export = validate_export(raw, source.name)
     return from_export(raw, export, IMPORTER, source.name, split_threads=split_threads)
 

@@ -55,10 +55,10 @@ def _thread(raw: dict) -> ReadInput:
 
 
 def _pdf(path: Path, ocr: str) -> ReadInput:
-    from curator.ingest.pdf import parse_pdf
+    from curator.ingest.documents import parse_document
     from curator.ingest.source import read_source
 
-    parsed = parse_pdf(read_source(path), ocr=ocr)[0]
+    parsed = parse_document(read_source(path), ocr=ocr)
     return ReadInput(parsed.content, parsed.warnings)
 
 

@@ -132,7 +132,7 @@ def promote(
     from curator.anonymise import Vault
 
     check_mode(failure_mode)
-    entries = read_records(path)
+    entries = read_records(path, store.limits)
     summary = PromoteSummary()
     with store.locked():
         vault = Vault.open(store)

@@ -6,14 +6,15 @@ rest of the batch goes on. Only a file that cannot be read at all is an error.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from curator.errors import CuratorError, first_problem
-from curator.model import FailureRecord
+from curator.json_input import JsonInputError, lines, parse
+from curator.limits import DEFAULT, read_limited
+from curator.model import FailureRecord, LimitSettings
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -37,32 +38,23 @@ class Rejection:
         return {"line": self.line, "trace_id": self.trace_id, "reason": self.reason}
 
 
-def read_records(path: Path) -> list[RecordLine | Rejection]:
+def read_records(path: Path, limits: LimitSettings = DEFAULT) -> list[RecordLine | Rejection]:
     """Every record of `path` in file order, each parsed or rejected."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CuratorError(f"cannot read {path}: {error.strerror or error}") from None
+    data = read_limited(path, limits.json_bytes, "max_json_mb")
     if not data.strip():
         raise CuratorError(f"{path} is empty: no failure records")
     if path.suffix.lower() in JSONL_SUFFIXES:
-        return [
-            parse_record(raw, number)
-            for number, raw in enumerate(data.split(b"\n"), start=1)
-            if raw.strip()
-        ]
-    return [parse_record(data, 1)]
+        return [parse_record(raw, number, limits) for number, raw in lines(data)]
+    return [parse_record(data, 1, limits)]
 
 
-def parse_record(raw: bytes, line: int) -> RecordLine | Rejection:
+def parse_record(raw: bytes, line: int, limits: LimitSettings = DEFAULT) -> RecordLine | Rejection:
     """One record from its raw JSON bytes; `line` is where it starts in its file."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        return Rejection(line, "not UTF-8 text")
-    except json.JSONDecodeError as error:
+        data = parse(raw, f"line {line}", limits)
+    except JsonInputError as error:
         # A pretty-printed .json record spans lines: point at the line the parser stopped on.
-        return Rejection(line + error.lineno - 1, f"not valid JSON: {error.msg} (column {error.colno})")
+        return Rejection(line + (error.line or 1) - 1, error.reason)
     if not isinstance(data, dict):
         return Rejection(line, f"a failure record is a JSON object, not {type(data).__name__}")
     trace_id = data.get("trace_id") if isinstance(data.get("trace_id"), str) else None

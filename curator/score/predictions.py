@@ -8,31 +8,26 @@ Blank lines are skipped. Fields the labels do not name are kept and reported, no
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from curator.errors import CuratorError, first_problem
-from curator.model import Prediction
+from curator.json_input import parse_lines
+from curator.limits import DEFAULT, read_limited
+from curator.model import LimitSettings, Prediction
 from curator.normalise import normalise_text
 from curator.score.scoring import Case
 
 
-def load_predictions(path: Path, cases: Iterable[Case]) -> dict[str, Prediction]:
+def load_predictions(path: Path, cases: Iterable[Case], limits: LimitSettings = DEFAULT) -> dict[str, Prediction]:
     """fixture id -> its prediction, for a predictions file scored against `cases`."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise CuratorError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise CuratorError(f"{path}: not UTF-8 text") from None
+    data = read_limited(path, limits.json_bytes, "max_json_mb")
     by_id = {case.fixture.id: case for case in cases}
     predictions: dict[str, Prediction] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, line in parse_lines(data, str(path), limits):
         where = f"{path}:{number}"
         prediction = parse_line(line, where)
         case = by_id.get(prediction.fixture_id)
@@ -45,11 +40,8 @@ def load_predictions(path: Path, cases: Iterable[Case]) -> dict[str, Prediction]
     return predictions
 
 
-def parse_line(line: str, where: str) -> Prediction:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise CuratorError(f"{where}: not valid JSON: {error.msg} (column {error.colno})") from None
+def parse_line(data: Any, where: str) -> Prediction:
+    """A prediction from one parsed JSONL line."""
     if not isinstance(data, dict):
         raise CuratorError(f"{where}: a prediction is a JSON object, not {type(data).__name__}")
     try:

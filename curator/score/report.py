@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from curator.errors import CuratorError, first_problem
+from curator.errors import CuratorError
 from curator.model import FixtureScore, GateReport, ItemScore, Prediction, Regression
 from curator.score.metrics import fixture_composite
 from curator.score.scoring import FixtureResult
@@ -55,16 +52,14 @@ def regressions(now: list[FixtureScore], baseline: GateReport | None) -> list[Re
 
 
 def load_baseline(path: Path) -> GateReport:
+    from curator.json_input import JsonInputError, parse_model
+    from curator.limits import DEFAULT, read_limited
+
+    data = read_limited(path, DEFAULT.json_bytes, "max_json_mb")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CuratorError(f"{path}: no such file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CuratorError(f"{path}: not a gate report (not valid JSON: {error})") from None
-    try:
-        return GateReport.model_validate(data)
-    except ValidationError as error:
-        raise CuratorError(f"{path}: not a gate report: {first_problem(error)}") from None
+        return parse_model(GateReport, data, str(path))
+    except JsonInputError as error:
+        raise CuratorError(f"{path}: not a gate report: {error.reason}") from None
 
 
 def render_json(report: GateReport) -> str:

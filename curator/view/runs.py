@@ -6,15 +6,15 @@ A line that is not JSON or not an eval line is an error naming the file and line
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from curator.config import first_problem
-from curator.errors import CuratorError
-from curator.model import EvalLine
+from curator.errors import CuratorError, first_problem
+from curator.json_input import parse_lines
+from curator.limits import DEFAULT, read_limited
+from curator.model import EvalLine, LimitSettings
 
 
 @dataclass(frozen=True)
@@ -29,21 +29,10 @@ class Run:
         return self.path.name
 
 
-def read_run(path: Path) -> Run:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CuratorError(f"{path}: no such file") from None
-    except UnicodeDecodeError as error:
-        raise CuratorError(f"{path}: not UTF-8 text ({error.reason})") from None
+def read_run(path: Path, limits: LimitSettings = DEFAULT) -> Run:
+    text = read_limited(path, limits.json_bytes, "max_json_mb")
     lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise CuratorError(f"{path}:{number}: not JSON ({error.msg})") from None
+    for number, data in parse_lines(text, str(path), limits):
         if not isinstance(data, dict):
             raise CuratorError(f"{path}:{number}: not an eval line (a JSON object)")
         try:

@@ -173,5 +173,5 @@ def test_a_held_lock_is_waited_for_then_one_line_error(store, tmp_path, monkeypa
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-    assert store.local_path("lock").exists()  # kept in place: every process locks one inode
+    assert not store.local_path("lock").exists()  # the root folder is locked: nothing is created
     assert set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me").rev == 2

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from curator.errors import CuratorError
+from curator.ingest.documents import parse_document
 from curator.ingest.language import detect_language
-from curator.ingest.pdf import parse_pdf, usable_text
+from curator.ingest.pdf import usable_text
 from curator.ingest.source import RawSource, read_source
 from curator.ingest.suggest import suggest_fields
 from tests.ingest.conftest import EXAMPLES, TRUTH, cer, generate
@@ -15,7 +16,7 @@ CER_LIMIT = 0.03
 
 
 def test_text_layer_pages_are_not_ocred():
-    [parsed] = parse_pdf(read_source(EXAMPLES / "pdfs" / "lease-maple.pdf"))
+    parsed = parse_document(read_source(EXAMPLES / "pdfs" / "lease-maple.pdf"))
     pages = parsed.content.pages
     assert [p.origin for p in pages] == ["text-layer", "text-layer"]
     assert all(p.ocr_confidence is None and p.language == "en" for p in pages)
@@ -24,7 +25,7 @@ def test_text_layer_pages_are_not_ocred():
 
 def test_clean_300dpi_scan_ocr_is_under_3_percent_cer(clean_scan):
     path, truth = clean_scan
-    [parsed] = parse_pdf(read_source(path), workers=1)
+    parsed = parse_document(read_source(path), workers=1)
     [page] = parsed.content.pages
     assert page.origin == "ocr" and page.ocr_confidence > 80
     rate = cer(page.text, truth)
@@ -34,7 +35,7 @@ def test_clean_300dpi_scan_ocr_is_under_3_percent_cer(clean_scan):
 
 def test_ocr_never_keeps_an_empty_page_and_warns(clean_scan):
     path, _ = clean_scan
-    [parsed] = parse_pdf(read_source(path), ocr="never")
+    parsed = parse_document(read_source(path), ocr="never")
     [page] = parsed.content.pages
     assert page.origin == "text-layer" and not usable_text(page.text) and page.language is None
     assert parsed.warnings == ["page 1: no usable text layer and --ocr never; kept as is"]
@@ -44,7 +45,7 @@ def test_ocr_always_reads_text_pages_too(tmp_path):
     path = tmp_path / "short.pdf"
     path.write_bytes(generate.text_pdf([["INVOICE", "Invoice Number: INV-2024-0001", "Total Amount: $12.50"]],
                                        font_size=16))
-    [parsed] = parse_pdf(read_source(path), ocr="always", workers=1)
+    parsed = parse_document(read_source(path), ocr="always", workers=1)
     [page] = parsed.content.pages
     assert page.origin == "ocr" and page.ocr_confidence is not None
     assert "INV-2024-0001" in page.text
@@ -52,7 +53,7 @@ def test_ocr_always_reads_text_pages_too(tmp_path):
 
 def test_skewed_noisy_multipage_scan_is_read_in_parallel_and_fields_found():
     name = "pdfs/lease-scanned.pdf"
-    [parsed] = parse_pdf(read_source(EXAMPLES / name), workers=2)
+    parsed = parse_document(read_source(EXAMPLES / name), workers=2)
     assert [p.origin for p in parsed.content.pages] == ["ocr", "ocr"]
     fields = suggest_fields(parsed.content, _spec("lease"))
     assert {k: v.value for k, v in fields.items()} == TRUTH[name]["fields"]
@@ -60,7 +61,7 @@ def test_skewed_noisy_multipage_scan_is_read_in_parallel_and_fields_found():
 
 def test_sideways_scan_is_turned_upright():
     name = "pdfs/invoice-sideways-scan.pdf"
-    [parsed] = parse_pdf(read_source(EXAMPLES / name), workers=1)
+    parsed = parse_document(read_source(EXAMPLES / name), workers=1)
     [page] = parsed.content.pages
     assert page.ocr_confidence > 80
     assert any("turned 90 degrees" in w for w in parsed.warnings)
@@ -74,7 +75,7 @@ def test_language_is_detected_per_page_and_deterministically(tmp_path):
     english = ["LEASE", "The tenant pays the monthly rent on the first day of each month to the landlord."]
     path = tmp_path / "bilingual.pdf"
     path.write_bytes(generate.text_pdf([english, french]))
-    [parsed] = parse_pdf(read_source(path))
+    parsed = parse_document(read_source(path))
     assert [p.language for p in parsed.content.pages] == ["en", "fr"]
     text = parsed.content.pages[1].text
     assert {detect_language(text) for _ in range(5)} == {"fr"}
@@ -89,7 +90,7 @@ def test_unmapped_glyph_text_layer_is_not_usable():
 
 def test_unknown_ocr_mode_is_bad_usage():
     with pytest.raises(CuratorError, match="--ocr must be one of"):
-        parse_pdf(RawSource(EXAMPLES / "pdfs" / "lease-maple.pdf", b"%PDF-"), ocr="sometimes")
+        parse_document(RawSource(EXAMPLES / "pdfs" / "lease-maple.pdf", b"%PDF-"), ocr="sometimes")
 
 
 def _spec(doc_type: str):
@@ -100,13 +101,13 @@ def _spec(doc_type: str):
 
 
 def test_several_pdfs_share_one_ocr_pool_and_keep_their_own_pages(clean_scan, tmp_path):
-    from curator.ingest.pdf import parse_pdfs
+    from curator.ingest.documents import parse_documents
 
     path, truth = clean_scan
     text = EXAMPLES / "pdfs" / "invoice-harbor.pdf"
     other = tmp_path / "copy-scan.pdf"
     other.write_bytes(path.read_bytes() + b"\n")  # another file, same page
-    first, middle, last = parse_pdfs([read_source(path), read_source(text), read_source(other)], workers=2)
+    first, middle, last = parse_documents([read_source(path), read_source(text), read_source(other)], workers=2)
     assert [p.origin for p in middle.content.pages] == ["text-layer"]
     for parsed in (first, last):
         [page] = parsed.content.pages

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from curator.config import load_config
-from curator.ingest.pdf import parse_pdf
+from curator.ingest.documents import parse_document
 from curator.ingest.source import read_source
 from curator.ingest.suggest import guess_doc_type, suggest_fields, suggest_revision
 from curator.labels import evidence_problems
@@ -24,7 +24,7 @@ def page(text: str) -> DocumentContent:
 
 @pytest.mark.parametrize("name", ["pdfs/lease-maple.pdf", "pdfs/invoice-harbor.pdf"])
 def test_text_layer_examples_get_every_true_field_suggested(name):
-    [parsed] = parse_pdf(read_source(EXAMPLES / name))
+    parsed = parse_document(read_source(EXAMPLES / name))
     truth = TRUTH[name]
     assert guess_doc_type(parsed.content, CONFIG) == truth["doc_type"]
     revision = suggest_revision(parsed.content, CONFIG.doc_types[truth["doc_type"]])

@@ -38,7 +38,7 @@ def test_json_output_is_one_document(store, tmp_path):
 def test_usage_errors_are_one_line_and_leave_the_store_alone(store, tmp_path):
     before = snapshot(store.root)
     run = run_cli("promote", tmp_path / "nope.jsonl", store=store.root)
-    assert run.exit_code == 2 and run.stderr.startswith("curator: error: cannot read")
+    assert run.exit_code == 2 and run.stderr == f"curator: error: {tmp_path / 'nope.jsonl'}: no such file\n"
     good, _ = lease_failure(23, "trace-cli-3")
     (tmp_path / "f.json").write_text(json.dumps(good))
     run = run_cli("promote", tmp_path / "f.json", "--failure-mode", "bogus", store=store.root)

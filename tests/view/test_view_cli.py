@@ -65,7 +65,7 @@ def test_bad_input_is_one_line_exit_2_and_no_comment_written(tmp_path):
     broken.write_text('{"name": "x", "timestamp": "t", "pass": true}\n{oops\n')
     target = tmp_path / "comment.md"
     result = run_cli("view", str(broken), "--comment", str(target))
-    assert result.exit_code == 2 and result.stderr.startswith("curator: error: ") and "evals.jsonl:2: not JSON" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith("curator: error: ") and "evals.jsonl:2: not valid JSON" in result.stderr
     assert not target.exists()
     missing = run_cli("view", str(tmp_path / "nope.jsonl"), "--check")
     assert missing.exit_code == 2 and "nope.jsonl: no such file" in missing.stderr

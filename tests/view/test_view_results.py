@@ -74,7 +74,7 @@ def test_plain_mattermost_lines_read_and_group_by_test_name(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("{not json\n", "evals.jsonl:1: not JSON"),
+    ("{not json\n", "evals.jsonl:1: not valid JSON"),
     ('[1, 2]\n', "evals.jsonl:1: not an eval line"),
     ('\n{"name": "x", "timestamp": "t", "pass": "maybe"}\n', "evals.jsonl:2: pass:"),
     ('{"name": "x", "timestamp": "t", "pass": true, "score": 7}\n', "evals.jsonl:1: score:"),
