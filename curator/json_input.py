@@ -48,7 +48,7 @@ class _Refused(ValueError):
 def parse(data: bytes | str, where: str, limits: LimitSettings = DEFAULT) -> Any:
     """One JSON document, within `limits`."""
     if len(data) > limits.json_bytes:
-        raise JsonInputError(where, too_big(len(data), limits.json_bytes, "JSON", "max_json_mb"))
+        raise JsonInputError(where, too_big(len(data), limits.json_bytes, "max_json_mb"))
     text = _text(data, where)
     digits = limits.max_json_number_digits
     # The hooks cost a call per number: only used when some run of number characters is
@@ -103,7 +103,7 @@ def parse_model(model: type[ModelT], data: bytes | str, where: str,
                 limits: LimitSettings = DEFAULT) -> ModelT:
     """One document of a curator format, through pydantic's parser; problems are one line."""
     if len(data) > limits.json_bytes:
-        raise JsonInputError(where, too_big(len(data), limits.json_bytes, "JSON", "max_json_mb"))
+        raise JsonInputError(where, too_big(len(data), limits.json_bytes, "max_json_mb"))
     try:
         return model.model_validate_json(data)
     except ValidationError as error:

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 DEFAULT = LimitSettings()
 
+# What the defaults buy, measured by benchmarks/memory.py and tests/hostile (README, Limits):
+# refusing any input, a hostile one included, costs one process less than this
+REFUSAL_MEMORY_MB = 512
+# and no process reading a document (an OCR worker with its Tesseract) goes over this.
+DOCUMENT_MEMORY_MB = 1024
+
 
 def of(store: Store | None) -> LimitSettings:
     """The limits of `store`, or the defaults without one."""
@@ -32,8 +38,9 @@ def hint(setting: str) -> str:
     return f"raise [limits] {setting} in curator.toml to accept it"
 
 
-def too_big(size: int, max_bytes: int, what: str, setting: str) -> str:
-    return f"{what} of {_mb(size)} is over the limit of {_mb(max_bytes)} ({hint(setting)})"
+def too_big(size: int, max_bytes: int, setting: str) -> str:
+    """The end of an error line: how big, the limit, and which setting raises it."""
+    return f"{_mb(size)}, over the limit of {_mb(max_bytes)} ({hint(setting)})"
 
 
 def read_limited(path: Path, max_bytes: int, setting: str, *, name: str | None = None) -> bytes:
@@ -56,13 +63,13 @@ def read_limited(path: Path, max_bytes: int, setting: str, *, name: str | None =
         if not stat.S_ISREG(info.st_mode):
             raise CuratorError(f"{label}: not a regular file (a device, FIFO or socket)")
         if info.st_size > max_bytes:
-            raise CuratorError(f"{label}: {too_big(info.st_size, max_bytes, 'a file', setting)}")
+            raise CuratorError(f"{label}: {too_big(info.st_size, max_bytes, setting)}")
         try:
             data = handle.read(max_bytes + 1)
         except OSError as error:
             raise CuratorError(f"{label}: cannot read: {error.strerror}") from None
     if len(data) > max_bytes:  # it grew while we read it
-        raise CuratorError(f"{label}: {too_big(len(data), max_bytes, 'a file', setting)}")
+        raise CuratorError(f"{label}: {too_big(len(data), max_bytes, setting)}")
     return data
 
 

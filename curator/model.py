@@ -452,7 +452,7 @@ class LimitSettings(Strict):
 
     max_file_mb: int = Field(default=256, ge=1, description="any one input file: PDF, image, JSON, JSONL")
     max_json_mb: int = Field(
-        default=64, ge=1,
+        default=32, ge=1,
         description="one JSON or JSONL input (thread export, chat log, failure records, predictions, "
                     "eval run) or one JSON file of the store or a bundle",
     )
@@ -469,9 +469,10 @@ class LimitSettings(Strict):
         default=36_000_000, ge=1_000_000,
         description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 million)",
     )
-    max_image_pixels: int = Field(
-        default=180_000_000, ge=1_000_000,
-        description="an image file (or TIFF page) larger than this is refused before it is decoded",
+    max_image_mb: int = Field(
+        default=512, ge=16,
+        description="memory one image may take decoded (width x height x bytes per pixel): a page "
+                    "of an image file, or an image on a PDF page that is OCRed",
     )
     max_bundle_file_mb: int = Field(default=2048, ge=1, description="one file inside a bundle archive")
     max_bundle_mb: int = Field(default=8192, ge=1, description="all files of a bundle archive together")

@@ -666,7 +666,7 @@ def _read_bytes(path: str, max_bytes: int) -> bytes | None:
         if not stat.S_ISREG(info.st_mode):
             raise CuratorError(f"{_last_parts(path)}: not a regular file")
         if info.st_size > max_bytes:
-            raise CuratorError(f"{_last_parts(path)}: {too_big(info.st_size, max_bytes, 'a file', 'max_json_mb')}")
+            raise CuratorError(f"{_last_parts(path)}: {too_big(info.st_size, max_bytes, 'max_json_mb')}")
         return handle.read()
 
 

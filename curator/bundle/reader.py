@@ -160,9 +160,10 @@ class ArchiveFiles(BundleFiles):
         largest = self.limits.max_bundle_file_mb * MIB
         if member.size > largest:
             raise CuratorError(f"{self.label}: {_shown(member.name)}: "
-                               f"{too_big(member.size, largest, 'a file', 'max_bundle_file_mb')}")
+                               f"{too_big(member.size, largest, 'max_bundle_file_mb')}")
         if total > self.limits.max_bundle_mb * MIB:
-            raise CuratorError(f"{self.label}: {too_big(total, self.limits.max_bundle_mb * MIB, 'a bundle', 'max_bundle_mb')}")
+            limit = self.limits.max_bundle_mb * MIB
+            raise CuratorError(f"{self.label}: its files total {too_big(total, limit, 'max_bundle_mb')}")
 
     def _take(self, name: str, member: tarfile.TarInfo, archive: tarfile.TarFile) -> None:
         if name in self._hashes:

@@ -6,7 +6,10 @@ Each command lives in its own module under curator/cli/ and is imported only whe
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
+import threading
+from typing import NoReturn
 
 import click
 
@@ -68,30 +71,64 @@ def cli(ctx: click.Context, store_path: str | None, debug: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the CLI: every failure is one line on stderr and exit code 2."""
+    """Run the CLI: every failure is one line on stderr and exit code 2 (130 on Ctrl-C, 143
+    on SIGTERM), never a traceback unless --debug; secrets are redacted from both."""
     args = sys.argv[1:] if argv is None else argv
+    # SIGTERM unwinds like Ctrl-C: temporary files are removed, OCR workers are killed.
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if in_main_thread else None
+    try:
+        _run(args)
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: list[str]) -> NoReturn:
     debug = "--debug" in args
     try:
         result = cli.main(args=args, prog_name="curator", standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.exceptions.Abort:
-        click.echo("curator: error: aborted", err=True)
-        sys.exit(2)
+        _fail(args, "aborted", 2)
     except click.ClickException as error:
-        click.echo(f"curator: error: {error.format_message()}", err=True)
-        sys.exit(2)
-    except CuratorError as error:
-        if debug:
-            raise
-        click.echo(f"curator: error: {error}", err=True)
-        sys.exit(error.exit_code)
+        _fail(args, error.format_message(), 2)
     except KeyboardInterrupt:
-        click.echo("curator: error: interrupted", err=True)
-        sys.exit(130)
+        _fail(args, "interrupted", 130)
+    except Terminated:
+        _fail(args, "terminated", 143)
+    except CuratorError as error:
+        _fail(args, str(error), error.exit_code, traceback=debug)
     except OSError as error:
-        if debug:
-            raise
-        click.echo(f"curator: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), err=True)
-        sys.exit(2)
+        _fail(args, f"{error.strerror or error}: {error.filename or ''}".rstrip(": "), 2, traceback=debug)
+    except MemoryError:
+        _fail(args, "out of memory (see [limits] in curator.toml for the input limits)", 2, traceback=debug)
+    except Exception as error:  # a bug, or an input nothing anticipated
+        # Its message is not shown: it may quote the input (a KeyError of a name, a value).
+        _fail(args, f"unexpected {type(error).__name__}; run with --debug for the traceback", 2,
+              traceback=debug)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so the command unwinds (see main)."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _fail(args: list[str], message: str, code: int, *, traceback: bool = False) -> NoReturn:
+    """Print one redacted error line (with --debug, the redacted traceback before it) and exit."""
+    import os
+
+    from curator.cli.redact import redact, secrets_in
+
+    secrets = secrets_in(args, os.environ)
+    if traceback:
+        import traceback as tb
+
+        click.echo(redact("".join(tb.format_exc()), secrets).rstrip("\n"), err=True)
+    click.echo(f"curator: error: {redact(message, secrets)}", err=True)
+    sys.exit(code)

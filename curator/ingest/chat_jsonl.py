@@ -47,8 +47,14 @@ def read_messages(source: RawSource, limits: LimitSettings = DEFAULT) -> list[Ch
     return messages
 
 
+# Epoch milliseconds of 0001-01-01 and 9999-12-31: what a date can be.
+EARLIEST_MS, LATEST_MS = -62_135_596_800_000, 253_402_300_799_999
+
+
 def to_epoch_ms(value: str | int, where: str) -> int:
     if isinstance(value, int):
+        if not EARLIEST_MS <= value <= LATEST_MS:
+            raise CuratorError(f"{where}: its time is out of range for epoch milliseconds")
         return value
     try:
         moment = datetime.fromisoformat(value)

@@ -62,6 +62,7 @@ def plan_document(source: RawSource, ocr: str = "auto", limits: LimitSettings = 
     texts = pdf.text_layer(source, limits)
     to_ocr = [i for i, text in enumerate(texts)
               if ocr == "always" or (ocr == "auto" and not pdf.usable_text(text))]
+    pdf.check_page_images(source, to_ocr, limits)
     return DocumentPlan(source, pdf.IMPORTER, texts, to_ocr)
 
 

@@ -1,9 +1,9 @@
 """Scanned images (.png, .jpg, .tif): every frame a page, read by the same OCR as PDFs.
 
 An image is checked from its header before any pixel is decoded: its format, its number of
-frames (a multi-page TIFF is a document of pages) and each frame's size against
-[limits] max_image_pixels. A frame over the pixel budget is decoded smaller where the
-format allows it (JPEG) and scaled down to the budget before OCR.
+frames (a multi-page TIFF is a document of pages, at most [limits] max_pages) and the
+memory each frame takes decoded ([limits] max_image_mb). A frame over the pixel budget is
+decoded smaller where the format allows it (JPEG) and scaled down to the budget before OCR.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 from curator.errors import CuratorError
 from curator.ingest.pixels import fitted_scale
 from curator.ingest.source import RawSource
-from curator.limits import DEFAULT, hint
-from curator.model import LimitSettings
+from curator.limits import DEFAULT, hint, too_big
+from curator.model import MIB, LimitSettings
 
 IMPORTER = "image"
 SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
@@ -26,6 +26,18 @@ FORMATS = {"PNG", "JPEG", "MPO", "TIFF"}  # MPO: a JPEG with extra frames, as ph
 def frame_sizes(source: RawSource, limits: LimitSettings = DEFAULT) -> list[tuple[int, int]]:
     """(width, height) of every frame, from the headers alone; refused (one line) when the
     file is no image of a known format, has too many frames or a frame too large to decode."""
+    sizes = _headers(source, limits)
+    for number, (width, height, cost) in enumerate(sizes, start=1):
+        if width * height == 0:
+            raise CuratorError(f"{source.name}: page {number} has no pixels")
+        if cost > limits.max_image_mb * MIB:
+            raise CuratorError(f"{source.name}: page {number} ({width} x {height} pixels) decodes to "
+                               f"{too_big(cost, limits.max_image_mb * MIB, 'max_image_mb')}")
+    return [(width, height) for width, height, _ in sizes]
+
+
+def _headers(source: RawSource, limits: LimitSettings) -> list[tuple[int, int, int]]:
+    """(width, height, bytes decoded) of each frame; only headers are read."""
     from PIL import UnidentifiedImageError
 
     try:
@@ -36,22 +48,33 @@ def frame_sizes(source: RawSource, limits: LimitSettings = DEFAULT) -> list[tupl
             if count > limits.max_pages:
                 raise CuratorError(f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
                                    f"({hint('max_pages')})")
+            jpeg = image.format in ("JPEG", "MPO")
             sizes = []
             for index in range(count):
                 image.seek(index)
-                sizes.append(image.size)
+                width, height = image.size
+                sizes.append((width, height, decoded_bytes(width, height, image.mode, jpeg, limits.max_page_pixels)))
+            return sizes
     except UnidentifiedImageError:
         raise CuratorError(f"{source.name}: not a readable PNG, JPEG or TIFF image") from None
     except (OSError, ValueError, EOFError, SyntaxError) as error:  # Pillow's plugins raise these on damage
         raise CuratorError(f"{source.name}: damaged image ({type(error).__name__})") from None
-    for number, (width, height) in enumerate(sizes, start=1):
-        if width * height == 0:
-            raise CuratorError(f"{source.name}: page {number} has no pixels")
-        if width * height > limits.max_image_pixels:
-            raise CuratorError(
-                f"{source.name}: page {number} is {width} x {height} pixels, over the limit of "
-                f"{limits.max_image_pixels:,} ({hint('max_image_pixels')})")
-    return sizes
+
+
+def decoded_bytes(width: int, height: int, mode: str, jpeg: bool, max_pixels: int) -> int:
+    """What Pillow allocates to decode a frame (one byte a pixel for bilevel, grey and
+    palette images, two for 16-bit grey, four otherwise); a JPEG over the pixel budget is
+    decoded at 1/2, 1/4 or 1/8 of its size (see load_frame)."""
+    per_pixel = 1 if mode in ("1", "L", "P") else 2 if mode.startswith("I;16") else 4
+    shrink = _jpeg_shrink(width, height, max_pixels) if jpeg else 1
+    return (width // shrink + 1) * (height // shrink + 1) * per_pixel
+
+
+def _jpeg_shrink(width: int, height: int, max_pixels: int) -> int:
+    """The factor Pillow's draft mode decodes a JPEG smaller by: the largest of 1, 2, 4, 8
+    that still leaves it at least as large as the pixel budget asks."""
+    wanted = 1 / fitted_scale(width, height, 1.0, max_pixels)
+    return max(factor for factor in (1, 2, 4, 8) if factor <= wanted)
 
 
 def load_frame(path: str, index: int, max_pixels: int) -> tuple[Any, float]:
@@ -77,7 +100,7 @@ def load_frame(path: str, index: int, max_pixels: int) -> tuple[Any, float]:
 
 def _opened(file: Any) -> Any:
     """Image.open without Pillow's own decompression-bomb check (a warning on stderr, or an
-    error that names no limit of ours): `frame_sizes` applies [limits] max_image_pixels."""
+    error that names no limit of ours): `frame_sizes` applies [limits] max_image_mb."""
     from PIL import Image
 
     pillows = Image.MAX_IMAGE_PIXELS

@@ -3,7 +3,8 @@ which pages to OCR instead).
 
 A PDF is checked before its pages are read: its header, that it opens, that it is not
 encrypted, and its page count against [limits] max_pages (counted by pdfium from the page
-tree, before pdfplumber builds a page object for each).
+tree, before pdfplumber builds a page object for each); and before a page is rendered for
+OCR, the images on it against [limits] max_image_mb.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import re
 
 from curator.errors import CuratorError
 from curator.ingest.source import RawSource
-from curator.limits import DEFAULT, hint
-from curator.model import LimitSettings
+from curator.limits import DEFAULT, hint, too_big
+from curator.model import MIB, LimitSettings
 
 IMPORTER = "pdf"
 # A text layer with fewer letters/digits than this is treated as absent (a scan's stray marks).
@@ -68,6 +69,28 @@ def _check_page_count(source: RawSource, limits: LimitSettings) -> None:
     if count > limits.max_pages:
         raise CuratorError(f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
                            f"({hint('max_pages')})")
+
+
+def check_page_images(source: RawSource, pages: list[int], limits: LimitSettings = DEFAULT) -> None:
+    """Refuse (one line) before rendering when an image on one of `pages` (0-based) would
+    take more memory decoded than [limits] max_image_mb: rendering decodes it whole, however
+    small the page is drawn. Sizes come from the image dictionaries; nothing is decoded."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_raw
+
+    limit = limits.max_image_mb * MIB
+    document = pdfium.PdfDocument(source.data)
+    try:
+        for index in pages:
+            for image in document[index].get_objects(filter=(pdfium_raw.FPDF_PAGEOBJ_IMAGE,)):
+                width, height = image.get_px_size()
+                bits = image.get_metadata().bits_per_pixel  # 0: pdfium cannot tell without decoding
+                cost = width * height * (bits if 0 < bits <= 8 else 32) // 8  # colour is held as 4 bytes
+                if cost > limit:
+                    raise CuratorError(f"{source.name}: page {index + 1} holds a {width} x {height} image that "
+                                       f"decodes to {too_big(cost, limit, 'max_image_mb')}")
+    finally:
+        document.close()
 
 
 def text_layer(source: RawSource, limits: LimitSettings = DEFAULT) -> list[str]:

@@ -134,6 +134,10 @@ def promote(
     check_mode(failure_mode)
     entries = read_records(path, store.limits)
     summary = PromoteSummary()
+    if not any(isinstance(entry, RecordLine) for entry in entries):
+        # Nothing to promote: the store (its dedup index and vault too) is left as it is.
+        summary.rejected.extend(entry for entry in entries if isinstance(entry, Rejection))
+        return summary
     with store.locked():
         vault = Vault.open(store)
         with DedupIndex(store) as index:

@@ -10,14 +10,18 @@ error message built here contains it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from curator.errors import CuratorError
+from curator.json_input import parse
 
 URL_ENV = "LABEL_STUDIO_URL"
+# Visible ASCII only: what an HTTP header value (and a URL) may hold.
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
 KEY_ENV = "LABEL_STUDIO_API_KEY"
 TIMEOUT_SECONDS = 30.0
 PAGE_SIZE = 100
@@ -140,7 +144,7 @@ class Connection:
             raw = b"".join(self.client.projects.exports.download_sync(
                 id=project_id, export_type="JSON", download_all_tasks=False,
                 request_options={"additional_query_parameters": {"ids[]": [str(i) for i in task_ids]}}))
-            exported = json.loads(raw or b"[]")
+            exported = parse(raw or b"[]", f"{self.url} export")
         if not isinstance(exported, list):
             raise CuratorError(f"{self.url} sent an export that is not a list of tasks")
         return exported
@@ -157,12 +161,24 @@ def connect(url: str | None, api_key: str | None, *, timeout: float = TIMEOUT_SE
         raise CuratorError(f"no Label Studio URL: give --url or set {URL_ENV}")
     if not api_key:
         raise CuratorError(f"no Label Studio API key: give --api-key or set {KEY_ENV}")
+    key = api_key.strip()
+    if not _HEADER_SAFE.fullmatch(key):
+        # Checked before anything is sent: an HTTP library refusing the header would quote it.
+        raise CuratorError(f"the Label Studio API key holds a character no HTTP header can carry (a space, "
+                           f"a line break or a non-ASCII character); check --api-key / {KEY_ENV}")
     url = url.strip().rstrip("/")
-    if not url.startswith(("http://", "https://")):
-        raise CuratorError(f"not a usable Label Studio URL: {url!r} (expected http://host:port)")
-    with translated(url, "connecting"):
+    if not url.startswith(("http://", "https://")) or not _HEADER_SAFE.fullmatch(url):
+        raise CuratorError(f"not a usable Label Studio URL: {shown_url(url)!r} (expected http://host:port)")
+    with translated(shown_url(url), "connecting"):
         from label_studio_sdk import LabelStudio
 
-        client = LabelStudio(base_url=url, api_key=api_key.strip(), timeout=timeout)
+        client = LabelStudio(base_url=url, api_key=key, timeout=timeout)
         client.users.whoami()
-    return Connection(url=url, client=client)
+    return Connection(url=shown_url(url), client=client)
+
+
+def shown_url(url: str) -> str:
+    """The URL as messages show it: without a user name and password (http://user:pw@host)."""
+    scheme, sep, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    return f"{scheme}{sep}{host.rpartition('@')[2]}{slash}{path}" if sep else url
