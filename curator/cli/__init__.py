@@ -90,7 +90,9 @@ def _run(args: list[str]) -> NoReturn:
         result = cli.main(args=args, prog_name="curator", standalone_mode=False)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as error:
+        if isinstance(error.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            _fail(args, "interrupted", 130)
         _fail(args, "aborted", 2)
     except click.ClickException as error:
         _fail(args, error.format_message(), 2)

@@ -77,7 +77,7 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
         message_id = message.id
         assert message_id is not None  # read_messages numbers the messages that came without one
         if message_id in posts:
-            raise CuratorError(f"{name}: message id {message_id!r} appears twice")
+            raise CuratorError(f"{name}: two messages have the same id (ids must be unique)")
         if message.author not in user_ids:
             uid = f"user-{len(user_ids) + 1}"
             user_ids[message.author] = uid

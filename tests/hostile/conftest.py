@@ -76,9 +76,13 @@ def sample(tmp_path: Path) -> Store:
     return copy_sample_store(tmp_path / "sample")
 
 
-def run(sandbox: Sandbox, *args: str | Path, store: Store | None = None, **env: str) -> ChildRun:
-    """`python -m curator ARGS` in the sandbox; its exit code, output and peak memory."""
-    argv = [sys.executable, "-m", "curator"] + (["--store", str(store.root)] if store else [])
+def run(sandbox: Sandbox, *args: str | Path, store: Store | None = None, fault: str = "", **env: str) -> ChildRun:
+    """`python -m curator ARGS` in the sandbox; its exit code, output and peak memory.
+
+    `fault`: Python run in the child first, to inject a fault (the only mocking here).
+    """
+    start = ["-c", f"import sys\n{fault}\nfrom curator.cli import main\nmain(sys.argv[1:])"] if fault else ["-m", "curator"]
+    argv = [sys.executable, *start] + (["--store", str(store.root)] if store else [])
     argv += [str(a) for a in args]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         child = subprocess.Popen(argv, cwd=sandbox.cwd, env=sandbox.env(**env), stdout=out, stderr=err,

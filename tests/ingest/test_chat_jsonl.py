@@ -46,7 +46,7 @@ def test_split_threads_on_a_chat_log():
     (b'{"author": "a", "text": "hi", "time": "yesterday"}\n', "not ISO 8601"),
     (b'\n\n', "no messages"),
     (b'{"author": "a", "text": "x", "time": 1, "id": "d"}\n{"author": "b", "text": "y", "time": 2, "id": "d"}\n',
-     "appears twice"),
+     "two messages have the same id"),
     (b'\xff\xfe', "not UTF-8"),
 ])
 def test_bad_chat_logs_say_what_is_wrong(tmp_path, data, message):
