@@ -3,9 +3,10 @@
 Thread exports, chat logs, failure records, predictions, eval runs, Label Studio exports,
 bundle manifests and lines, and the store's own files (which a `git pull` can change).
 What a hostile file can do to Python's json module (a traceback on deep nesting, a
-5,001-digit number or a lone surrogate, all the memory on a huge file) becomes one line
-naming the file and line (`JsonInputError`, exit 2) under the limits of
-`curator.model.LimitSettings`. No error line quotes the input: it may be personal data.
+5,001-digit number or a lone surrogate, all the memory on a huge file or on millions of
+tiny values) becomes one line naming the file and line (`JsonInputError`, exit 2) under
+the limits of `curator.model.LimitSettings`. No error line quotes the input: it may be
+personal data.
 
 Two parsers, one contract: `parse` (the json module, with every limit) for free-form
 input; `parse_model` (pydantic's own parser, which has its own depth and number limits)
@@ -29,6 +30,8 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 # A lone surrogate can only come from a \uD800-\uDFFF escape: UTF-8 cannot encode one.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A JSON string, unrolled and possessive: linear on any input, never backtracking.
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"')
 
 
 class JsonInputError(CuratorError):
@@ -47,9 +50,27 @@ class _Refused(ValueError):
 
 def parse(data: bytes | str, where: str, limits: LimitSettings = DEFAULT) -> Any:
     """One JSON document, within `limits`."""
+    return _parse(data, where, limits, 0)[0]
+
+
+def parse_lines(data: bytes, where: str, limits: LimitSettings = DEFAULT) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of every non-blank JSONL line; the first bad line raises. The
+    values of all lines together count against [limits] max_json_values."""
+    values = 0
+    for number, raw in lines(data):
+        value, values = _parse(raw, f"{where}:{number}", limits, values)
+        yield number, value
+
+
+def _parse(data: bytes | str, where: str, limits: LimitSettings, values: int) -> tuple[Any, int]:
+    """The document, and `values` plus the number of values in it."""
     if len(data) > limits.json_bytes:
         raise JsonInputError(where, too_big(len(data), limits.json_bytes, "max_json_mb"))
     text = _text(data, where)
+    values += _count_values(text)
+    if values > limits.max_json_values:
+        # Counted before parsing: a million tiny objects cost far more memory than their text.
+        raise JsonInputError(where, f"more than {limits.max_json_values:,} values ({hint('max_json_values')})")
     digits = limits.max_json_number_digits
     # The hooks cost a call per number: only used when some run of number characters is
     # longer than the limit (a long number, or a long digit run inside a string).
@@ -79,13 +100,15 @@ def parse(data: bytes | str, where: str, limits: LimitSettings = DEFAULT) -> Any
     except _Refused as error:
         raise JsonInputError(where, str(error)) from None
     _check_shape(value, where, limits, strings=bool(_SURROGATE_ESCAPE.search(text)))
-    return value
+    return value, values
 
 
-def parse_lines(data: bytes, where: str, limits: LimitSettings = DEFAULT) -> Iterator[tuple[int, Any]]:
-    """(line number, value) of every non-blank JSONL line; the first bad line raises."""
-    for number, raw in lines(data):
-        yield number, parse(raw, f"{where}:{number}", limits)
+def _count_values(text: str) -> int:
+    """Values in a JSON text (an array's elements, an object's members, the top one), plus
+    one per empty array or object: counted on the text with its strings taken out, at C
+    speed (a comma ends a value, a bracket starts one)."""
+    bare = _STRING.sub("", text) if '"' in text else text
+    return bare.count(",") + bare.count("[") + bare.count("{") + 1
 
 
 def lines(data: bytes) -> Iterator[tuple[int, bytes]]:

@@ -454,12 +454,17 @@ class LimitSettings(Strict):
     max_json_mb: int = Field(
         default=32, ge=1,
         description="one JSON or JSONL input (thread export, chat log, failure records, predictions, "
-                    "eval run) or one JSON file of the store or a bundle",
+                    "eval run); a JSON file curator wrote (store, bundle) may be 4 times as large",
     )
     max_json_depth: int = Field(
         default=64, ge=2, le=128,
         description="nesting of objects and arrays in JSON inputs (at most 128: the store's own files "
                     "nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
+    )
+    max_json_values: int = Field(
+        default=1_000_000, ge=1000,
+        description="values (objects, arrays, strings, numbers) in one JSON or JSONL input: what its "
+                    "memory grows with (real exports hold 30,000 to 45,000 a MB)",
     )
     max_json_number_digits: int = Field(
         default=100, ge=20, le=4000, description="digits (and signs, dots, exponents) of one JSON number"
@@ -488,6 +493,12 @@ class LimitSettings(Strict):
     @property
     def json_bytes(self) -> int:
         return self.max_json_mb * MIB
+
+    def for_curator_files(self) -> LimitSettings:
+        """The limits for JSON that curator wrote (store files, bundle files): a fixture holds
+        its input and more (labels, a bundle line's metadata), nested a few levels deeper."""
+        return self.model_copy(update={"max_json_mb": 4 * self.max_json_mb, "max_json_values": 4 * self.max_json_values,
+                                       "max_json_depth": 128})
 
 
 class StoreConfig(Strict):

@@ -98,7 +98,7 @@ class FixtureFiles:
     # [size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl ([-1, 0, 0]: missing).
     # Every store write replaces a file by rename, so an equal stat means unchanged bytes.
     stats: list[list[int]]
-    max_bytes: int = LimitSettings().json_bytes
+    max_bytes: int = LimitSettings().for_curator_files().json_bytes
 
     def read(self) -> dict[str, bytes | None]:
         """Each file's bytes by name (None: missing), ready for `Store.parse_record`."""
@@ -163,6 +163,7 @@ class Store:
         self.root = root.resolve()
         self._config: StoreConfig | None = None
         self._lock_depth = 0  # how many `locked()` blocks of this object are open
+        self._file_limits: LimitSettings | None = None
         # The source index as last read or rebuilt, with the stat of its file then.
         self._sources: tuple[tuple[int, int, int] | None, SourceIndex] | None = None
 
@@ -232,7 +233,15 @@ class Store:
 
     @property
     def limits(self) -> LimitSettings:
+        """The input limits of curator.toml."""
         return self.config.limits
+
+    @property
+    def file_limits(self) -> LimitSettings:
+        """The limits for the store's own JSON files (see LimitSettings.for_curator_files)."""
+        if self._file_limits is None:
+            self._file_limits = self.limits.for_curator_files()
+        return self._file_limits
 
     @property
     def fixture_folders(self) -> tuple[Path, ...]:
@@ -267,7 +276,7 @@ class Store:
 
     def scan(self) -> list[FixtureFiles]:
         """Every fixture folder with the stat of its files, in id order; nothing is read."""
-        max_bytes = self.limits.json_bytes
+        max_bytes = self.file_limits.json_bytes
         return [
             FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES],
                          max_bytes)
@@ -312,7 +321,7 @@ class Store:
 
     def load(self, fixture_id: str) -> FixtureRecord:
         directory = self.directory(fixture_id)
-        return self.parse_record(directory, _read_files(str(directory), self.limits.json_bytes))
+        return self.parse_record(directory, _read_files(str(directory), self.file_limits.json_bytes))
 
     def parse_record(self, directory: Path, files: Mapping[str, bytes | None]) -> FixtureRecord:
         """A fixture from its files' bytes (None: missing), as `FixtureFiles.read` gives them.
@@ -328,7 +337,7 @@ class Store:
 
     def load_fixture(self, fixture_id: str) -> Fixture:
         path = self.directory(fixture_id) / FIXTURE_FILE
-        return self._parse_model(path, _read_bytes(str(path), self.limits.json_bytes), Fixture)
+        return self._parse_model(path, _read_bytes(str(path), self.file_limits.json_bytes), Fixture)
 
     def records(self) -> Iterator[FixtureRecord]:
         for fixture_id in self.ids():
@@ -427,13 +436,14 @@ class Store:
     def _parse_model(self, path: Path, data: bytes | None, model: type[BaseModel]) -> Any:
         if data is None:
             raise CuratorError(f"{self._rel(path)}: missing")
-        return parse_model(model, data, self._rel(path), self.limits)
+        return parse_model(model, data, self._rel(path), self.file_limits)
 
     def _parse_revisions(self, path: Path, data: bytes | None) -> list[LabelRevision]:
         if data is None:
             return []
         where = self._rel(path)
-        return [parse_model(LabelRevision, line, f"{where}:{number}", self.limits) for number, line in lines(data)]
+        return [parse_model(LabelRevision, line, f"{where}:{number}", self.file_limits)
+                for number, line in lines(data)]
 
     def _rel(self, path: Path) -> str:
         try:

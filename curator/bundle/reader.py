@@ -44,7 +44,7 @@ class BundleFiles:
 
     def __init__(self, label: str, limits: LimitSettings) -> None:
         self.label = label
-        self.limits = limits
+        self.limits = limits.for_curator_files()  # its JSON was written by curator
 
     def names(self) -> list[str]:
         raise NotImplementedError

@@ -5,8 +5,8 @@ stderr starting `curator: error:`, no traceback, the store byte-identical (`.cur
 vault and lock included: `tree` snapshots every entry, folders and links too), nothing
 written outside the store (the child runs in an empty working folder with an empty
 TMPDIR), and a peak memory under the documented bound, measured in the child itself
-(`os.wait4` returns the child's rusage: its own peak, or its largest waited-for
-descendant's, in ru_maxrss).
+(ru_maxrss from os.wait4: its own peak, or its largest waited-for descendant's; through
+tests/hostile/peak_rss.py, so that pytest's own size does not count).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from curator.store import Store
 from tests.conftest import REPO, copy_sample_store
 
 CORPUS = REPO.parent / "shared" / "corpus"
+PEAK_RSS = Path(__file__).with_name("peak_rss.py")
 
 
 @dataclass
@@ -84,15 +85,17 @@ def run(sandbox: Sandbox, *args: str | Path, store: Store | None = None, fault: 
     start = ["-c", f"import sys\n{fault}\nfrom curator.cli import main\nmain(sys.argv[1:])"] if fault else ["-m", "curator"]
     argv = [sys.executable, *start] + (["--store", str(store.root)] if store else [])
     argv += [str(a) for a in args]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(argv, cwd=sandbox.cwd, env=sandbox.env(**env), stdout=out, stderr=err,
-                                 stdin=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        out.seek(0)
-        err.seek(0)
-        return ChildRun(child.returncode, out.read().decode("utf-8", "replace"),
-                        err.read().decode("utf-8", "replace"), usage.ru_maxrss / 1024)
+    return measured(argv, sandbox.cwd, sandbox.env(**env))
+
+
+def measured(argv: list[str], cwd: Path, env: dict[str, str]) -> ChildRun:
+    """Run `argv` through peak_rss.py (see there why) and return what it did."""
+    with tempfile.TemporaryDirectory(prefix="curator-peak-") as folder:
+        peak = Path(folder) / "peak"
+        done = subprocess.run([sys.executable, str(PEAK_RSS), str(peak), *argv], cwd=cwd, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True)
+        return ChildRun(done.returncode, done.stdout.decode("utf-8", "replace"),
+                        done.stderr.decode("utf-8", "replace"), int(peak.read_text()) / 1024)
 
 
 def tree(root: Path) -> dict[str, tuple]:

@@ -42,6 +42,11 @@ JSON_INPUTS = {
     "nan": ("nan.json", _thread(props='{"x": NaN}'), "NaN is not JSON"),
     "huge-time": ("time.jsonl", _chat(time="99999999999999999999"), "its time is out of range"),
     "not-utf8": ("latin1.jsonl", _chat(text='"caf\xe9"'), "not UTF-8 text"),
+    # 3 MB that json.loads would turn into 70 MB of empty objects: counted before parsing.
+    "million-empty-objects": ("many.json", _thread(props="[" + "{}," * 1_100_000 + "{}]"),
+                              "more than 1,000,000 values"),
+    "values-over-many-lines": ("many.jsonl", _chat(extra=', "x": [' + "0," * 99_999 + "0]") * 11,
+                               "many.jsonl:10: more than 1,000,000 values"),  # 100,004 values a line
 }
 
 
