@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "status": ("status", "status", "Move fixtures to a status (draft, active, retired, ...)."),
     "stats": ("stats", "stats", "Store composition against the adversarial target."),
     "label": ("label", "label", "Set and inspect ground-truth label revisions."),
-    "import": ("import_cmd", "import_sources", "Import threads, chat logs and PDFs as fixtures."),
+    "import": ("import_cmd", "import_sources", "Import threads, chat logs, PDFs and scans as fixtures."),
     "audit": ("audit", "audit", "Scan fixtures and bundles for leaked personal data."),
     "mutate": ("mutate", "mutate", "Make adversarial variants with transformed labels."),
     "review": ("review", "review", "Push to and pull from Label Studio."),
