@@ -73,7 +73,7 @@ _IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
 _NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
 _IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
-_NAME_HINT = re.compile(r"[A-Z][a-z]")
+_NAME_HINT = re.compile(r"[^\W\d_]{2}")  # lower-case and UPPER-CASE names too
 
 # Cheap tests: a recognizer runs on a text only when its test passes.
 PREFILTERS: dict[str, Callable[[str], bool]] = {
@@ -98,6 +98,17 @@ WINDOWS: dict[str, re.Pattern[str]] = {
     "EMAIL_ADDRESS": re.compile(r"\S*@\S*"),
     "URL": re.compile(r"\S*\w\.\w\S*"),
 }
+# Curator's own recognizers read one whole text at a time (a name found once in a message is
+# that person wherever else it stands in the message, never in the next one), called directly.
+PER_TEXT: dict[str, Callable[[str], list[tuple[int, int, float]]]] = {}
+
+
+def _per_text() -> None:
+    from curator.anonymise.names import find_names
+
+    PER_TEXT.setdefault("PERSON", find_names)
+
+
 # Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped.
 SKIP_CLAIMED = frozenset({"PHONE_NUMBER"})
 
@@ -131,7 +142,7 @@ def recognizers() -> list:
         UsSsnRecognizer,
     )
 
-    from curator.anonymise.names import NameRecognizer
+    from curator.anonymise.names import name_recognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
@@ -156,7 +167,7 @@ def recognizers() -> list:
             Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
         ], context=["phone", "call", "cell", "mobile"]),
         PhoneRecognizer(),
-        NameRecognizer(),
+        name_recognizer(),
     ]
 
 
@@ -190,6 +201,7 @@ class Detector:
     def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None) -> None:
         self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
+        _per_text()
 
         self._cache: dict[str, list[Hit]] = {}
         self._intl_phone: PhoneRecognizer | None = None
@@ -256,6 +268,10 @@ class Detector:
                                   if entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
                 else:
                     pieces.append((i, 0, text))
+            if entity in PER_TEXT:
+                for index, _, text in pieces:
+                    results[index].extend(Hit(start, end, entity, score) for start, end, score in PER_TEXT[entity](text))
+                continue
             for (index, base, _), result in self._analyze(recognizer, entity, pieces):
                 hit = Hit(base + result.start, base + result.end, entity, result.score)
                 if _plausible(texts[index], hit):
