@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from curator.anonymise.numbers import extend_extension
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -98,19 +99,23 @@ WINDOWS: dict[str, re.Pattern[str]] = {
     "EMAIL_ADDRESS": re.compile(r"\S*@\S*"),
     "URL": re.compile(r"\S*\w\.\w\S*"),
 }
-# Curator's own recognizers read one whole text at a time (a name found once in a message is
-# that person wherever else it stands in the message, never in the next one), called directly.
-PER_TEXT: dict[str, Callable[[str], list[tuple[int, int, float]]]] = {}
-
-
-def _per_text() -> None:
+@cache
+def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
+    """Curator's own finders, called directly on one whole text at a time: a name found once
+    in a message is that person wherever else it stands in the message, never in the next."""
     from curator.anonymise.names import find_names
+    from curator.anonymise.numbers import find_cards, find_ibans
 
-    PER_TEXT.setdefault("PERSON", find_names)
+    return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans}
 
 
-# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped.
+# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; an
+# SSN or IP pattern is no such claim ("Tel. 630222454" is nine digits, "+33 (0)4.98.63.73.84").
 SKIP_CLAIMED = frozenset({"PHONE_NUMBER"})
+CLAIMING = frozenset({"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"})
+# Nine bare digits after "Tel." are a phone number, unless the text speaks of SSNs.
+SSN_CONTEXT = re.compile(r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b", re.I)
+PHONE_CONTEXT = re.compile(r"\b(?:tel|tél|phone|mobile?|móvil|movil|cell|call|fax|handy|mobil|portable|port)\b", re.I)
 
 
 def offline_environment() -> None:
@@ -132,32 +137,25 @@ def recognizers() -> list:
     offline_environment()
     from presidio_analyzer import Pattern, PatternRecognizer
     from presidio_analyzer.predefined_recognizers import (
-        CreditCardRecognizer,
         EmailRecognizer,
-        IbanRecognizer,
         IpRecognizer,
-        PhoneRecognizer,
         UkNinoRecognizer,
         UrlRecognizer,
         UsSsnRecognizer,
     )
 
-    from curator.anonymise.names import name_recognizer
+    from curator.anonymise.numbers import phone_recognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
             return offline_tld_extract()(pattern_text).fqdn != ""
 
-    # Presidio's card pattern predates Mastercard's 2-series BINs (2221-2720); same Luhn check.
-    card_patterns = [*CreditCardRecognizer.PATTERNS, Pattern(
-        "Mastercard 2-series", r"\b2(?:2[2-9]\d|[3-6]\d\d|7[01]\d|720)[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}\b", 0.3)]
-
     # Order matters to Detector: the phone recognizers run last among the number-shaped
     # ones, so a window already claimed by a checksummed card, IBAN, IP or SSN is skipped.
     return [
         OfflineEmailRecognizer(),
-        CreditCardRecognizer(patterns=card_patterns),
-        IbanRecognizer(),
+        local_recognizer("CREDIT_CARD"),
+        local_recognizer("IBAN_CODE"),
         IpRecognizer(),
         UrlRecognizer(),
         UsSsnRecognizer(),
@@ -166,9 +164,27 @@ def recognizers() -> list:
         PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
             Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
         ], context=["phone", "call", "cell", "mobile"]),
-        PhoneRecognizer(),
-        name_recognizer(),
+        phone_recognizer(),
+        local_recognizer("PERSON"),
     ]
+
+
+def local_recognizer(entity: str):  # noqa: ANN201 - a presidio LocalRecognizer, imported lazily
+    """One of curator's own finders (PER_TEXT) as a Presidio recognizer, so that vanilla
+    Presidio runs the very same rules in the benchmark."""
+    from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+    class Finder(LocalRecognizer):
+        def __init__(self) -> None:
+            super().__init__(supported_entities=[entity], supported_language="en", name=f"Curator{entity.title()}Recognizer")
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
+            return [RecognizerResult(entity, start, end, score) for start, end, score in per_text()[entity](text)]
+
+    return Finder()
 
 
 def blank_nlp_engine(model: str | None = None):  # noqa: ANN201 - presidio NlpEngine
@@ -201,7 +217,6 @@ class Detector:
     def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None) -> None:
         self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
-        _per_text()
 
         self._cache: dict[str, list[Hit]] = {}
         self._intl_phone: PhoneRecognizer | None = None
@@ -249,9 +264,9 @@ class Detector:
 
     def _one_region_phone(self) -> PhoneRecognizer:
         if self._intl_phone is None:
-            from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+            from curator.anonymise.numbers import phone_recognizer
 
-            self._intl_phone = PhoneRecognizer(supported_regions=("US",))
+            self._intl_phone = phone_recognizer(("US",))
         return self._intl_phone
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
@@ -268,12 +283,16 @@ class Detector:
                                   if entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
                 else:
                     pieces.append((i, 0, text))
-            if entity in PER_TEXT:
+            if entity in per_text():
+                finder = per_text()[entity]
                 for index, _, text in pieces:
-                    results[index].extend(Hit(start, end, entity, score) for start, end, score in PER_TEXT[entity](text))
+                    results[index].extend(Hit(start, end, entity, score) for start, end, score in finder(text))
                 continue
             for (index, base, _), result in self._analyze(recognizer, entity, pieces):
-                hit = Hit(base + result.start, base + result.end, entity, result.score)
+                end = base + result.end
+                if entity == "PHONE_NUMBER":
+                    end = extend_extension(texts[index], end)  # "(713) 631-5246 x129", "... poste 219"
+                hit = Hit(base + result.start, end, entity, result.score)
                 if _plausible(texts[index], hit):
                     results[index].append(hit)
         if self._nlp is not None:
@@ -294,7 +313,7 @@ def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
     """True when earlier recognizers already claimed the window's digits (a cheap pattern
     found the US number, or it is a Luhn-valid card): phonenumbers need not parse it in 8
     regions, since the longer or more specific hit wins the overlap anyway."""
-    claimed = [h for h in found if h.start < end and start < h.end]
+    claimed = [h for h in found if h.start < end and start < h.end and h.entity in CLAIMING]
     if not claimed:
         return False
     left = [c for i, c in enumerate(text[start:end], start) if c.isdigit() and not any(h.start <= i < h.end for h in claimed)]
@@ -324,6 +343,15 @@ def _plausible(text: str, hit: Hit) -> bool:
             return False
     elif hit.entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "IBAN_CODE", "UK_NINO"):
         if before.isalnum() or after.isalnum():
+            return False
+        if hit.entity == "US_SSN" and text[hit.start : hit.end].isdigit():
+            # nine bare digits: an SSN, unless the text is about phones and never about SSNs
+            return SSN_CONTEXT.search(text) is not None or PHONE_CONTEXT.search(text, max(0, hit.start - 24), hit.start) is None
+    elif hit.entity == "IP_ADDRESS":
+        # "4.98.63.73" inside "+33 (0)4.98.63.73.84" is part of a dotted phone number
+        if text[hit.end : hit.end + 2].startswith(".") and text[hit.end + 1 : hit.end + 2].isdigit():
+            return False
+        if hit.start >= 2 and text[hit.start - 1] == "." and text[hit.start - 2].isdigit():
             return False
     return True
 
