@@ -43,12 +43,13 @@ KINDS = {
     "PERSON": "person",
     "ORGANIZATION": "organisation",
     "LOCATION": "address",
+    "STREET_ADDRESS": "address",
 }
 # When two hits cover the same characters, the more specific one (checksummed, structured)
 # names the value: "4111 1111 1111 1111" is a card before it is a phone number.
 KIND_PRIORITY = {kind: i for i, kind in enumerate(
     ("email", "credit_card", "iban", "ip", "ssn", "national_id", "url", "phone", "person", "organisation", "address"))}
-PATTERN_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
+PATTERN_ENTITIES = ("EMAIL_ADDRESS", "STREET_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
 # Extensions people write in chat ("settings.py") that happen to be country TLDs.
 FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
 
@@ -74,6 +75,7 @@ _IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
 _NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
 _IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
+_ADDRESS_HINT = re.compile(r"\d[^\n]{0,60}[A-Za-z]|[A-Za-z][^\n]{0,60}\d")
 _NAME_HINT = re.compile(r"[^\W\d_]{2}")  # lower-case and UPPER-CASE names too
 
 # Cheap tests: a recognizer runs on a text only when its test passes.
@@ -87,6 +89,7 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "US_SSN": _digits(9),
     "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
     "PERSON": lambda t: _NAME_HINT.search(t) is not None,
+    "STREET_ADDRESS": lambda t: _NAME_HINT.search(t) is not None and _ADDRESS_HINT.search(t) is not None,
 }
 
 
@@ -103,10 +106,11 @@ WINDOWS: dict[str, re.Pattern[str]] = {
 def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
     """Curator's own finders, called directly on one whole text at a time: a name found once
     in a message is that person wherever else it stands in the message, never in the next."""
+    from curator.anonymise.addresses import find_addresses
     from curator.anonymise.names import find_names
     from curator.anonymise.numbers import find_cards, find_ibans
 
-    return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans}
+    return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans, "STREET_ADDRESS": find_addresses}
 
 
 # Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; an
@@ -154,6 +158,7 @@ def recognizers() -> list:
     # ones, so a window already claimed by a checksummed card, IBAN, IP or SSN is skipped.
     return [
         OfflineEmailRecognizer(),
+        local_recognizer("STREET_ADDRESS"),
         local_recognizer("CREDIT_CARD"),
         local_recognizer("IBAN_CODE"),
         IpRecognizer(),

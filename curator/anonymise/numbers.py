@@ -83,7 +83,6 @@ def extend_extension(text: str, end: int) -> int:
 
 def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 - presidio recognizer, imported lazily
     """Presidio's PhoneRecognizer over more regions, with extensions and bracketed country codes."""
-    from presidio_analyzer import RecognizerResult
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
     class PhoneNumbers(PhoneRecognizer):
