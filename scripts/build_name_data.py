@@ -27,7 +27,7 @@ OUT = Path(__file__).resolve().parent.parent / "curator" / "data" / "names"
 LANGS = ("en", "fr", "de", "es")
 FIRST_ATTRIBUTES = ("first_name", "first_romanized", "middle_name")
 LAST_ATTRIBUTES = ("last_name", "last_romanized", "male_last", "unisex_last")
-COMMON_ZIPF = 3.5  # an everyday word: used at least ~3 times per million words in a language
+COMMON_ZIPF = 3.0  # an everyday word: used at least once per million words in a language
 NAME_ZIPF = 2.0  # a name's ordinary-word frequency is kept from here up
 
 

@@ -37,6 +37,7 @@ from curator.anonymise import name_cues as cue
 from curator.anonymise.namedata import LANGS, NameData, fold, name_data
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
+RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word
 AMBIGUOUS = 4.3  # names are common words too ("kevin" 4.6): a name this common is doubtful
 WIDESPREAD = 6  # ... unless this many sources (Faker locales, the census) list it as a name
 RARE = 2.5  # below this in every language, a given name is no word at all ("chukwuemeka")
@@ -169,6 +170,8 @@ def _look_up(token: Token, data: NameData, lang: str) -> None:
         token.first, token.possessive = data.first[token.key], True
     token.common = data.zipf[lang].get(token.key, 0.0)
     token.everyday = max(data.zipf[other].get(token.key, 0.0) for other in LANGS)
+    if max(token.first, token.last) == 1 and token.everyday >= 4.0:
+        token.first = token.last = 0  # one list's oddity, everyone's word: "Number", "Service"
     elided = len(key) > 2 and key[1] in "'’" and key[0] in "cdjlmnst" and (key[2:] in data.stop[lang] or max(data.zipf[other].get(key[2:], 0.0) for other in LANGS) >= ORDINARY)
     stop = key in data.stop[lang] and key not in cue.PARTICLES and key not in cue.NAMES_AMONG_FUNCTION_WORDS
     token.function = elided or stop or key in cue.TITLES
@@ -363,8 +366,8 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     initials = any(t.shape == "initial" for t in run)
     strong = [t for t in words if t.named and not t.ambiguous]
     weak = [t for t in words if t.named and t.ambiguous]
-    unknown = [t for t in words if not t.named and t.everyday < ORDINARY]
-    everyday = [t for t in words if not t.named and t.everyday >= ORDINARY]
+    unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]
+    everyday = [t for t in words if not t.named and t.everyday >= RARE_WORD]
     given = run[0].first >= 3 and not run[0].ambiguous
     if not words or everyday and not (given and (initials or len(run) == 2 and run[1].common < 5)):
         return None  # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
