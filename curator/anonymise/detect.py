@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from curator.anonymise.numbers import extend_extension
+from curator.anonymise.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
 # whole text: phonenumbers' matcher is the slowest recognizer, and ids, hashes and
 # timestamps in chat would otherwise keep it busy.
 WINDOWS: dict[str, re.Pattern[str]] = {
-    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?)\s*\d{1,6})?(?!\w)"),
+    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"),
     # emails and URLs never contain whitespace: the recognizer sees only the words that could be one
     "EMAIL_ADDRESS": re.compile(r"\S*@\S*"),
     "URL": re.compile(r"\S*\w\.\w\S*"),
@@ -113,10 +113,12 @@ def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
     return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans, "STREET_ADDRESS": find_addresses}
 
 
-# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; an
-# SSN or IP pattern is no such claim ("Tel. 630222454" is nine digits, "+33 (0)4.98.63.73.84").
+# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; nine
+# bare digits taken for an SSN are no such claim ("Tel. 630222454").
 SKIP_CLAIMED = frozenset({"PHONE_NUMBER"})
-CLAIMING = frozenset({"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER"})
+CLAIMING = frozenset({"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER", "IP_ADDRESS", "US_SSN"})
+# Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many digits.
+NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 # Nine bare digits after "Tel." are a phone number, unless the text speaks of SSNs.
 SSN_CONTEXT = re.compile(r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b", re.I)
 PHONE_CONTEXT = re.compile(r"\b(?:tel|tél|phone|mobile?|móvil|movil|cell|call|fax|handy|mobil|portable|port)\b", re.I)
@@ -224,7 +226,7 @@ class Detector:
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
 
         self._cache: dict[str, list[Hit]] = {}
-        self._intl_phone: PhoneRecognizer | None = None
+        self._phones: dict[str, PhoneRecognizer] = {}  # one-region recognizers
         self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
@@ -244,14 +246,22 @@ class Detector:
         """(piece, result with offsets inside the piece) for every hit, one call per batch.
 
         A phone number written with its country code ("+44 ...") parses the same whatever the
-        default region, so those windows go to a one-region recognizer instead of eight."""
-        if type(recognizer).__name__ == "PhoneRecognizer":
-            international = [p for p in pieces if _one_international_number(p[2])]
-            rest = [p for p in pieces if not _one_international_number(p[2])]
-            yield from self._batch(self._one_region_phone(), entity, international)
-            yield from self._batch(recognizer, entity, rest)
-        else:
+        default region, so those windows go to a one-region recognizer; the others try one
+        region after another, and a window a region read whole leaves the queue."""
+        regions = getattr(recognizer, "supported_regions", None)
+        if not regions:
             yield from self._batch(recognizer, entity, pieces)
+            return
+        international = [p for p in pieces if _one_international_number(p[2])]
+        rest = [p for p in pieces if not _one_international_number(p[2])]
+        yield from self._batch(self._region_phone("US"), entity, international)
+        for region in regions:
+            if not rest:
+                break
+            found = list(self._batch(self._region_phone(region), entity, rest))
+            yield from found
+            read = {id(piece) for piece, result in found if _reads_whole(piece[2], result.start, result.end)}
+            rest = [p for p in rest if id(p) not in read]
 
     @staticmethod
     def _batch(recognizer, entity: str, pieces: list[tuple[int, int, str]]):  # noqa: ANN001, ANN205
@@ -267,12 +277,12 @@ class Detector:
                 continue  # spans the separator: cannot be one real value
             yield pieces[k], result
 
-    def _one_region_phone(self) -> PhoneRecognizer:
-        if self._intl_phone is None:
+    def _region_phone(self, region: str) -> PhoneRecognizer:
+        if region not in self._phones:
             from curator.anonymise.numbers import phone_recognizer
 
-            self._intl_phone = phone_recognizer(("US",))
-        return self._intl_phone
+            self._phones[region] = phone_recognizer((region,))
+        return self._phones[region]
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
         results: list[list[Hit]] = [[] for _ in texts]
@@ -285,7 +295,8 @@ class Detector:
                     continue
                 if entity in WINDOWS:
                     pieces.extend((i, m.start(), m.group()) for m in WINDOWS[entity].finditer(text)
-                                  if entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
+                                  if (entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
+                                  and (entity != "PHONE_NUMBER" or _could_be_phone(m.group())))
                 else:
                     pieces.append((i, 0, text))
             if entity in per_text():
@@ -309,6 +320,16 @@ class Detector:
         return results
 
 
+def _could_be_phone(window: str) -> bool:
+    digits = sum(c.isdigit() for c in EXTENSION.sub("", window))
+    return 7 <= digits <= 15 and NOT_A_PHONE.fullmatch(window.strip("() ")) is None
+
+
+def _reads_whole(window: str, start: int, end: int) -> bool:
+    """The number found at [start, end) holds every digit of its window."""
+    return not any(c.isdigit() for c in window[:start] + EXTENSION.sub("", window[end:]))
+
+
 def _one_international_number(window: str) -> bool:
     """"+44 20 7946 0958": a country code and at most E.164's 15 digits, so one number."""
     return window.lstrip("(").startswith("+") and window.count("+") == 1 and sum(c.isdigit() for c in window) <= 15
@@ -318,7 +339,8 @@ def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
     """True when earlier recognizers already claimed the window's digits (a cheap pattern
     found the US number, or it is a Luhn-valid card): phonenumbers need not parse it in 8
     regions, since the longer or more specific hit wins the overlap anyway."""
-    claimed = [h for h in found if h.start < end and start < h.end and h.entity in CLAIMING]
+    claimed = [h for h in found if h.start < end and start < h.end and h.entity in CLAIMING
+               and not (h.entity == "US_SSN" and text[h.start : h.end].isdigit())]
     if not claimed:
         return False
     left = [c for i, c in enumerate(text[start:end], start) if c.isdigit() and not any(h.start <= i < h.end for h in claimed)]

@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from curator.anonymise import name_cues as cue
 from curator.anonymise.namedata import LANGS, NameData, fold, name_data
@@ -42,12 +43,16 @@ AMBIGUOUS = 4.3  # names are common words too ("kevin" 4.6): a name this common 
 WIDESPREAD = 6  # ... unless this many sources (Faker locales, the census) list it as a name
 RARE = 2.5  # below this in every language, a given name is no word at all ("chukwuemeka")
 WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
-POSSESSIVE = re.compile(r"['’]s$", re.I)
+_LABEL = re.compile(r"([^\W\d_][\w\- ]*?)\s*:\s*$")
+_BY = re.compile(r"\b(by)\s+$", re.I)
+_LIST_HEAD = re.compile(r"([^\W\d_][\w\- ]*?)\s*:[^:\n]*[,;]\s*$")
+_LINE_ENDS = re.compile(r"[ \t.]*(?:$|,)")
+_CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
 SENTENCE_END = frozenset(".!?:;\x00•*>|\"“”«»(")
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
 
-@dataclass
+@dataclass(slots=True)
 class Token:
     text: str
     start: int
@@ -116,10 +121,10 @@ def _read(text: str, data: NameData) -> Text:
     tokens = []
     for match in WORD.finditer(text):
         word, start, end = match.group(), match.start(), match.end()
-        possessive = POSSESSIVE.search(word)
-        if possessive and len(word) > 3:
-            word, end = word[: possessive.start()], start + possessive.start()
-        token = Token(word, start, end, fold(word), _shape(word, text, end), possessive=bool(possessive))
+        possessive = word[-2:-1] in ("'", "’") and word[-1] in "sS" and len(word) > 3
+        if possessive:
+            word, end = word[:-2], end - 2
+        token = Token(word, start, end, fold(word), _shape(word, text, end), possessive=possessive)
         if text[end : end + 1].isdigit() or text[start - 1 : start].isdigit() or text[start - 1 : start] == "/" and text[end : end + 1] == "/":
             token.shape = "other"  # "NPKAUS33", "12/Mar/2024"
         tokens.append(token)
@@ -149,32 +154,49 @@ def _shape(word: str, text: str, end: int) -> str:
     return "other"
 
 
-def _noun_follows(token: Token) -> bool:
-    return token.next_cap
-
-
 def _look_up(token: Token, data: NameData, lang: str) -> None:
     key = token.key
-    token.first, token.last = data.first.get(key, 0), data.last.get(key, 0)
-    token.place = key in data.places or key.split("-")[0] in cue.PLACE_PREFIXES
+    facts = _facts(key, lang)
+    if lang == "de" and key.endswith("s") and token.shape == "cap" and token.next_cap:
+        genitive = _facts(key[:-1], lang)
+        if genitive.first > max(facts.first, facts.last):  # "Sabines Vorschlag"
+            token.key, token.end, token.text, token.possessive = key[:-1], token.end - 1, token.text[:-1], True
+            facts = genitive
+    token.first, token.last, token.place, token.common, token.everyday, token.function = facts
     if token.shape == "upper" and len(key) <= 3 and token.first < 3 and key not in cue.PARTICLES:
         token.shape = "other"  # "IP", "HR", "NAS": acronyms
+
+
+class Facts(NamedTuple):
+    first: int
+    last: int
+    place: bool
+    common: float
+    everyday: float
+    function: bool
+
+
+@lru_cache(maxsize=200_000)
+def _facts(key: str, lang: str) -> Facts:
+    """What the lists say about one casefolded word read in `lang` (cached: words repeat)."""
+    data = name_data()
+    first, last = data.first.get(key, 0), data.last.get(key, 0)
     if "-" in key:
         parts = key.split("-")
         if all(p in data.first for p in parts):
-            token.first = max(token.first, *(data.first[p] for p in parts))
-        elif not token.named and all(p in data.last or p in data.first for p in parts):
-            token.last = 1
-    if lang == "de" and key.endswith("s") and data.first.get(key[:-1], 0) > max(token.first, token.last) and token.shape == "cap" and _noun_follows(token):
-        token.key, token.end, token.text = key[:-1], token.end - 1, token.text[:-1]  # "Sabines Vorschlag"
-        token.first, token.possessive = data.first[token.key], True
-    token.common = data.zipf[lang].get(token.key, 0.0)
-    token.everyday = max(data.zipf[other].get(token.key, 0.0) for other in LANGS)
-    if max(token.first, token.last) == 1 and token.everyday >= 4.0:
-        token.first = token.last = 0  # one list's oddity, everyone's word: "Number", "Service"
-    elided = len(key) > 2 and key[1] in "'’" and key[0] in "cdjlmnst" and (key[2:] in data.stop[lang] or max(data.zipf[other].get(key[2:], 0.0) for other in LANGS) >= ORDINARY)
+            first = max(first, *(data.first[p] for p in parts))
+        elif not (first or last) and all(p in data.last or p in data.first for p in parts):
+            last = 1
+    common = data.zipf[lang].get(key, 0.0)
+    everyday = max(data.zipf[other].get(key, 0.0) for other in LANGS)
+    if max(first, last) == 1 and everyday >= 4.0:
+        first = last = 0  # one list's oddity, everyone's word: "Number", "Service"
+    place = key in data.places or key.split("-")[0] in cue.PLACE_PREFIXES
+    rest = key[2:]
+    elided = len(key) > 2 and key[1] in "'’" and key[0] in "cdjlmnst" and (
+        rest in data.stop[lang] or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY)
     stop = key in data.stop[lang] and key not in cue.PARTICLES and key not in cue.NAMES_AMONG_FUNCTION_WORDS
-    token.function = elided or stop or key in cue.TITLES
+    return Facts(first, last, place, common, everyday, elided or stop or key in cue.TITLES)
 
 
 # ------------------------------------------------------------------ context
@@ -227,12 +249,12 @@ def _cue_before(doc: Text, i: int) -> str:
     if i and doc.tokens[i - 1].key in cue.TITLES and gap.strip(" .") == "" and "\n" not in gap:
         return "title" if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña") else ""
     head = doc.text[doc.text.rfind("\n", 0, doc.tokens[i].start) + 1 : doc.tokens[i].start]
-    label = re.search(r"([^\W\d_][\w\- ]*?)\s*:\s*$", head) or re.search(r"\b(by)\s+$", head, re.I)
+    label = _LABEL.search(head) or _BY.search(head)
     if label:
         words = fold(label.group(1)).split()
         if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
             return "list" if words[-1] in cue.LIST_LABELS else "label"
-    list_head = re.search(r"([^\W\d_][\w\- ]*?)\s*:[^:\n]*[,;]\s*$", head)
+    list_head = _LIST_HEAD.search(head) if ("," in head or ";" in head) else None
     if list_head and fold(list_head.group(1)).split()[-1:] and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
         return "list"
     if i and gap.strip(" ,") == "" and "\n" not in gap:
@@ -269,7 +291,7 @@ def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> 
         gap = _gap(doc, j)
         if gap not in (" ", "\n") and not (gap == "/" and tokens[j].shape == "upper"):
             break
-        if gap == "\n" and not (lines and j - i == 1 and re.match(r"[ \t.]*(?:$|,)", _after(doc, j + 1))):
+        if gap == "\n" and not (lines and j - i == 1 and _LINE_ENDS.match(_after(doc, j + 1))):
             break  # "Signed: Giulia\nMoretti", not "M. Öztürk\nProtokoll: ..."
         j += 1
     while j > i + 1 and tokens[j - 1].key in cue.PARTICLES:
@@ -281,7 +303,7 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 3: whatever is name-shaped after a title, a label, a greeting or a sign-off."""
     tokens = doc.tokens
     for i, token in enumerate(tokens):
-        lower = token.shape == "lower" and not token.function and token.key not in cue.NOT_NAMES
+        lower = token.shape == "lower" and token.first > 0 and not token.function and token.key not in cue.NOT_NAMES
         if not (_usable(token) or lower) or token.key in cue.CALENDAR:
             continue
         if token.key in cue.PARTICLES and not (i + 1 < len(tokens) and tokens[i + 1].last):
@@ -317,7 +339,9 @@ def _reversed(doc: Text) -> Iterator[tuple[int, int]]:
 
 def _captions(doc: Text) -> Iterator[tuple[int, int]]:
     """Case captions: "Smith v. Oyelaran", "Doe vs. Roe"."""
-    for match in re.finditer(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)", doc.text):
+    if " v" not in doc.text:
+        return
+    for match in _CAPTION.finditer(doc.text):
         for group in (1, 2):
             for i, token in enumerate(doc.tokens):
                 if token.start == match.start(group) and not token.function:
