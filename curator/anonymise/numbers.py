@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from presidio_analyzer import RecognizerResult
 
-CARD = re.compile(r"(?<![\w+./,-])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(?![\w-]|[.,/]\d)")
+CARD = re.compile(r"(?<![\w+./,-])(?<!\d[ -])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(?![\w-]|[.,/]\d)")
 IBAN = re.compile(r"(?<![\w/.-])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,5}){2,9}(?![\w-])")
 EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|poste|durchwahl|dw\.?|ext:|anexo|int\.)[ \t]*\d{1,6}\b", re.I)
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "AT", "CH", "CA", "AU", "IN", "MX", "BR", "IE")
