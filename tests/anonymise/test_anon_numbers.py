@@ -94,3 +94,20 @@ def test_dates_and_dotted_phones_are_not_ips_or_phones(detector):
     assert kinds(detector, "released on 2024-03-12 and 12.03.2024") == []
     found = kinds(detector, "bureau : +33 (0)4.72.10.30.30")
     assert found == [("+33 (0)4.72.10.30.30", "phone")]
+
+
+@pytest.mark.parametrize("original", ["(415) 867-2231 x129", "503.288.9426 ext 4520", "(514) 872-3011 poste 219"])
+def test_a_phone_pseudonym_keeps_its_extension_and_the_fictional_range(original):
+    from curator.anonymise.pseudonyms import is_reserved, phone
+
+    fake = phone(original, random.Random(original))
+    assert is_reserved("phone", fake) and fake != original
+    assert [c.isdigit() for c in fake] == [c.isdigit() for c in original]
+    assert fake.rstrip("0123456789").split()[-1] == original.rstrip("0123456789").split()[-1]  # "x", "ext", "poste"
+
+
+def test_a_phone_pseudonym_keeps_the_trunk_zero():
+    from curator.anonymise.pseudonyms import phone
+
+    fake = phone("+33 (0)4 72 10 30 30", random.Random(1))
+    assert fake.startswith("+33 (0)") and fake != "+33 (0)4 72 10 30 30"
