@@ -22,8 +22,8 @@ rules below decide, word by word, whether a name-shaped word here names a person
 5. A word once found as part of a person's name is that person wherever else it stands
    Capitalised in the same text ("Ngozi Adeyemi ... Ngozi joined ... Ms. Adeyemi's work").
 
-Precision over recall where they conflict is not the rule here: a missed name leaks, a false
-one only rewrites a word. But a rewritten everyday word changes meaning, so rule 2 is strict.
+A missed name leaks; a false one rewrites a word, and a rewritten everyday word changes the
+meaning of a fixture: that is why rule 2 is the strict one.
 """
 
 from __future__ import annotations
@@ -67,7 +67,6 @@ class Token:
     place: bool = False  # a country, state or region ("Georgia")
     possessive: bool = False  # "Sabines Vorschlag", "Dwayne's form"
     next_cap: bool = False  # a Capitalised word follows after one space (German: a noun)
-    person: bool = False
 
     @property
     def named(self) -> bool:
@@ -135,7 +134,7 @@ def _read(text: str, data: NameData) -> Text:
         if token.shape == "initial":
             token.end += 1  # the dot
             continue
-        _look_up(token, data, lang)
+        _look_up(token, lang)
     for before, token in zip(tokens, tokens[1:], strict=False):
         if before.key in cue.PLACE_PREFIXES and token.shape == "cap":
             token.place = True  # "Santa Cruz", "San José"
@@ -154,7 +153,7 @@ def _shape(word: str, text: str, end: int) -> str:
     return "other"
 
 
-def _look_up(token: Token, data: NameData, lang: str) -> None:
+def _look_up(token: Token, lang: str) -> None:
     key = token.key
     facts = _facts(key, lang)
     if lang == "de" and key.endswith("s") and token.shape == "cap" and token.next_cap:
@@ -455,13 +454,8 @@ def _lower_case(doc: Text) -> Iterator[tuple[int, int]]:
             yield i, i + 2  # "sabine wendt"
         elif _opens_message(doc, i):
             yield i, i + 1  # "javier llámame", "jean-baptiste tu peux"
-        elif max(data_zipf(token.key)) < RARE and token.first >= 1 and len(token.key) >= 5:
+        elif token.everyday < RARE and len(token.key) >= 5:
             yield i, i + 1  # "ok so chukwuemeka found the root cause"
-
-
-def data_zipf(word: str) -> tuple[float, ...]:
-    data = name_data()
-    return tuple(data.zipf[lang].get(word, 0.0) for lang in LANGS)
 
 
 def _opens_message(doc: Text, i: int) -> bool:
@@ -501,13 +495,11 @@ def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
 
 
 def _mark(doc: Text, i: int, j: int) -> None:
-    """Record tokens [i, j) as a person, trimming particles and everyday words at the edges."""
+    """Record tokens [i, j) as a person, without a leading particle ("de Phoenix")."""
     while i < j and doc.tokens[i].key in cue.PARTICLES and not doc.tokens[i].named:
         i += 1
     if i >= j:
         return
-    for token in doc.tokens[i:j]:
-        token.person = True
     doc.found.append((i, j))
 
 
@@ -527,20 +519,3 @@ def known_name_words() -> frozenset[str]:
     data = name_data()
     stop = frozenset().union(*data.stop.values())
     return frozenset(w for w in (*data.first, *data.last) if w not in stop)
-
-
-def name_recognizer():  # noqa: ANN201 - a presidio LocalRecognizer, imported lazily
-    """find_names as a Presidio recognizer, so vanilla Presidio can run the same rules."""
-    from presidio_analyzer import LocalRecognizer, RecognizerResult
-
-    class NameRecognizer(LocalRecognizer):
-        def __init__(self) -> None:
-            super().__init__(supported_entities=["PERSON"], supported_language="en", name="GazetteerNameRecognizer")
-
-        def load(self) -> None:
-            name_data()
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
-            return [RecognizerResult("PERSON", start, end, score) for start, end, score in find_names(text)]
-
-    return NameRecognizer()
