@@ -387,6 +387,8 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         return None  # "Sandy Springs, Georgia"
     words = [t for t in run if t.shape != "initial" and t.key not in cue.PARTICLES]
     initials = any(t.shape == "initial" for t in run)
+    if len(words) == 1 and sum(t.shape == "initial" for t in run[:2]) == 2:
+        return i, j  # "J. Q. Public": two initials make a name of any word (a section is "A. Overview")
     strong = [t for t in words if t.named and not t.ambiguous]
     weak = [t for t in words if t.named and t.ambiguous]
     unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]

@@ -61,6 +61,7 @@ def test_everyday_words_and_names(text, expected):
     ("Signed: Annika\nLindqvist\nDate: 3 May", ["Annika\nLindqvist"]),
     # capitals with initials and a role after the comma
     ("APPEARANCES:\nGERALD P. HOLLINGSWORTH, ESQ.\nMARTA T. ZIELONKA, WARDEN", ["GERALD P. HOLLINGSWORTH", "MARTA T. ZIELONKA"]),
+    ("Counsel for the defendant, J. Q. Public, filed a motion.", ["J. Q. Public"]),
     # family name first in a list
     ("TEILNEHMER\nMÜLLER-LÜDENSCHEIDT, Stefanie\nPAWLAK, Grzegorz", ["MÜLLER-LÜDENSCHEIDT, Stefanie", "PAWLAK, Grzegorz"]),
     # particles and compound names
