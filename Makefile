@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
-# ours) and install Tesseract through apt-get when it is missing.
+# ours) and install Tesseract, Go and Chromium through apt-get when they are missing.
 
 PYTHON ?= python3
 VENV := .venv
@@ -25,10 +25,21 @@ $(LS_VENV)/.installed:
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
 	touch $@
 
+# Tesseract for OCR; Go for tests/go (a Go eval suite reading a bundle's thread files);
+# Chromium (Debian's package, never a browser download) opens the HTML report in the
+# browser test. Where Go or Chromium cannot be installed, their test says so and skips.
 system-deps:
 	@command -v tesseract >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; }
+	@command -v go >/dev/null 2>&1 || { \
+	  { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang >/dev/null; } || \
+	  echo "make: could not install Go; tests/go will skip" >&2; }
+	@command -v chromium >/dev/null 2>&1 || { \
+	  { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "make: could not install chromium; the HTML report's browser test will skip" >&2; }
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -40,6 +40,7 @@ def revise(
     assignments: Mapping[str, str] | None = None,
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
+    reference: str | None = None,
     author: str,
     source: str = "manual",
     reason: str | None = None,
@@ -48,6 +49,7 @@ def revise(
 
     Unknown fields, values that do not parse for their type, and dropping a rubric that is
     not there are errors. Evidence is found in the content when the value occurs in it.
+    `reference` sets the reviewed reference answer ("" removes it; None keeps the previous).
     """
     fields = dict(previous.fields) if previous else {}
     for field, value in (assignments or {}).items():
@@ -79,6 +81,11 @@ def revise(
             rubrics.append(Rubric(text=text))
             known.add(text)
 
+    kept = previous.reference if previous else None
+    answer = kept if reference is None else (reference.strip() or None)
+    if answer is not None and not rubrics:
+        raise CuratorError("a reference answer is judged against rubrics, and this fixture has none")
+
     return LabelRevision(
         rev=(previous.rev + 1) if previous else 1,
         time=clock.now_iso(),
@@ -87,6 +94,7 @@ def revise(
         reason=reason,
         fields=fields,
         rubrics=rubrics,
+        reference=answer,
     )
 
 
@@ -150,12 +158,13 @@ def set_labels(
     assignments: Mapping[str, str] | None = None,
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
+    reference: str | None = None,
     reason: str | None = None,
     author: str | None = None,
 ) -> LabelRevision:
     """Append a manual revision to a fixture; nothing is written when any part is invalid."""
-    if not assignments and not add_rubrics and not drop_rubrics:
-        raise CuratorError("nothing to set: give FIELD=VALUE pairs or --rubric")
+    if not assignments and not add_rubrics and not drop_rubrics and reference is None:
+        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --rubric or --reference")
     with store.transaction() as txn:
         record = store.load(fixture_id)
         revision = revise(
@@ -166,6 +175,7 @@ def set_labels(
             assignments=assignments,
             add_rubrics=add_rubrics,
             drop_rubrics=drop_rubrics,
+            reference=reference,
             author=author or default_author(),
             reason=reason,
         )

@@ -37,12 +37,15 @@ class Written:
 @click.argument("assignments", nargs=-1, metavar="FIELD=VALUE...")
 @click.option("--rubric", "rubrics", multiple=True, metavar="TEXT", help="Add a rubric statement.")
 @click.option("--drop-rubric", "dropped", multiple=True, metavar="TEXT", help="Remove a rubric statement.")
+@click.option("--reference", metavar="TEXT",
+              help="A reviewed answer that meets every rubric (judge calibration must pass it); \"\" removes it.")
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
 @prints_result
 @pass_env
 def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], rubrics: tuple[str, ...],
-                dropped: tuple[str, ...], reason: str | None, author: str | None) -> Written:
+                dropped: tuple[str, ...], reference: str | None, reason: str | None,
+                author: str | None) -> Written:
     """Append a label revision. FIELD= (empty) marks a field expected absent.
 
     Example: curator label set lease-maple-1a2b3c4d monthly_rent='$1,250.00' --reason "checked page 2"
@@ -55,6 +58,7 @@ def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], rubrics
         assignments=parse_assignments(assignments),
         add_rubrics=rubrics,
         drop_rubrics=dropped,
+        reference=reference,
         reason=reason,
         author=author,
     )
@@ -77,6 +81,8 @@ class History:
                 lines.append(f"    {name} = {'(expected absent)' if value.expected_absent else value.value}")
             for rubric in r.rubrics:
                 lines.append(f"    rubric: {rubric.text}")
+            if r.reference:
+                lines.append(f"    reference: {r.reference}")
         return "\n".join(lines) or "no label revisions"
 
 
