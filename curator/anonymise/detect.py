@@ -1,4 +1,6 @@
-"""Pattern PII and names, found with Presidio's recognizers configured to run offline.
+"""Pattern PII, people and street addresses, found with Presidio's recognizers configured to
+run offline and curator's own finders (names.py, addresses.py, numbers.py), which are
+Presidio recognizers too (`local_recognizer`), so vanilla Presidio can run the same rules.
 
 Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
 with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain
@@ -8,6 +10,7 @@ Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spa
 every recognizer on it), curator calls the same recognizers directly, skips those that
 cannot match a text (no "@", too few digits, ...), runs each one once over a batch of texts
 joined by a separator no pattern can span, and caches results for repeated strings.
+Curator's own finders read one whole text at a time.
 """
 
 from __future__ import annotations
