@@ -374,6 +374,8 @@ def _runs(doc: Text) -> Iterator[tuple[int, int]]:
 
 def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     tokens = doc.tokens
+    while j - i > 1 and tokens[i].key in cue.GREETINGS and tokens[i].shape == "cap":
+        i += 1  # "Ping Desiree Gilbert", "Thanks Jennifer Walsh": the cue is no part of the name
     run = tokens[i:j]
     if len(run) < 2 or all(t.shape == "initial" for t in run):
         return None

@@ -32,6 +32,7 @@ def names(text: str) -> list[str]:
     ("Can Bill sign the bill today?", ["Bill"]),
     ("Frank Adewale was very frank about the delay.", ["Frank Adewale"]),
     ("May Okonjo joined the platform team.", ["May Okonjo"]),
+    ("Ping Desiree Albright about the badge printer.", ["Desiree Albright"]),
     # a lone given name mid-sentence, and as the subject of a sentence
     ("Could someone ask Rosalind about the backup job?", ["Rosalind"]),
     ("Leopold said the build is green.", ["Leopold"]),
