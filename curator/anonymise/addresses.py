@@ -110,6 +110,9 @@ OPENERS = [
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
 ]
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
+INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
+UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
+UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
 
 
@@ -132,9 +135,8 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
 def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | None:
     """The address whose first part spans [start, end), or None."""
     start = _units_before(text, start) if street else start
-    unit = re.match(rf"[ \t]+(?:{UNIT})\b\.?", text[end:])
-    end += unit.end() if unit else 0  # "123 Main St Apt 4"
-    seen_street = street
+    unit = INLINE_UNIT.match(text, end)
+    end = unit.end() if unit else end  # "123 Main St Apt 4"
     last_end = end
     for _ in range(MAX_PARTS):
         separator = SEPARATOR.match(text, last_end)
@@ -144,11 +146,9 @@ def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | N
         postal = _postal(text, at)
         if postal:
             return start, postal
-        part = _whole_part(text, at)
-        if part is None:
+        part_end = _whole_part(text, at)
+        if part_end is None:
             break
-        kind, part_end = part
-        seen_street = seen_street or kind == "street"
         last_end = part_end
     postal = _postal(text, end, inline=True)
     if postal:
@@ -170,22 +170,17 @@ def _postal(text: str, at: int, inline: bool = False) -> int | None:
     return None
 
 
-def _whole_part(text: str, at: int) -> tuple[str, int] | None:
-    """("street" | "unit" | "city", end) when the part at `at` is one, up to its separator."""
+def _whole_part(text: str, at: int) -> int | None:
+    """The end of the part at `at` when it is a street, a unit or a city, up to its separator."""
     line_end = len(text)
     for stop in (",", "\n"):
         k = text.find(stop, at)
         if k >= 0:
             line_end = min(line_end, k)
     part = text[at:line_end].rstrip(" \t")
-    for pattern in STREETS:
-        match = pattern.fullmatch(part)
-        if match:
-            return "street", at + len(part)
-    if UNIT_PART.fullmatch(part):
-        return "unit", at + len(part)
-    if CITY_PART.fullmatch(part) and len(part.split()) <= 4:
-        return "city", at + len(part)
+    street = any(pattern.fullmatch(part) for pattern in STREETS)
+    if street or UNIT_PART.fullmatch(part) or CITY_PART.fullmatch(part) and len(part.split()) <= 4:
+        return at + len(part)
     return None
 
 
@@ -193,7 +188,7 @@ def _units_before(text: str, start: int) -> int:
     """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street."""
     for _ in range(3):
         before = text[:start]
-        match = re.search(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$", before)
+        match = UNIT_BEFORE.search(before)
         if not match:
             break
         start = match.start(1)
@@ -203,7 +198,7 @@ def _units_before(text: str, start: int) -> int:
 def _units_after(text: str, end: int) -> int:
     """Extend a street without a postcode over ", Apt 3B" and the like."""
     while True:
-        match = re.match(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)", text[end:])
+        match = UNIT_AFTER.match(text, end)
         if not match:
             return end
-        end += match.end()
+        end = match.end()
