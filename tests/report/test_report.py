@@ -69,7 +69,7 @@ def test_same_inputs_give_the_same_bytes(sample_runs, tmp_path):
 
 @pytest.mark.parametrize("option, problem", [
     ("--gate", "not a gate report"),
-    ("--runs", "evals.jsonl:1: not JSON"),
+    ("--runs", "evals.jsonl:1: not valid JSON"),
 ])
 def test_bad_input_is_exit_2_and_writes_nothing(sample_runs, tmp_path, option, problem):
     bad = tmp_path / ("report.json" if option == "--gate" else "evals.jsonl")
