@@ -317,7 +317,7 @@ class Store:
         """True when a fixture has this id; never for an ill-formed one (it names no path)."""
         if not is_fixture_id(fixture_id):
             return False
-        return any((base / fixture_id).is_dir() for base in self.fixture_folders)
+        return any(_is_folder(base / fixture_id) for base in self.fixture_folders)
 
     def load(self, fixture_id: str) -> FixtureRecord:
         directory = self.directory(fixture_id)
@@ -684,6 +684,14 @@ def _last_parts(path: str) -> str:
     """folder/id/file: where a fixture file is, without the absolute path."""
     parts = Path(path).parts
     return "/".join(parts[-3:])
+
+
+def _is_folder(path: Path) -> bool:
+    """A real folder, not a symbolic link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _is_link(path: Path) -> bool:
