@@ -26,6 +26,15 @@ def variant_status(parent: Status, needs_review: bool) -> Status:
     return parent if parent in (Status.reviewed, Status.active) else Status.draft
 
 
+def refreshed_status(status: Status, undecided: Sequence[str]) -> Status:
+    """A variant re-derived from its parent's new labels. Its truth followed mechanically, so it
+    keeps the status people gave it; only something a person has not decided yet (`undecided`,
+    what the mutation could not settle by rule) sends it back to review. Retired stays retired."""
+    if status is Status.retired or not undecided:
+        return status
+    return Status.needs_review
+
+
 def promoted_status(complete: bool) -> Status:
     """A promoted failure's: reviewed when its corrections alone give the whole truth."""
     return Status.reviewed if complete else Status.needs_review

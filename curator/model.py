@@ -349,6 +349,15 @@ class FieldLabel(Strict):
     authority: str | None = Field(
         default=None, description="which text is authoritative and why, when sources conflict"
     )
+    no_evidence: str | None = Field(
+        default=None,
+        description="why the value stands although the content does not show it (label set --no-evidence)",
+    )
+    unanswerable: str | None = Field(
+        default=None,
+        description="why no reader can recover the value from this text (OCR noise on the value); "
+        "scoring leaves the field out",
+    )
 
     @model_validator(mode="after")
     def _absent_has_no_value(self) -> FieldLabel:
@@ -356,6 +365,8 @@ class FieldLabel(Strict):
             raise ValueError("an expected-absent field has no value")
         if not self.expected_absent and self.value is None:
             raise ValueError("a field needs a value unless it is expected_absent")
+        if self.value is None and (self.no_evidence or self.unanswerable):
+            raise ValueError("only a field with a value can lack evidence or be unanswerable")
         return self
 
 
@@ -372,6 +383,9 @@ class LabelRevision(Strict):
     author: str
     source: str = Field(pattern=REVISION_SOURCE_PATTERN)
     reason: str | None = None
+    doc_type: str | None = Field(
+        default=None, description="the doc type this revision gave the fixture (label set --doc-type)"
+    )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
 
@@ -395,9 +409,36 @@ class FieldSpec(Strict):
     description: str = ""
 
 
+AMENDMENT_PLACEHOLDERS = ("number", "date", "document_date", "clause", "label", "value")
+
+
 class DocTypeSpec(Strict):
     description: str = ""
     fields: dict[str, FieldSpec] = Field(min_length=1)
+    amendment: str | None = Field(
+        default=None,
+        description="template of the text that contradicts a field (curator mutate --contradict); "
+        "placeholders {number} {date} {document_date} {clause} {label} {value}, {value} required",
+    )
+
+    @field_validator("amendment")
+    @classmethod
+    def _known_placeholders(cls, template: str | None) -> str | None:
+        if template is None:
+            return None
+        from string import Formatter
+
+        try:
+            names = [name for _, name, _, _ in Formatter().parse(template) if name is not None]
+        except ValueError as error:
+            raise ValueError(f"amendment template: {error}") from None
+        unknown = sorted(set(names) - set(AMENDMENT_PLACEHOLDERS))
+        if unknown:
+            raise ValueError(f"amendment template: unknown placeholder {{{unknown[0]}}} "
+                             f"(known: {', '.join(AMENDMENT_PLACEHOLDERS)})")
+        if names.count("value") != 1:
+            raise ValueError("amendment template: needs {value} exactly once")
+        return template
 
 
 class StoreSettings(Strict):

@@ -42,7 +42,9 @@ class Outcome:
     fields: dict[str, FieldLabel]
     rubrics: list[Rubric]
     measured: dict[str, Any] = field(default_factory=dict)
-    needs_review: bool = False
+    # What a person must decide because no rule can (a rubric naming no evidence posts
+    # after a cut): a variant with any goes to needs-review.
+    to_review: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from curator.labels import evidence_problems, set_labels
+from curator.labels import truth_problems, set_labels
 from curator.normalise import parse_amount, parse_date
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
@@ -35,7 +35,7 @@ def test_rent_amended_by_a_realistic_amount(samples_store):
     assert parse_date(measured["amendment_date"]) > parse_date(measured["document_date"])
     assert label.authority and measured["amendment_date"] in label.authority and "later-dated" in label.authority
     assert label.evidence.page == len(variant.content.pages)
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     for name, other in parent.labels.fields.items():
         if name != "monthly_rent":
             assert variant.labels.fields[name] == other  # nothing else moves
@@ -52,7 +52,7 @@ def test_tenant_becomes_another_person(samples_store):
     _, parent, variant = _contradict(samples_store, "tenant")
     new = variant.labels.fields["tenant"].value
     assert new != parent.labels.fields["tenant"].value and len(new.split()) >= 2
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
 
 
 def test_amendment_first_takes_authority_from_dates(samples_store):
@@ -64,7 +64,7 @@ def test_amendment_first_takes_authority_from_dates(samples_store):
     assert "not its position" in label.authority
     assert info["mutations"][0]["params"] == {"field": "monthly_rent", "amendment_first": True}
     # every other span moved with the inserted text
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     assert variant.labels.fields["tenant"].evidence.start > parent.labels.fields["tenant"].evidence.start
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from curator.labels import evidence_problems
+from curator.labels import truth_problems
 from curator.mutate._measure import levenshtein
 from curator.mutate.render import align, degrade, draw, ocr
 from curator.spans import apply_edits
@@ -47,7 +47,7 @@ def test_render_variant_through_tesseract(samples_store):
     assert step["measured"]["requested_cer"] == 0.05
     page = variant.content.pages[0]
     assert page.origin == "ocr" and page.ocr_confidence is not None
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     for name, label in variant.labels.fields.items():
         if not label.expected_absent:
             assert label.value == parent.labels.fields[name].value  # the truth stays clean
