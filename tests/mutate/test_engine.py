@@ -76,9 +76,13 @@ def test_declared_options_become_command_options_and_steps():
         assert params["repeat_test"].type == click.INT and params["repeat_test"].flag_value == 2
         assert params["loud_test"].is_flag
         assert "--repeat-test [N]" in option_usages()
-        # In the order given; a switch turns its option's step into its own mutation and sets its param.
+        # In the order given; a switch with a param sets it on its option's step.
         given = [("repeat_test", 3), ("truncate", None), ("ocr_noise", 0.1), ("loud_test", True), ("render", False)]
-        assert steps_from_options(given) == [Step("loud-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        assert steps_from_options(given) == [Step("repeat-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        # a switch without one makes the step its own mutation, whatever order the switches came in
+        for switches in ([("render", True), ("noise_values", True)], [("noise_values", True), ("render", True)]):
+            assert steps_from_options([("ocr_noise", 0.1), *switches]) == [
+                Step("ocr-render", {"cer": 0.1, "noise_values": True})]
         with pytest.raises(CuratorError, match="--loud-test goes with --repeat-test"):
             steps_from_options([("loud_test", True)])
         with pytest.raises(CuratorError, match="no mutation option 'shout'"):
