@@ -168,7 +168,7 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
     places = len(content.texts())
     raise CuratorError(
         f"{name}: {value!r} is not in the content (looked through its {places} {content.part}(s) "
-        f"for it as written and in every form equal for a {field_type}); "
+        f"for it as written and in every other way a {field_type} value can be written); "
         'give --no-evidence "why" to keep it without evidence'
     )
 

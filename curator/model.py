@@ -17,11 +17,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StrictFloat,
     StrictInt,
     StrictStr,
     field_serializer,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -222,6 +224,12 @@ class Post(Open):
     reply_count: int = 0
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    def written_at(self) -> str:
+        """When it was posted (create_at, epoch milliseconds) in UTC: "2024-01-05 10:02:03 UTC"."""
+        from datetime import UTC, datetime
+
+        return datetime.fromtimestamp(self.create_at / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
 
 class User(Open):
     id: str
@@ -254,6 +262,11 @@ class ThreadExport(Open):
     def ordered_posts(self) -> list[Post]:
         """Posts in conversation order: by create_at, ties broken by id for determinism."""
         return sorted(self.posts.values(), key=lambda post: (post.create_at, post.id))
+
+    def author(self, post: Post) -> str:
+        """Who wrote a post as the channel shows them: the username, else the user id."""
+        user = self.users.get(post.user_id)
+        return (user.username if user and user.username else post.user_id) or "?"
 
 
 class ThreadContent(Texts):
@@ -301,6 +314,15 @@ class ContentFile(Strict):
 
 
 # ---------------------------------------------------------------- labels.jsonl
+
+
+def _without_none(data: dict[str, Any], *members: str) -> dict[str, Any]:
+    """Members added to a record after files were written are left out while unset, so a
+    file written before them is written back byte for byte (and bundles stay the same)."""
+    for member in members:
+        if data.get(member, "") is None:
+            del data[member]
+    return data
 
 
 class Span(Strict):
@@ -359,6 +381,10 @@ class FieldLabel(Strict):
         "scoring leaves the field out",
     )
 
+    @model_serializer(mode="wrap")
+    def _notes_only_when_made(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _without_none(handler(self), "no_evidence", "unanswerable")
+
     @model_validator(mode="after")
     def _absent_has_no_value(self) -> FieldLabel:
         if self.expected_absent and self.value is not None:
@@ -388,6 +414,10 @@ class LabelRevision(Strict):
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _doc_type_only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _without_none(handler(self), "doc_type")
 
 
 # ---------------------------------------------------------------- helpers

@@ -55,7 +55,8 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     spec = field_spec(subject.config, doc_type, name)  # unknown field -> CuratorError
     label = subject.labels.fields.get(name)
     if label is None or label.value is None:
-        raise CuratorError(f"{subject.fixture.id} has no value for {name!r} to contradict")
+        valued = ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
+        raise CuratorError(f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: {valued})")
 
     template = subject.config.doc_types[doc_type].amendment
     if template is None:

@@ -161,7 +161,8 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     assert isinstance(content, ThreadContent)
     ordered = content.export.ordered_posts()
     if len(ordered) < 2:
-        raise CuratorError(f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut")
+        raise CuratorError(f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut "
+                           "(--truncate needs a thread of 2 posts or more)")
     keep = max(1, min(len(ordered) - 1, math.floor(len(ordered) * fraction)))
     kept_ids = {post.id for post in ordered[:keep]}
     posts = {}

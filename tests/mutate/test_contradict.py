@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from curator.labels import truth_problems, set_labels
+from curator.labels import set_labels, truth_problems
 from curator.normalise import parse_amount, parse_date
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.labels import truth_problems, set_labels
+from curator.labels import set_labels, truth_problems
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
 
