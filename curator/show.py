@@ -45,24 +45,28 @@ class FixtureView:
             lines.append(f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}")
         summary = _content_summary(record)
         lines.append("  content: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
-        labels = record.labels
-        if labels is None:
-            lines.append("  no labels")
-            return "\n".join(lines)
-        lines.append(f"  labels rev {labels.rev} by {labels.author} ({labels.source})")
-        for name, label in labels.fields.items():
-            value = "(expected absent)" if label.expected_absent else repr(label.value)
-            lines.append(f"    {name} [{label.type.value}] = {value}"
-                         + "".join(f" | {v!r}" for v in label.variants)
-                         + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
-                         + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else ""))
-        for rubric in labels.rubrics:
-            posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
-            lines.append(f"    rubric: {rubric.text}{posts}")
+        lines += _label_lines(record)
         if self.with_text:
             for _, heading, text in _texts(record):
                 lines += [f"--- {heading}", text]
         return "\n".join(lines)
+
+
+def _label_lines(record: FixtureRecord) -> list[str]:
+    labels = record.labels
+    if labels is None:
+        return ["  no labels"]
+    lines = [f"  labels rev {labels.rev} by {labels.author} ({labels.source})"]
+    for name, label in labels.fields.items():
+        value = "(expected absent)" if label.expected_absent else repr(label.value)
+        lines.append(f"    {name} [{label.type.value}] = {value}"
+                     + "".join(f" | {v!r}" for v in label.variants)
+                     + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
+                     + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else ""))
+    for rubric in labels.rubrics:
+        posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+        lines.append(f"    rubric: {rubric.text}{posts}")
+    return lines
 
 
 def _texts(record: FixtureRecord) -> list[tuple[Where, str, str]]:
