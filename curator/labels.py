@@ -173,14 +173,40 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
     )
 
 
+def reviewed(content: Content, name: str, field_type: FieldType, value: str, span: Span | None,
+             variants: Sequence[str] = ()) -> FieldLabel:
+    """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
+
+    The evidence is the span they marked, else the value located in the content (refused
+    when it is not there). Marked text that does not itself say the value ("J0n Cole" for
+    Jon Cole) is what they read as the value there, so it is accepted too, as written: the
+    truth then agrees with its text. Other variants of a date, amount or number must parse.
+    """
+    if span is None:
+        label = evidenced(content, name, field_type, value)
+    else:
+        found = evidence_text(content, span)
+        label = FieldLabel(type=field_type, value=value, evidence=span,
+                           evidence_text=None if found == value else found)
+        if found is not None and not shows(found, label):
+            label = label.model_copy(update={"variants": [found]})
+    return accepting(label, name, variants)
+
+
 def with_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[str],
                   config: StoreConfig, doc_type: str | None) -> FieldLabel:
-    """`name`'s label with `values` accepted as other answers (each checked for its type)."""
+    """`name`'s label with `values` accepted as other answers (see `accepting`)."""
     if doc_type is not None:
         field_spec(config, doc_type, name)  # an unknown field is refused by name
     label = fields.get(name)
     if label is None or label.value is None:
         raise CuratorError(f"{name}: has no value to accept variants of; set FIELD=VALUE first")
+    return accepting(label, name, values)
+
+
+def accepting(label: FieldLabel, name: str, values: Sequence[str]) -> FieldLabel:
+    """`label` with `values` accepted as other answers; each variant of a date, amount or
+    number must parse as one, and one already accepted (type-aware) adds nothing."""
     variants = list(label.variants)
     for value in values:
         if label.type in (FieldType.date, FieldType.money, FieldType.number):
@@ -188,8 +214,7 @@ def with_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[
                 check(value, label.type)
             except UnparsableValue as error:
                 raise CuratorError(f"{name}: accepted variant {error} (field type {label.type})") from None
-        # one already accepted (type-aware: "1250" is "$1,250.00") adds nothing
-        if not matches_any(value, [label.value, *variants], label.type):
+        if not matches_any(value, [label.value or "", *variants], label.type):
             variants.append(value)
     return label.model_copy(update={"variants": variants})
 
