@@ -152,11 +152,15 @@ def apply_edit(
     )
 
 
+NO_EVIDENCE_HINT = 'give --no-evidence "why" to keep it without evidence'
+
+
 def evidenced(content: Content, name: str, field_type: FieldType, value: str,
-              no_evidence: str | None = None) -> FieldLabel:
+              no_evidence: str | None = None, *, hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
     """`value` as a field label with its evidence located, or with `no_evidence` as its reason.
 
-    Refused (CuratorError) when it is in neither form in the content and no reason is given.
+    Refused (CuratorError, ending with `hint`) when it is in neither form in the content and
+    no reason is given.
     """
     span = locate(content, value, field_type)
     if span is not None:
@@ -168,13 +172,12 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
     places = len(content.texts())
     raise CuratorError(
         f"{name}: {value!r} is not in the content (looked through its {places} {content.part}(s) "
-        f"for it as written and in every other way a {field_type} value can be written); "
-        'give --no-evidence "why" to keep it without evidence'
+        f"for it as written and in every other way a {field_type} value can be written); {hint}"
     )
 
 
 def reviewed(content: Content, name: str, field_type: FieldType, value: str, span: Span | None,
-             variants: Sequence[str] = ()) -> FieldLabel:
+             variants: Sequence[str] = (), *, hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
     The evidence is the span they marked, else the value located in the content (refused
@@ -183,7 +186,7 @@ def reviewed(content: Content, name: str, field_type: FieldType, value: str, spa
     truth then agrees with its text. Other variants of a date, amount or number must parse.
     """
     if span is None:
-        label = evidenced(content, name, field_type, value)
+        label = evidenced(content, name, field_type, value, hint=hint)
     else:
         found = evidence_text(content, span)
         label = FieldLabel(type=field_type, value=value, evidence=span,

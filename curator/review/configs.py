@@ -29,8 +29,6 @@ DIALOGUE = "dialogue"
 NEW_RUBRICS = "new_rubrics"
 PASS, FAIL = "pass", "fail"
 MIN_RUBRIC_SLOTS = 5
-_BOX = "background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em"
-_ROW = "display: flex; gap: 1em; align-items: center; flex-wrap: wrap"
 
 DOCUMENT_STEPS = (
     "Select the text that proves a field and pick the field's label.",
@@ -100,8 +98,8 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
     ET.SubElement(view, "Text", name=TEXT, value="$text")
     ET.SubElement(view, "Header", value=f"The fields of a {doc_type_name}: value, and other accepted answers")
     for field, field_spec in spec.fields.items():
-        row = ET.SubElement(view, "View", style=_ROW)
-        ET.SubElement(row, "Header", value=field_line(field, field_spec.type, field_spec.description), size="6")
+        row = ET.SubElement(view, "View", className="curator-field")
+        ET.SubElement(row, "Header", value=field_line(field, field_spec.type, field_spec.description))
         ET.SubElement(row, "TextArea", name=value_control(field), toName=TEXT, rows="1", maxSubmissions="1",
                       editable="true", showSubmitButton="false", placeholder=f"{field}: the value")
         ET.SubElement(row, "TextArea", name=variants_control(field), toName=TEXT, rows="1", editable="true",
@@ -121,7 +119,7 @@ def thread_config(rubric_slots: int) -> str:
     ET.SubElement(view, "HyperText", name=DIALOGUE, value="$dialogue", inline="true")
     ET.SubElement(view, "Header", value="Rubrics: does each statement hold, and which posts show it?")
     for slot in range(1, rubric_slots + 1):
-        row = ET.SubElement(view, "View", style=_ROW)
+        row = ET.SubElement(view, "View", className="curator-rubric")
         ET.SubElement(row, "Text", name=rubric_object(slot), value=f"$rubric_{slot}")
         # Dynamic choices (from the task's data): an unused slot has none, so shows nothing.
         ET.SubElement(row, "Choices", name=verdict_control(slot), toName=rubric_object(slot),
@@ -134,11 +132,25 @@ def thread_config(rubric_slots: int) -> str:
     return _render(view)
 
 
+# Label Studio draws a Header as an h3 with its own inline margins; these rules keep the
+# instructions small and lay each field out as its description over its value box and its
+# accepted-answers box. (No ">" in them: the config's XML would escape it.)
+_HEADINGS = ":is(h1, h2, h3, h4, h5, h6)"
+_CSS = (f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em }} "
+        f".curator-steps {_HEADINGS}, .curator-field {_HEADINGS} {{ font-size: 14px !important; "
+        f"line-height: 1.4 !important; font-weight: normal !important; margin: 2px 0 !important }} "
+        f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; font-weight: 600 !important }} "
+        f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; margin: 0.6em 0 }} "
+        f".curator-field {_HEADINGS} {{ grid-column: 1 / -1 }} "
+        f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; margin: 0.3em 0 }}")
+
+
 def _steps(view: ET.Element, title: str, steps: tuple[str, ...]) -> None:
-    box = ET.SubElement(view, "View", style=_BOX)
-    ET.SubElement(box, "Header", value=title, size="5")
+    ET.SubElement(view, "Style").text = _CSS
+    box = ET.SubElement(view, "View", className="curator-steps")
+    ET.SubElement(box, "Header", value=title)
     for number, step in enumerate(steps, start=1):
-        ET.SubElement(box, "Header", value=f"{number}. {step}", size="6", underline="false")
+        ET.SubElement(box, "Header", value=f"{number}. {step}")
 
 
 def rubric_slots_needed(rubric_counts: list[int]) -> int:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from curator.store import Store, Transaction
 
 BATCH_SIZE = 100
+_MARK_IT = "mark its evidence in the text (or a lead keeps it with curator label set --no-evidence)"
 
 
 @dataclass
@@ -229,12 +230,15 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
             continue
         try:
             check(value, field_spec.type)
-            label = reviewed(content, name, field_spec.type, value, evidence, answer.variants.get(name, []))
-        except (UnparsableValue, CuratorError) as error:
+            label = reviewed(content, name, field_spec.type, value, evidence, answer.variants.get(name, []),
+                             hint=_MARK_IT)
+        except UnparsableValue as error:
             if strict:
-                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type}); "
-                                   "mark its evidence in the text, or a lead sets it with curator label set"
-                                   ) from None
+                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
+            continue
+        except CuratorError as error:
+            if strict:
+                raise CuratorError(f"{where}: field {error}") from None
             continue
         said[name] = Said(value, field_spec.type)
         before = fields.get(name)
