@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
-# ours) and install Tesseract and Chromium through apt-get when they are missing.
+# ours) and install Tesseract, Go and Chromium through apt-get when they are missing.
 
 PYTHON ?= python3
 VENV := .venv
@@ -25,16 +25,22 @@ $(LS_VENV)/.installed:
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
 	touch $@
 
-# Chromium (Debian's package, never a browser download) opens the HTML report in the
-# browser test; where it cannot be installed, that test says so and skips.
+# Tesseract for OCR; Go for tests/go (a Go eval suite reading a bundle's thread files);
+# Chromium (Debian's package, never a browser download) opens the HTML report and the
+# pushed Label Studio tasks in the browser tests. Where Go or Chromium cannot be
+# installed, their tests say so and skip.
 system-deps:
 	@command -v tesseract >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; }
+	@command -v go >/dev/null 2>&1 || { \
+	  { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang >/dev/null; } || \
+	  echo "make: could not install Go; tests/go will skip" >&2; }
 	@command -v chromium >/dev/null 2>&1 || { \
 	  { $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "make: could not install chromium; the HTML report's browser test will skip" >&2; }
+	  echo "make: could not install chromium; the browser tests will skip" >&2; }
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _stores import no_fsync  # noqa: E402
 from faker import Faker  # noqa: E402
 
 from curator.bundle.build import build_bundle  # noqa: E402
@@ -48,14 +49,7 @@ from curator.model import (  # noqa: E402
     ThreadContent,
     ThreadExport,
 )
-from curator.store import (  # noqa: E402
-    ADVERSARIAL,
-    GOLDENS,
-    Store,
-    dump_content,
-    dump_json,
-    dump_labels,
-)
+from curator.store import Store  # noqa: E402
 
 TIME = "2026-01-01T00:00:00Z"
 
@@ -106,21 +100,18 @@ def generate(root: Path, size: int, seed: int = 7) -> Store:
     fake = Pool(seed)
     rng = fake.rng
     parents: list[str] = []
-    for number in range(size):
-        if parents and rng.random() < 0.2:
-            fixture, content, labels = _variant(rng, number, rng.choice(parents))
-        elif rng.random() < 0.3:
-            fixture, content, labels = _thread(fake, rng, number)
-        else:
-            fixture, content, labels = _lease(fake, rng, number)
-            parents.append(fixture.id)
-        folder = root / (ADVERSARIAL if fixture.adversarial else GOLDENS) / fixture.id
-        folder.mkdir(parents=True)
-        (folder / "fixture.json").write_text(dump_json(fixture), encoding="utf-8")
-        (folder / "content.json").write_text(dump_content(content), encoding="utf-8")
-        (folder / "labels.jsonl").write_text(dump_labels(labels), encoding="utf-8")
-        if not fixture.adversarial:
-            _LEASES[fixture.id] = (fixture, content, labels)
+    with no_fsync(), store.transaction() as txn:
+        for number in range(size):
+            if parents and rng.random() < 0.2:
+                fixture, content, labels = _variant(rng, number, rng.choice(parents))
+            elif rng.random() < 0.3:
+                fixture, content, labels = _thread(fake, rng, number)
+            else:
+                fixture, content, labels = _lease(fake, rng, number)
+                parents.append(fixture.id)
+            txn.create_fixture(fixture, content, labels)
+            if not fixture.adversarial:
+                _LEASES[fixture.id] = (fixture, content, labels)
     return store
 
 
@@ -213,7 +204,7 @@ def best(timings: list[Timing]) -> Timing:
 def cold_build(store: Store) -> Timing:
     """A first build: no bundles, no cache."""
     shutil.rmtree(store.bundles_dir, ignore_errors=True)
-    shutil.rmtree(store.root / ".curator" / "cache", ignore_errors=True)
+    shutil.rmtree(store.local_path("cache"), ignore_errors=True)
     settle()
     return timed(lambda: build_bundle(store, "1.0.0"))
 

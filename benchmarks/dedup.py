@@ -23,14 +23,13 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _stores import no_fsync  # noqa: E402
 from faker import Faker  # noqa: E402
 
-from curator import atomic  # noqa: E402
 from curator.model import DocumentContent, Fixture, Kind, Page, Provenance  # noqa: E402
 from curator.promote.dedup import DedupIndex, covered_by, jaccard, shingles  # noqa: E402
 from curator.store import Store, fixture_id  # noqa: E402
@@ -53,20 +52,6 @@ def document(text: str) -> DocumentContent:
 def near_copy(text: str) -> str:
     words = text.split(" ")
     return " ".join("changed" if i % 60 == 30 else w for i, w in enumerate(words))
-
-
-@contextmanager
-def no_fsync():
-    """Building a 10k-fixture store with an fsync per file would time the disk, not the lookup."""
-    real = os.fsync
-    os.fsync = lambda fd: None
-    atomic_fsync_dir = atomic.fsync_dir
-    atomic.fsync_dir = lambda path: None
-    try:
-        yield
-    finally:
-        os.fsync = real
-        atomic.fsync_dir = atomic_fsync_dir
 
 
 def build_store(root: Path, size: int, texts: list[str]) -> Store:

@@ -70,11 +70,12 @@ class LabelEdit:
     drop_rubrics: Sequence[str] = ()
     evidence_posts: Sequence[str] = ()  # the posts the rubrics given in add_rubrics are judged on
     doc_type: str | None = None  # set or change the fixture's doc type
+    reference: str | None = None  # a reviewed answer meeting every rubric; "" removes it
 
     @property
     def empty(self) -> bool:
         return not (self.assignments or self.accept or self.drop_accept or self.add_rubrics
-                    or self.drop_rubrics or self.doc_type)
+                    or self.drop_rubrics or self.doc_type or self.reference is not None)
 
 
 def revise(
@@ -86,6 +87,7 @@ def revise(
     assignments: Mapping[str, str] | None = None,
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
+    reference: str | None = None,
     author: str,
     source: str = "manual",
     reason: str | None = None,
@@ -93,7 +95,7 @@ def revise(
 ) -> LabelRevision:
     """The next revision: `previous` with the given fields and rubrics changed (see `apply_edit`)."""
     edit = LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics, drop_rubrics=drop_rubrics,
-                     no_evidence=no_evidence)
+                     no_evidence=no_evidence, reference=reference)
     return apply_edit(config, doc_type, content, previous, edit, author=author, source=source, reason=reason)
 
 
@@ -112,6 +114,7 @@ def apply_edit(
 
     Unknown fields, values that do not parse for their type, a value that is not in the
     content without a `no_evidence` reason, and dropping what is not there are errors.
+    `edit.reference` sets the reviewed reference answer ("" removes it; None keeps it).
     """
     chosen = doc_type
     fields = dict(previous.fields) if previous else {}
@@ -140,6 +143,10 @@ def apply_edit(
     for name, values in edit.drop_accept.items():
         fields[name] = without_variants(fields, name, values)
     rubrics = _revised_rubrics(content, list(previous.rubrics) if previous else [], edit)
+    kept = previous.reference if previous else None
+    answer = kept if edit.reference is None else (edit.reference.strip() or None)
+    if answer is not None and not rubrics:
+        raise CuratorError("a reference answer is judged against rubrics, and this fixture has none")
     return LabelRevision(
         rev=(previous.rev + 1) if previous else 1,
         time=clock.now_iso(),
@@ -149,6 +156,7 @@ def apply_edit(
         doc_type=chosen if chosen != doc_type else None,
         fields=fields,
         rubrics=rubrics,
+        reference=answer,
     )
 
 
@@ -372,6 +380,7 @@ def set_labels(
     assignments: Mapping[str, str] | None = None,
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
+    reference: str | None = None,
     reason: str | None = None,
     author: str | None = None,
     no_evidence: str | None = None,
@@ -383,9 +392,9 @@ def set_labels(
     to fixture.json in the same transaction as the revision that records it.
     """
     edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
-                             drop_rubrics=drop_rubrics, no_evidence=no_evidence)
+                             drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)
     if edit.empty:
-        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --accept, --rubric or --doc-type")
+        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --accept, --rubric, --reference or --doc-type")
     with store.transaction() as txn:
         record = store.load(fixture_id)
         revision = apply_edit(

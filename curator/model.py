@@ -17,17 +17,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     StrictFloat,
     StrictInt,
     StrictStr,
     field_serializer,
     field_validator,
-    model_serializer,
     model_validator,
 )
 
 SCHEMA_VERSION: Final = 1
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
 
 FIXTURE_ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8}$"
 REVISION_SOURCE_PATTERN = (
@@ -316,15 +315,6 @@ class ContentFile(Strict):
 # ---------------------------------------------------------------- labels.jsonl
 
 
-def _without_none(data: dict[str, Any], *members: str) -> dict[str, Any]:
-    """Members added to a record after files were written are left out while unset, so a
-    file written before them is written back byte for byte (and bundles stay the same)."""
-    for member in members:
-        if data.get(member, "") is None:
-            del data[member]
-    return data
-
-
 class Span(Strict):
     """Evidence: characters [start, end) of a document page, or of a post's message."""
 
@@ -371,19 +361,16 @@ class FieldLabel(Strict):
     authority: str | None = Field(
         default=None, description="which text is authoritative and why, when sources conflict"
     )
+    # These two are left out of the file when unset, so labels written before them keep their bytes.
     no_evidence: str | None = Field(
-        default=None,
+        default=None, exclude_if=lambda value: value is None,
         description="why the value stands although the content does not show it (label set --no-evidence)",
     )
     unanswerable: str | None = Field(
-        default=None,
+        default=None, exclude_if=lambda value: value is None,
         description="why no reader can recover the value from this text (OCR noise on the value); "
         "scoring leaves the field out",
     )
-
-    @model_serializer(mode="wrap")
-    def _notes_only_when_made(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return _without_none(handler(self), "no_evidence", "unanswerable")
 
     @model_validator(mode="after")
     def _absent_has_no_value(self) -> FieldLabel:
@@ -410,14 +397,17 @@ class LabelRevision(Strict):
     source: str = Field(pattern=REVISION_SOURCE_PATTERN)
     reason: str | None = None
     doc_type: str | None = Field(
-        default=None, description="the doc type this revision gave the fixture (label set --doc-type)"
+        default=None, exclude_if=lambda value: value is None,
+        description="the doc type this revision gave the fixture (label set --doc-type); left out when unset",
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
+    # Left out of the file when unset, so revisions without one keep their bytes.
+    reference: str | None = Field(
+        default=None, min_length=1, exclude_if=lambda value: value is None,
+        description="a reviewed answer that meets every rubric (judge calibration's must-pass case)",
+    )
 
-    @model_serializer(mode="wrap")
-    def _doc_type_only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return _without_none(handler(self), "doc_type")
 
 
 # ---------------------------------------------------------------- helpers
@@ -477,10 +467,39 @@ class StoreSettings(Strict):
     categories: list[str] = Field(default_factory=list)
     adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
     dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+    # What a bundle's dataset card (README.md, Hugging Face convention) says about the set.
+    description: str = Field(default="", description="what the set is for: the card's first paragraph")
+    license: str = Field(
+        default="unknown",
+        pattern=r"^[a-z0-9][a-z0-9.+-]*$",
+        description="Hugging Face licence id of the data, e.g. cc-by-4.0, mit, other, unknown",
+    )
+    task_categories: list[str] = Field(
+        default_factory=list, description="Hugging Face task categories, e.g. summarization"
+    )
+
+
+class JudgeSettings(Strict):
+    """`[judge]` in curator.toml: the OpenAI-compatible rubric judge. The API key is never
+    here: it is read from OPENAI_API_KEY only."""
+
+    model: str | None = Field(default=None, description="the judge model (or --judge-model)")
+    base_url: str | None = Field(
+        default=None, description="chat-completions server; default $OPENAI_BASE_URL, else OpenAI's"
+    )
+    timeout: float = Field(default=60.0, gt=0, description="seconds per judge call")
+    max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and network errors")
+    backoff: float = Field(default=1.0, ge=0, description="seconds before the first retry; doubles each time")
+    concurrency: int = Field(default=4, ge=1, description="judge calls in flight at once")
+    json_mode: bool = Field(default=True, description="ask for response_format json_object")
+    threshold: float = Field(
+        default=0.6, ge=0, le=1, description="a verdict passes when it says pass and scores at least this"
+    )
 
 
 class StoreConfig(Strict):
     store: StoreSettings = Field(default_factory=StoreSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
     doc_types: dict[str, DocTypeSpec] = Field(default_factory=dict)
     glossaries: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="language -> label phrase -> translation (bilingual)"
@@ -512,6 +531,11 @@ class RubricVerdict(Strict):
     rubric: str = Field(min_length=1, description="the rubric text, as in the bundle's labels")
     passed: bool = Field(alias="pass", strict=True)
     score: float | None = Field(default=None, ge=0, le=1, strict=True)
+    judge: str | None = Field(
+        default=None, description="curator's judge that gave it (e.g. openai:gpt-4o-mini); the gate "
+        "then asks for its calibration on this bundle"
+    )
+    prompt_version: str | None = None
 
 
 class PredictionMetrics(Strict):
@@ -522,6 +546,20 @@ class PredictionMetrics(Strict):
     answer_relevancy: float | None = Field(default=None, ge=0, le=1, strict=True)
 
 
+class RunStats(Strict):
+    """How a fixture fared over repeated runs (`curator eval run --repeat N`)."""
+
+    repetitions: int = Field(ge=1)
+    passed: int = Field(ge=0, description="runs in which every item of the fixture was right")
+    errors: int = Field(default=0, ge=0, description="runs in which the system raised or timed out")
+
+    @model_validator(mode="after")
+    def _within(self) -> RunStats:
+        if self.passed > self.repetitions or self.errors > self.repetitions:
+            raise ValueError("passed and errors count runs, so cannot exceed repetitions")
+        return self
+
+
 class Prediction(Strict):
     """One line of a predictions JSONL file: a system's output for one bundle fixture."""
 
@@ -529,6 +567,9 @@ class Prediction(Strict):
     fields: dict[str, FieldPrediction] = Field(default_factory=dict)
     rubrics: list[RubricVerdict] = Field(default_factory=list)
     metrics: PredictionMetrics | None = None
+    runs: RunStats | None = Field(
+        default=None, description="repetitions, for the pass-rate and flaky-share floors"
+    )
 
 
 # ---- gate floors and report (curator gate)
@@ -544,6 +585,18 @@ class Floors(Strict):
     max_brier: float = Field(default=0.2, ge=0, le=1, description="maximum Brier score")
     max_faithfulness_drop: float = Field(
         default=0.05, ge=0, le=1, description="largest allowed fall of mean faithfulness vs the baseline"
+    )
+    min_pass_rate: float = Field(
+        default=0.8, ge=0, le=1, description="minimum mean share of runs a fixture passes (repeated runs)"
+    )
+    max_flaky_share: float = Field(
+        default=0.1, ge=0, le=1, description="largest share of fixtures that pass in some runs and fail in others"
+    )
+    min_judge_accuracy: float = Field(
+        default=0.9, ge=0, le=1, description="a judge's calibration accuracy below this: its verdicts are refused"
+    )
+    max_judge_false_pass: float = Field(
+        default=0.1, ge=0, le=1, description="a judge passing more known-bad answers than this: refused"
     )
 
 
@@ -593,6 +646,8 @@ class FixtureScore(Strict):
     metrics: dict[str, float] = Field(default_factory=dict)
     composite: float | None = None
     extra_fields: list[str] = Field(default_factory=list)
+    pass_rate: float | None = Field(default=None, description="share of repeated runs it passed")
+    flaky: bool = Field(default=False, description="passed in some runs and failed in others")
     items: list[ItemScore] = Field(default_factory=list)
 
 
@@ -631,6 +686,9 @@ class GateReport(Strict):
     failure_classes: dict[str, int]
     calibration: dict[str, Any]
     quality: dict[str, Any]
+    repetitions: dict[str, Any] | None = Field(
+        default=None, description="pass rate and flaky fixtures, when predictions came from repeated runs"
+    )
     regressions: list[Regression] = Field(default_factory=list)
     fixtures: list[FixtureScore]
 
@@ -677,6 +735,56 @@ class EvalLine(BaseModel):
     latency_ms: float | None = Field(default=None, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
     completion_tokens: int | None = Field(default=None, ge=0)
+    test: str | None = Field(default=None, description="the pytest node id that recorded it (pytest plugin)")
+
+
+# ---- judge calibration (curator judge calibrate; read by curator gate)
+
+
+class CalibrationCase(Strict):
+    """One rubric judged on a known-bad answer (must fail) or a reviewed reference (must pass)."""
+
+    fixture_id: str
+    rubric: str
+    answer: Literal["known-bad", "reference"]
+    expected_pass: bool
+    passed: bool
+    score: float | None = None
+    reasoning: str = ""
+    error: str | None = None
+
+    @property
+    def agrees(self) -> bool:
+        return self.error is None and self.passed == self.expected_pass
+
+
+class RubricAgreement(Strict):
+    rubric: str
+    cases: int = Field(ge=0)
+    agreed: int = Field(ge=0)
+    agreement: float = Field(ge=0, le=1)
+
+
+class CalibrationRecord(Strict):
+    """A judge measured against a bundle's known answers; `curator gate` checks it."""
+
+    format: Literal["curator-judge-calibration"] = "curator-judge-calibration"
+    schema_version: Literal[1] = 1
+    bundle_version: str
+    bundle_content_sha256: str = Field(pattern=SHA256_PATTERN)
+    judge: str
+    prompt_version: str
+    calibrated_at: str
+    cases: int = Field(ge=1, description="rubric judgements made")
+    known_bad: int = Field(ge=0, description="judgements of known-bad answers")
+    reference: int = Field(ge=0, description="judgements of reviewed reference answers")
+    errors: int = Field(ge=0, description="judgements the judge failed to make (count as disagreeing)")
+    accuracy: float = Field(ge=0, le=1, description="share of judgements that agree with the expectation")
+    false_pass_rate: float | None = Field(
+        default=None, ge=0, le=1, description="share of known-bad judgements that passed"
+    )
+    by_rubric: list[RubricAgreement]
+    results: list[CalibrationCase]
 
 
 # ---------------------------------------------------------------- bundles
@@ -686,7 +794,6 @@ SEMVER_PATTERN = (
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
 )
-SHA256_PATTERN = r"^[0-9a-f]{64}$"
 
 
 class BundleMetadata(Strict):

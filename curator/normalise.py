@@ -199,3 +199,29 @@ def find_value(text: str, value: str, field_type: FieldType | str) -> list[tuple
         return []
     pattern = re.compile(r"\s+".join(words), re.IGNORECASE)
     return [m.span() for m in pattern.finditer(unicodedata.normalize("NFKC", text))]
+
+
+def typed_values(text: str) -> list[tuple[FieldType, str]]:
+    """The dates and currency amounts written in a text, in order of appearance: what a
+    rubric such as "states the rent of $950.00" asks an answer to hold (the rules judge)."""
+    found: list[tuple[int, FieldType, str]] = []
+    dates: list[tuple[int, int]] = []
+    for match in _DATE_CANDIDATE.finditer(text):
+        candidate = match.group().rstrip(" ,.")
+        try:
+            parse_date(candidate)
+        except UnparsableValue:
+            continue
+        found.append((match.start(), FieldType.date, candidate))
+        dates.append(match.span())
+    for match in _AMOUNT_CANDIDATE.finditer(text):
+        candidate = match.group().strip().rstrip(" ,.")
+        inside_date = any(start <= match.start() < end for start, end in dates)
+        if inside_date or not _CURRENCY.search(candidate):
+            continue
+        try:
+            parse_amount(candidate)
+        except UnparsableValue:
+            continue
+        found.append((match.start(), FieldType.money, candidate))
+    return [(kind, value) for _, kind, value in sorted(found, key=lambda hit: hit[0])]

@@ -31,6 +31,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "chat-message.schema.json": model.ChatMessage,
     "failure-record.schema.json": model.FailureRecord,
     "evals-line.schema.json": model.EvalLine,
+    "judge-calibration.schema.json": model.CalibrationRecord,
 }
 
 

@@ -4,7 +4,11 @@
     goldens/<id>/{fixture.json, content.json, labels.jsonl}
     adversarial/<id>/...          variants and promoted failures
     schemas/  bundles/<version>/
-    .curator/                     local only: vault, lock, review state, staging
+    .curator/                     local only: vault, lock, source index, caches, review
+                                  state, staging
+
+Other modules ask the store for paths (`local_path`, `fixture_files`, `bundle_dir`, `scan`)
+rather than joining these names themselves.
 
 Every write goes through a `Transaction`: it is validated against the model, buffered, and
 written at commit with atomic renames while the store lock is held, so a failed command
@@ -13,13 +17,10 @@ leaves the store as it was and two curator processes never lose each other's wor
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import hashlib
 import json
 import os
-import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,8 @@ from pydantic import BaseModel, ValidationError
 from curator import atomic
 from curator.config import CONFIG_NAME, default_config_text, load_config
 from curator.errors import CuratorError, FixtureNotFound, StoreNotFound, first_problem
-from curator.model import Content, ContentFile, Fixture, LabelRevision, slugify
+from curator.model import Content, ContentFile, Fixture, LabelRevision, StoreConfig, slugify
+from curator.source_index import SOURCES_FILE, SourceIndex, source_of
 
 GOLDENS = "goldens"
 ADVERSARIAL = "adversarial"
@@ -40,9 +42,13 @@ LOCAL = ".curator"
 FIXTURE_FILE = "fixture.json"
 CONTENT_FILE = "content.json"
 LABELS_FILE = "labels.jsonl"
+FIXTURE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 FIXTURE_DIRS = (GOLDENS, ADVERSARIAL)
+STAGING = "staging"
+LOCK_FILE = "lock"
 STORE_ENV = "CURATOR_STORE"
 LOCK_WAIT_SECONDS = 30.0
+MISSING_STAT = [-1, 0, 0]
 
 GITIGNORE = f"# Local only: pseudonym vault, lock, review state. Never commit.\n{LOCAL}/\n.*.tmp\n"
 
@@ -60,6 +66,21 @@ class FixtureRecord:
     def labels(self) -> LabelRevision | None:
         """The current truth: the last revision, if any."""
         return self.revisions[-1] if self.revisions else None
+
+
+@dataclass(frozen=True)
+class FixtureFiles:
+    """A fixture folder as `Store.scan` finds it: where its files are and their stat, unread."""
+
+    id: str
+    directory: str
+    # [size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl ([-1, 0, 0]: missing).
+    # Every store write replaces a file by rename, so an equal stat means unchanged bytes.
+    stats: list[list[int]]
+
+    def read(self) -> dict[str, bytes | None]:
+        """Each file's bytes by name (None: missing), ready for `Store.parse_record`."""
+        return _read_files(self.directory)
 
 
 def fixture_id(title: str, content_key: bytes) -> str:
@@ -86,7 +107,9 @@ def dump_content(content: Content) -> str:
 class Store:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
-        self._config = None
+        self._config: StoreConfig | None = None
+        # The source index as last read or rebuilt, with the stat of its file then.
+        self._sources: tuple[tuple[int, int, int] | None, SourceIndex] | None = None
 
     # ------------------------------------------------------------ finding and creating
 
@@ -126,30 +149,69 @@ class Store:
         raise StoreNotFound(f"no curator store in {here} or any parent (run `curator init`)")
 
     @property
-    def config(self):  # noqa: ANN201 - StoreConfig, imported lazily with the model
+    def config(self) -> StoreConfig:
         if self._config is None:
             self._config = load_config(self.root / CONFIG_NAME)
         return self._config
 
     def local_path(self, name: str) -> Path:
-        """A file under .curator/ (never committed, never exported)."""
-        local = self.root / LOCAL
-        local.mkdir(exist_ok=True)
-        return local / name
+        """A file under .curator/ (never committed, never exported); writers make its folder."""
+        return self.root / LOCAL / name
+
+    @property
+    def staging_root(self) -> Path:
+        """Where whole folders are written before they are renamed into place."""
+        return self.local_path(STAGING)
 
     @property
     def bundles_dir(self) -> Path:
         return self.root / BUNDLES
 
+    def bundle_dir(self, version: str) -> Path:
+        return self.bundles_dir / version
+
+    @property
+    def fixture_folders(self) -> tuple[Path, ...]:
+        """The folders that hold fixture folders: adding or removing a fixture changes them."""
+        return tuple(self.root / folder for folder in FIXTURE_DIRS)
+
+    def folder_for(self, fixture: Fixture) -> Path:
+        """The folder a fixture's own folder belongs in."""
+        return self.root / (ADVERSARIAL if fixture.adversarial else GOLDENS)
+
     # ------------------------------------------------------------ reading
 
-    def ids(self) -> list[str]:
-        found: list[str] = []
+    def _entries(self) -> list[os.DirEntry[str]]:
+        """Every fixture folder, unsorted: one listing, no stat per entry."""
+        found: list[os.DirEntry[str]] = []
         for folder in FIXTURE_DIRS:
-            base = self.root / folder
-            if base.is_dir():
-                found.extend(p.name for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
-        return sorted(found)
+            try:
+                with os.scandir(self.root / folder) as entries:
+                    found.extend(e for e in entries if e.is_dir() and not e.name.startswith("."))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+        return found
+
+    def ids(self) -> list[str]:
+        return sorted(entry.name for entry in self._entries())
+
+    def scan(self) -> list[FixtureFiles]:
+        """Every fixture folder with the stat of its files, in id order; nothing is read."""
+        return [
+            FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES])
+            for fixture_id, directory in sorted((entry.name, entry.path) for entry in self._entries())
+        ]
+
+    def strays(self) -> list[tuple[str, str]]:
+        """(name, path from the root) of entries in the fixture folders that are no fixture."""
+        found = []
+        for base in self.fixture_folders:
+            if not base.is_dir():
+                continue
+            for entry in sorted(base.iterdir()):
+                if entry.name != ".gitkeep" and (not entry.is_dir() or entry.name.startswith(".")):
+                    found.append((entry.name, f"{base.name}/{entry.name}"))
+        return found
 
     def directory(self, fixture_id: str) -> Path:
         for folder in FIXTURE_DIRS:
@@ -158,20 +220,33 @@ class Store:
                 return candidate
         raise FixtureNotFound(f"no fixture {fixture_id!r} in {self.root}")
 
+    def fixture_files(self, fixture_id: str) -> dict[str, Path]:
+        """The paths of a fixture's fixture.json, content.json and labels.jsonl, by name."""
+        directory = self.directory(fixture_id)
+        return {name: directory / name for name in FIXTURE_FILES}
+
     def exists(self, fixture_id: str) -> bool:
         return any((self.root / folder / fixture_id).is_dir() for folder in FIXTURE_DIRS)
 
     def load(self, fixture_id: str) -> FixtureRecord:
         directory = self.directory(fixture_id)
+        return self.parse_record(directory, _read_files(str(directory)))
+
+    def parse_record(self, directory: Path, files: Mapping[str, bytes | None]) -> FixtureRecord:
+        """A fixture from its files' bytes (None: missing), as `FixtureFiles.read` gives them.
+
+        For callers that read the bytes anyway (the bundle cache hashes them): no second read.
+        """
         return FixtureRecord(
-            fixture=self._read_model(directory / FIXTURE_FILE, Fixture),
-            content=self._read_model(directory / CONTENT_FILE, ContentFile).content,
-            revisions=self._read_revisions(directory / LABELS_FILE),
+            fixture=self._parse_model(directory / FIXTURE_FILE, files[FIXTURE_FILE], Fixture),
+            content=self._parse_model(directory / CONTENT_FILE, files[CONTENT_FILE], ContentFile).content,
+            revisions=self._parse_revisions(directory / LABELS_FILE, files[LABELS_FILE]),
             directory=directory,
         )
 
     def load_fixture(self, fixture_id: str) -> Fixture:
-        return self._read_model(self.directory(fixture_id) / FIXTURE_FILE, Fixture)
+        path = self.directory(fixture_id) / FIXTURE_FILE
+        return self._parse_model(path, _read_bytes(str(path)), Fixture)
 
     def records(self) -> Iterator[FixtureRecord]:
         for fixture_id in self.ids():
@@ -198,27 +273,92 @@ class Store:
             chosen.append(fixture)
         return chosen
 
-    def find_by_source(self, sha256: str) -> str | None:
-        """The fixture already made from a raw source with this hash (idempotent import)."""
-        for fixture_id in self.ids():
-            fixture = self.load_fixture(fixture_id)
-            if fixture.lineage is None and fixture.provenance.source_sha256 == sha256:
-                return fixture_id
-        return None
+    def find_by_sources(self, sha256s: Iterable[str]) -> dict[str, str]:
+        """For each raw source hash that has one, the fixture already made from it (what
+        makes import idempotent): one check of the source index (see
+        curator/source_index.py) for the whole batch.
 
-    def _read_model(self, path: Path, model: type[BaseModel]) -> Any:
+        Each fixture the index names is read back, so a fixture.json edited by hand since it
+        was indexed is never believed.
+        """
+        wanted = list(dict.fromkeys(sha256s))
+        found = self._found_in(self.source_index(), wanted)
+        if found is None:
+            # Edited since it was indexed: the saved index no longer describes the store.
+            self._save_sources(None)
+            found = self._found_in(self.source_index(), wanted) or {}
+        return found
+
+    def _found_in(self, index: SourceIndex, sha256s: list[str]) -> dict[str, str] | None:
+        """The index's answers, or None when a fixture it names says otherwise."""
+        found = {}
+        for sha256 in sha256s:
+            fixture_id = index.first(sha256)
+            if fixture_id is None:
+                continue
+            if not self.exists(fixture_id) or source_of(self.load_fixture(fixture_id)) != sha256:
+                return None
+            found[sha256] = fixture_id
+        return found
+
+    def source_index(self) -> SourceIndex:
+        """The source index, checked against the fixture folders and rebuilt when they differ.
+
+        Only a transaction saves it (under the lock, with the fixtures it describes): a
+        rebuild here lives in memory until the next write, so readers never race writers.
+        """
+        fixture_ids = [entry.name for entry in self._entries()]  # order is moot here
+        path = self.local_path(SOURCES_FILE)
+        stamp = _stamp(path)
+        if self._sources is not None and self._sources[0] == stamp and self._sources[1].covers(fixture_ids):
+            return self._sources[1]
+        index = SourceIndex.read(path) if stamp is not None else None
+        if index is None or not index.covers(fixture_ids):
+            index = SourceIndex({i: source_of(self.load_fixture(i)) for i in sorted(set(fixture_ids))})
+        self._sources = (stamp, index)
+        return index
+
+    def _sources_to_extend(self) -> SourceIndex:
+        """What a commit adds its new fixtures to, without listing the folders again: the
+        index this process last read or rebuilt, else the saved one, else a rebuild. Each
+        is right about every fixture it covers; if the folders changed meanwhile it covers
+        too few or too many, which makes it stale (rebuilt on use), never wrong."""
+        stamp = _stamp(self.local_path(SOURCES_FILE))
+        if self._sources is not None and self._sources[0] == stamp:
+            return self._sources[1]
+        saved = SourceIndex.read(self.local_path(SOURCES_FILE)) if stamp is not None else None
+        return saved if saved is not None else self.source_index()
+
+    def _save_sources(self, index: SourceIndex | None) -> None:
+        """Save the index (None: delete it, so it is rebuilt on next use)."""
+        path = self.local_path(SOURCES_FILE)
+        self._sources = None
+        if index is None:
+            path.unlink(missing_ok=True)
+            return
         try:
-            return model.model_validate_json(path.read_bytes())
-        except FileNotFoundError:
-            raise CuratorError(f"{self._rel(path)}: missing") from None
+            index.write(path)
+        except OSError:
+            return  # e.g. a full disk: the old file covers fewer fixtures than exist, so stale
+        self._sources = (_stamp(path), index)
+
+    def _parse_model(self, path: Path, data: bytes | None, model: type[BaseModel]) -> Any:
+        if data is None:
+            raise CuratorError(f"{self._rel(path)}: missing")
+        try:
+            return model.model_validate_json(data)
         except ValidationError as error:
             raise CuratorError(f"{self._rel(path)}: {first_problem(error)}") from None
 
-    def _read_revisions(self, path: Path) -> list[LabelRevision]:
-        if not path.exists():
+    def _parse_revisions(self, path: Path, data: bytes | None) -> list[LabelRevision]:
+        if data is None:
             return []
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CuratorError(f"{self._rel(path)}: not UTF-8 text") from None
         revisions = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
@@ -238,23 +378,20 @@ class Store:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Exclusive store lock; waits for another curator process, then gives up clearly."""
-        lock_path = self.local_path("lock")
-        with open(lock_path, "a+") as handle:
-            deadline = time.monotonic() + LOCK_WAIT_SECONDS
-            while True:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except OSError as error:
-                    if error.errno not in (errno.EAGAIN, errno.EACCES):
-                        raise
-                    if time.monotonic() > deadline:
-                        raise CuratorError("the store is locked by another curator process") from None
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        from filelock import FileLock, Timeout
+
+        lock_path = self.local_path(LOCK_FILE)
+        lock_path.parent.mkdir(exist_ok=True)
+        # The lock file stays in place on release, so every process locks the same inode.
+        lock = FileLock(lock_path, timeout=LOCK_WAIT_SECONDS, preserve_lock_file=True)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise CuratorError("the store is locked by another curator process") from None
+        try:
+            yield
+        finally:
+            lock.release()
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
@@ -355,15 +492,19 @@ class Transaction:
         return numbered
 
     def commit(self) -> None:
-        staging_root = self.store.local_path("staging")
+        changes, moved = self._source_changes()
+        sources = self._sources_after(changes)
+        if moved:
+            # An existing fixture changes source: no saved index may describe the old files
+            # once the new ones land, so it goes first (a crash before the end rebuilds it).
+            self.store._save_sources(None)
         for fixture_id, (fixture, content, revisions) in self._new.items():
-            folder = ADVERSARIAL if fixture.adversarial else GOLDENS
-            staged = atomic.staging_dir(staging_root, f"{fixture_id}.")
+            staged = atomic.staging_dir(self.store.staging_root, f"{fixture_id}.")
             try:
                 (staged / FIXTURE_FILE).write_text(dump_json(fixture), encoding="utf-8")
                 (staged / CONTENT_FILE).write_text(dump_content(content), encoding="utf-8")
                 (staged / LABELS_FILE).write_text(dump_labels(revisions), encoding="utf-8")
-                atomic.publish_dir(staged, self.store.root / folder / fixture_id)
+                atomic.publish_dir(staged, self.store.folder_for(fixture) / fixture_id)
             except BaseException:
                 atomic.remove_tree(staged)
                 raise
@@ -375,6 +516,35 @@ class Transaction:
             atomic.write_text(self.store.directory(fixture_id) / LABELS_FILE, dump_labels(revisions))
         for fixture_id, fixture in self._dirty_fixtures.items():
             atomic.write_text(self.store.directory(fixture_id) / FIXTURE_FILE, dump_json(fixture))
+        # Last, so it never covers a fixture that is not on disk. A crash before this line
+        # leaves the old index, which covers fewer fixtures than the folders hold: stale, so
+        # rebuilt on next use, never believed.
+        if sources is not None:
+            self.store._save_sources(sources)
+
+    def _source_changes(self) -> tuple[dict[str, str | None], bool]:
+        """Source index entries this commit adds or changes, and whether any existing changes."""
+        changes = {fixture_id: source_of(fixture) for fixture_id, (fixture, _, _) in self._new.items()}
+        moved = False
+        for fixture_id, fixture in self._dirty_fixtures.items():
+            try:
+                before = source_of(self._fixture_cache.get(fixture_id) or self.store.load_fixture(fixture_id))
+            except CuratorError:
+                before = None
+                moved = True
+            if source_of(fixture) != before:
+                changes[fixture_id] = source_of(fixture)
+                moved = True
+        return changes, moved
+
+    def _sources_after(self, changes: dict[str, str | None]) -> SourceIndex | None:
+        """The source index once this commit lands; None when it is left as it is."""
+        if not changes:
+            return None
+        try:
+            return self.store._sources_to_extend().updated(changes)
+        except CuratorError:
+            return None  # a fixture.json it cannot read: rebuilt when the store is sound again
 
 
 def _revalidated(model: Any) -> Any:
@@ -389,3 +559,29 @@ def _check_revision_numbers(fixture_id: str, revisions: list[LabelRevision]) -> 
     for expected, revision in enumerate(revisions, start=1):
         if revision.rev != expected:
             raise CuratorError(f"{fixture_id}: label revisions must be numbered 1..n, found rev {revision.rev}")
+
+
+def _read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+def _read_files(directory: str) -> dict[str, bytes | None]:
+    return {name: _read_bytes(os.path.join(directory, name)) for name in FIXTURE_FILES}
+
+
+def _stat(path: str) -> list[int]:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return list(MISSING_STAT)
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """The stat of a file that is only ever replaced whole; None when it is missing."""
+    found = _stat(str(path))
+    return None if found == MISSING_STAT else (found[0], found[1], found[2])

@@ -7,12 +7,11 @@ label set use too. Retired fixtures are out of every bundle and never fail valid
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.labels import truth_problems
 from curator.model import Kind, Status
-from curator.store import ADVERSARIAL, FIXTURE_DIRS, GOLDENS, FixtureRecord, Store
+from curator.store import FixtureRecord, Store
 
 
 @dataclass(frozen=True)
@@ -49,9 +48,9 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
     problems = []
     if fixture.id != record.directory.name:
         problems.append(f"fixture.json id {fixture.id!r} does not match its folder")
-    expected_folder = ADVERSARIAL if fixture.adversarial else GOLDENS
-    if record.directory.parent.name != expected_folder:
-        problems.append(f"belongs in {expected_folder}/, found in {record.directory.parent.name}/")
+    expected_folder = store.folder_for(fixture)
+    if record.directory.parent != expected_folder:
+        problems.append(f"belongs in {expected_folder.name}/, found in {record.directory.parent.name}/")
     if fixture.kind.value != content.kind:
         problems.append(f"fixture kind {fixture.kind} but content is a {content.kind}")
     categories = store.config.store.categories
@@ -104,14 +103,4 @@ def _lineage_findings(record: FixtureRecord, records: dict[str, FixtureRecord]) 
 
 
 def _stray_entries(store: Store) -> list[Finding]:
-    findings = []
-    for folder in FIXTURE_DIRS:
-        base: Path = store.root / folder
-        if not base.is_dir():
-            continue
-        for entry in sorted(base.iterdir()):
-            if entry.name == ".gitkeep":
-                continue
-            if not entry.is_dir() or entry.name.startswith("."):
-                findings.append(Finding(entry.name, f"stray entry {folder}/{entry.name}"))
-    return findings
+    return [Finding(name, f"stray entry {path}") for name, path in store.strays()]

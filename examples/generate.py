@@ -351,6 +351,11 @@ def chat_log(fake: Faker) -> list[dict[str, Any]]:
     return lines
 
 
+def reference(lease: dict[str, str]) -> str:
+    """A reviewed answer to a lease-question thread: it meets both of its rubrics."""
+    return f"The monthly rent is {lease['monthly_rent']} and the lease starts on {lease['lease_start_date']}."
+
+
 # ---------------------------------------------------------------- writing
 
 
@@ -386,15 +391,19 @@ def main(out: Path = HERE, seed: int = SEED) -> None:
 
     thread, rubrics = thread_export(fake, ids, leases[0])
     write(out / "threads" / "lease-question.json", json.dumps(thread, indent=2) + "\n")
-    truth["threads/lease-question.json"] = {"doc_type": None, "fields": {}, "rubrics": rubrics}
+    truth["threads/lease-question.json"] = {"doc_type": None, "fields": {}, "rubrics": rubrics,
+                                            "reference": reference(leases[0])}
     write(out / "threads" / "maintenance-channel.json", json.dumps(channel_export(fake, ids), indent=2) + "\n")
     truth["threads/maintenance-channel.json"] = {
         "doc_type": None, "fields": {},
-        "rubrics": ["The summary mentions that the boiler engineer is booked for Thursday."],
+        "rubrics": ['The summary says the boiler engineer is booked for "Thursday".'],
+        "reference": "The boiler parts arrived and the engineer is booked for Thursday.",
     }
     write(out / "chat" / "office-chat.jsonl", "".join(json.dumps(line) + "\n" for line in chat_log(fake)))
     truth["chat/office-chat.jsonl"] = {"doc_type": None, "fields": {},
-                                       "rubrics": ["The answer gives the cleaning invoice total of $1,840.00."]}
+                                       "rubrics": ["The answer gives the cleaning invoice total of $1,840.00."],
+                                       "reference": "The cleaning invoice came in; its total is $1,840.00, "
+                                                    "due in thirty days."}
     # More of the same kinds, so the sample store reaches the seed pipeline's 16+ goldens.
     # Written after the first set, so the files above stay byte-identical.
     for name in ("birch", "cedar", "elm", "willow", "aspen", "hazel"):
@@ -409,7 +418,8 @@ def main(out: Path = HERE, seed: int = SEED) -> None:
     for name, lease in (("renewal-question", leases[1]), ("rent-question", lease_facts(fake))):
         thread, rubrics = thread_export(fake, ids, lease)
         write(out / "threads" / f"{name}.json", json.dumps(thread, indent=2) + "\n")
-        truth[f"threads/{name}.json"] = {"doc_type": None, "fields": {}, "rubrics": rubrics}
+        truth[f"threads/{name}.json"] = {"doc_type": None, "fields": {}, "rubrics": rubrics,
+                                         "reference": reference(lease)}
     write(out / "truth.json", json.dumps(truth, indent=2) + "\n")
 
 

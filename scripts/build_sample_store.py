@@ -2,8 +2,10 @@
 
 The synthetic production inputs in examples/ (Faker data, `examples/generate.py`) go
 through the same path a user's data takes: `import` (anonymisation, OCR, suggested
-labels), a manual label revision checked against `examples/truth.json`, `status --to
-active`, then `mutate` for the adversarial variants. The result replaces goldens/ and
+labels), a manual label revision checked against `examples/truth.json` (with a reviewed
+reference answer for each thread), `status --to active`, then `mutate` for the adversarial
+variants and `promote` for a production failure (a thread summary that is a known-bad
+answer, so judges can be calibrated on the sample bundle). The result replaces goldens/ and
 adversarial/ in the repo.
 
 The vault key is fixed here, and only here, so the sample store is reproducible; a real
@@ -47,6 +49,7 @@ def build(work: Path) -> Path:
     from curator.lifecycle import set_status
     from curator.mutate.engine import mutate
     from curator.mutate.registry import steps_from_options
+    from curator.promote.promote import promote
     from curator.store import Store
 
     truth = json.loads((EXAMPLES / "truth.json").read_text(encoding="utf-8"))
@@ -61,6 +64,9 @@ def build(work: Path) -> Path:
 
     vault = Vault.open(store)
     for name, facts in sorted(truth.items()):
+        if facts.get("reference"):
+            set_labels(store, by_source[name], reference=facts["reference"], author="sample-builder",
+                       reason="reference answer reviewed against the thread")
         if not facts["fields"]:
             continue
         spec = store.config.doc_types[facts["doc_type"]]
@@ -77,6 +83,9 @@ def build(work: Path) -> Path:
         [variant] = mutate(store, [by_source[name]], steps, seed=seed).variants
         if variant["status"] != "active":
             set_status(store, [variant["id"]], "active")
+
+    promoted = promote(store, EXAMPLES / "failures" / "sample-summary.json", author="sample-builder")
+    set_status(store, [made.fixture_id for made in promoted.promoted], "active")
     return store.root
 
 
@@ -89,12 +98,14 @@ def main() -> None:
     os.environ["CURATOR_AUTHOR"] = "sample-builder"
     work = args.keep or Path(tempfile.mkdtemp(prefix="curator-sample-")) / "store"
     built = build(work)
-    for folder in ("goldens", "adversarial"):
-        shutil.rmtree(REPO / folder, ignore_errors=True)
-        shutil.copytree(built / folder, REPO / folder)
-    print(f"sample store rebuilt from {EXAMPLES}: "
-          f"{len(list((REPO / 'goldens').glob('*/')))} goldens, "
-          f"{len(list((REPO / 'adversarial').glob('*/')))} adversarial")
+    from curator.store import Store
+
+    # This repository is a store too: its fixture folders are replaced by the built ones.
+    for source, target in zip(Store(built).fixture_folders, Store(REPO).fixture_folders, strict=True):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target)
+    counts = ", ".join(f"{len(list(target.glob('*/')))} {target.name}" for target in Store(REPO).fixture_folders)
+    print(f"sample store rebuilt from {EXAMPLES}: {counts}")
 
 
 if __name__ == "__main__":

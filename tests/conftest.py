@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +52,18 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 CURATOR = [sys.executable, "-m", "curator"]
 
 
+def start_until_marker(script: str, marker: Path, *args: str) -> subprocess.Popen:
+    """Run `python -c SCRIPT ARGS` and return once it has written `marker`: a child stopped
+    at the point a fault-injection test wants to kill it (or hold it) at."""
+    child = subprocess.Popen([CURATOR[0], "-c", script, *args], env=subprocess_env())
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        assert child.poll() is None, "the child exited before reaching the marked point"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return child
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     return Store.init(tmp_path / "store")
@@ -61,3 +76,21 @@ def snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".curator" not in p.relative_to(root).parts
     }
+
+
+def copy_sample_store(target: Path) -> Store:
+    """A working copy of the sample store shipped in this repo (goldens, adversarial, config)."""
+    target.mkdir(parents=True)
+    shutil.copyfile(REPO / "curator.toml", target / "curator.toml")
+    for folder in ("goldens", "adversarial"):
+        shutil.copytree(REPO / folder, target / folder)
+    return Store.open(target)
+
+
+@pytest.fixture(scope="session")
+def sample_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """bundles/1.0.0 of a copy of the sample store (fixtures.jsonl and Mattermost files)."""
+    from curator.bundle.build import build_bundle
+
+    store = copy_sample_store(tmp_path_factory.mktemp("sample") / "store")
+    return build_bundle(store, "1.0.0", formats="jsonl,mattermost").path

@@ -118,20 +118,17 @@ def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]])
 
 
 def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[str, str]]:
-    from curator.store import CONTENT_FILE, FIXTURE_FILE, LABELS_FILE
-
     for fixture_id in fixture_ids:
-        directory = store.directory(fixture_id)
-        rel = directory.relative_to(store.root)
-        for name in (FIXTURE_FILE, CONTENT_FILE):
-            path = directory / name
-            if path.exists():
-                yield from strings_of(_json(path), f"{rel}/{name}")
-        labels = directory / LABELS_FILE
-        if labels.exists():
-            for number, line in enumerate(labels.read_text(encoding="utf-8").splitlines(), start=1):
-                if line.strip():
-                    yield from strings_of(_json(labels, line), f"{rel}/{LABELS_FILE}:{number}")
+        for path in store.fixture_files(fixture_id).values():
+            if not path.exists():
+                continue
+            rel = path.relative_to(store.root)
+            if path.suffix == ".jsonl":  # labels.jsonl: one revision per line
+                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                    if line.strip():
+                        yield from strings_of(_json(path, line), f"{rel}:{number}")
+            else:
+                yield from strings_of(_json(path), str(rel))
 
 
 def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:

@@ -96,7 +96,7 @@ class Vault:
     @classmethod
     def load(cls, store: Store) -> Vault | None:
         """The store's vault, or None when it has none yet (never creates one)."""
-        path = store.root / ".curator" / VAULT_FILE
+        path = store.local_path(VAULT_FILE)
         if not path.exists():
             return None
         return cls.read(path, _locale(store))

@@ -15,20 +15,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from curator import __version__, atomic
-from curator.bundle import changelog, leakgate, manifest
+from curator.bundle import card, changelog, leakgate, manifest
 from curator.bundle.archive import write_archive
-from curator.bundle.cache import Progress, open_cache, scan, serialise_store, signature
+from curator.bundle.cache import Progress, open_cache, serialise_store, signature
 from curator.bundle.diff import diff_raw, raw_lines
 from curator.bundle.formats import FORMATS, hf, jsonl, mattermost, parquet
+from curator.bundle.formats.columns import rows
 from curator.bundle.reader import ARCHIVE_SUFFIX, CHANGELOG, FIXTURES, MANIFEST, open_bundle
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.model import BundleEntry, BundleManifest, Status
-from curator.store import LOCAL, Store
+from curator.store import Store
 
-STAGING = "staging"
 STAGING_PREFIX = "bundle-"
 
 
@@ -118,13 +119,13 @@ def build_bundle(
     manifest.check_version(version)
     chosen_formats = parse_formats(formats)
     chosen_statuses = parse_statuses(statuses)
-    final = store.bundles_dir / version
+    final = store.bundle_dir(version)
     archive_path = store.bundles_dir / f"{version}{ARCHIVE_SUFFIX}"
 
     with store.locked(), _collector_paused():
         _clear_stale_staging(store)
         cache = open_cache(store)
-        listing = scan(store)
+        listing = store.scan()
         selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
         stat_signature = signature(listing)
         existing = manifest.read_manifest(final) if final.exists() else None  # broken: refused
@@ -152,7 +153,7 @@ def build_bundle(
 
         fixtures_jsonl = jsonl.render(items)
         previous = manifest.previous_version(store.bundles_dir, version)
-        before = manifest.read_manifest(store.bundles_dir / previous) if previous else None
+        before = manifest.read_manifest(store.bundle_dir(previous)) if previous else None
         joined, left = changelog.membership(store, before, [item.id for item in items], chosen_statuses)
         unplanned = [move for move in left if move.unplanned]
         if strict and unplanned:
@@ -162,16 +163,33 @@ def build_bundle(
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         reasons = {move.id: move.why for move in [*joined, *left]}
         changelog_text = _changelog(store, version, previous, items, reasons)
-        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text}, strict=strict_audit)
+        columns = rows(items)
+        table = hf.arrow_table(columns) if {"hf", "parquet"} & set(chosen_formats) else None
+        splits = hf.split_tables(table) if "hf" in chosen_formats else None
+        facts = card.CardFacts(
+            version=version, previous=previous, built_at=max(item.label_time for item in items),
+            curator_version=__version__, formats=chosen_formats,
+            splits={name: card.SplitSize(t.num_rows, t.nbytes) for name, t in splits.items()} if splits else None,
+        )
+        card_text = card.render(store.config.store, facts, columns)
+        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text, card.CARD: card_text},
+                                  strict=strict_audit)
 
-        staged = atomic.staging_dir(store.local_path(STAGING), f"{STAGING_PREFIX}{version}.")
+        staged = atomic.staging_dir(store.staging_root, f"{STAGING_PREFIX}{version}.")
         try:
-            _write_formats(staged, chosen_formats, items, fixtures_jsonl, thread_files, digest)
-            (staged / CHANGELOG).write_text(changelog_text, encoding="utf-8")
+            _write_formats(staged, chosen_formats, fixtures_jsonl, thread_files, table, splits, digest)
+            in_memory = {
+                **thread_files,
+                FIXTURES: fixtures_jsonl,
+                CHANGELOG: changelog_text.encode("utf-8"),
+                card.CARD: card_text.encode("utf-8"),
+            }
+            for name in (CHANGELOG, card.CARD):
+                (staged / name).write_bytes(in_memory[name])
             # Files written from memory are hashed from memory; the rest (hf, parquet) read back.
-            in_memory = {**thread_files, FIXTURES: fixtures_jsonl, CHANGELOG: changelog_text.encode("utf-8")}
             hashed = {name: manifest.file_sha256(data) for name, data in in_memory.items()}
-            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed)
+            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed,
+                              facts.built_at)
             (staged / MANIFEST).write_bytes(manifest.render(built))
             atomic.publish_dir(staged, final)
         except BaseException:
@@ -205,27 +223,25 @@ def _unchanged(existing: BundleManifest, final: Path, archive: bool, archive_pat
 
 def _clear_stale_staging(store: Store) -> None:
     """Staging left by a killed build: safe to drop, we hold the lock no other build runs under."""
-    staging = store.root / LOCAL / STAGING
-    if staging.is_dir():
-        for leftover in staging.glob(f"{STAGING_PREFIX}*"):
+    if store.staging_root.is_dir():
+        for leftover in store.staging_root.glob(f"{STAGING_PREFIX}*"):
             atomic.remove_tree(leftover)
 
 
 def _write_formats(
     staged: Path,
     formats: list[str],
-    items: list[Serialised],
     fixtures_jsonl: bytes,
     thread_files: dict[str, bytes],
+    table: Any,  # pyarrow.Table of every row, when hf or parquet is chosen
+    splits: dict[str, Any] | None,  # the table split into golden and adversarial, for hf
     digest: str,
 ) -> None:
     jsonl.write(staged, fixtures_jsonl)
-    if "hf" in formats or "parquet" in formats:
-        table = hf.arrow_table(items)  # one typed table serves both
-        if "hf" in formats:
-            hf.write(staged, table, digest)
-        if "parquet" in formats:
-            parquet.write(staged, table)
+    if splits is not None:
+        hf.write(staged, splits, digest)
+    if "parquet" in formats:
+        parquet.write(staged, table)
     if "mattermost" in formats:
         mattermost.write(staged, thread_files)
 
@@ -234,7 +250,7 @@ def _changelog(store: Store, version: str, previous: str | None, items: list[Ser
                reasons: dict[str, str]) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
-    before = raw_lines(open_bundle(store.bundles_dir / previous))
+    before = raw_lines(open_bundle(store.bundle_dir(previous)))
     after = [item.line for item in items]
     diff = diff_raw(before, after, before_name=previous, after_name=version)
     return changelog.render(version, diff, len(items), reasons)
@@ -249,20 +265,22 @@ def _manifest(
     items: list[Serialised],
     staged: Path,
     hashed: dict[str, str],
+    built_at: str,
 ) -> BundleManifest:
     files = {}
     for path in sorted(staged.rglob("*")):
         name = path.relative_to(staged).as_posix()
         if path.is_file() and name != MANIFEST:
             files[name] = hashed.get(name) or manifest.file_sha256(path.read_bytes())
+    thread_files = mattermost.file_names(items) if "mattermost" in formats else {}
     entries = []
     for item in items:
-        own = [mattermost.thread_path(item.id)] if mattermost.thread_path(item.id) in hashed else []
+        own = [thread_files[item.id]] if item.id in thread_files else []
         entries.append(BundleEntry.model_validate({**item.entry, "files": own}))
     return BundleManifest(
         bundle_version=version,
         curator_version=__version__,
-        built_at=max(item.label_time for item in items),
+        built_at=built_at,
         previous=previous,
         formats=formats,
         statuses=statuses,

@@ -15,24 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from curator import __version__, atomic
-from curator.bundle.serialise import SOURCE_FILES, Serialised, serialise, sha256
-from curator.model import ContentFile, Fixture, LabelRevision
-from curator.store import (
-    CONTENT_FILE,
-    FIXTURE_DIRS,
-    FIXTURE_FILE,
-    LABELS_FILE,
-    FixtureRecord,
-    Store,
-)
+from curator.bundle.serialise import Serialised, serialise, sha256
+from curator.store import FixtureFiles, FixtureRecord, Store
 
 # Wraps the fixtures being serialised, e.g. in a progress bar; must yield them all.
 Progress = Callable[[list], Iterable]
@@ -41,7 +30,7 @@ INDEX_NAME = "cache/bundle-index.json"
 TEXTS_NAME = "cache/bundle-texts.json"
 BUILDS_NAME = "cache/bundle-builds.json"
 # Bump when the line format or the entry shape changes, so old entries are not reused.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 _STAMP = [CACHE_FORMAT, __version__]
 
 
@@ -144,30 +133,11 @@ class SerialisationCache:
             _write_json(self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta})
 
 
-# (id, directory, [[size, mtime_ns, inode] of fixture.json, content.json, labels.jsonl])
-Listing = list[tuple[str, str, list[list[int]]]]
-
-
-def scan(store: Store) -> Listing:
-    """Every fixture with the stat of its files, in id order (os.scandir: runs on every build)."""
-    found = []
-    for folder in FIXTURE_DIRS:
-        try:
-            with os.scandir(store.root / folder) as entries:
-                found.extend((e.name, e.path) for e in entries if e.is_dir() and not e.name.startswith("."))
-        except FileNotFoundError:
-            continue
-    return [
-        (fixture_id, directory, [_stat(os.path.join(directory, name)) for name in SOURCE_FILES])
-        for fixture_id, directory in sorted(found)
-    ]
-
-
-def signature(listing: Listing) -> str:
+def signature(listing: list[FixtureFiles]) -> str:
     """One hash of every fixture's id and file stats: equal means no file was touched."""
     digest = hashlib.sha256()
-    for fixture_id, _, stats in listing:
-        digest.update(f"{fixture_id}{stats}\n".encode())
+    for files in listing:
+        digest.update(f"{files.id}{files.stats}\n".encode())
     return digest.hexdigest()
 
 
@@ -175,55 +145,39 @@ def serialise_store(
     store: Store,
     cache: SerialisationCache | None = None,
     progress: Progress | None = None,
-    listing: Listing | None = None,
+    listing: list[FixtureFiles] | None = None,
 ) -> list[Serialised]:
     """Every fixture in the store, serialised, in id order (cached ones not re-parsed)."""
     results = []
-    listing = scan(store) if listing is None else listing
-    for fixture_id, directory, stats in progress(listing) if progress else listing:
-        paths = [os.path.join(directory, name) for name in SOURCE_FILES]
-        hashes = cache.hashes(fixture_id, stats) if cache else None
+    listing = store.scan() if listing is None else listing
+    for files in progress(listing) if progress else listing:
+        hashes = cache.hashes(files.id, files.stats) if cache else None
         sources = None
         if hashes is None:
-            sources = {name: _read(path) for name, path in zip(SOURCE_FILES, paths, strict=True)}
-            hashes = {name: sha256(data) for name, data in sources.items()}
-        key = _key(fixture_id, hashes)
+            sources = files.read()
+            hashes = {name: sha256(data or b"") for name, data in sources.items()}
+        key = _key(files.id, hashes)
         meta = cache.meta(key) if cache else None
-        if meta is not None:
-            found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, fixture_id, hashes))
+        if cache is not None and meta is not None:
+            found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, files.id, hashes))
         else:
-            found = serialise(_record(store, fixture_id, directory, sources), hashes)
+            found = serialise(_record(store, files, sources), hashes)
             if cache:
                 cache.put(key, found)
         if cache:
-            cache.remember(fixture_id, stats, hashes)
+            cache.remember(files.id, files.stats, hashes)
         results.append(found)
     return results
 
 
-def _record(store: Store, fixture_id: str, directory: str, sources: dict[str, bytes] | None) -> FixtureRecord:
-    """The fixture parsed from the bytes just hashed (no second read); on any problem the
-    store reads it itself, so its error is the store's own one line."""
-    if sources is None:
-        return store.load(fixture_id)
-    try:
-        revisions = [
-            LabelRevision.model_validate_json(line)
-            for line in sources[LABELS_FILE].decode("utf-8").splitlines()
-            if line.strip()
-        ]
-        return FixtureRecord(
-            fixture=Fixture.model_validate_json(sources[FIXTURE_FILE]),
-            content=ContentFile.model_validate_json(sources[CONTENT_FILE]).content,
-            revisions=revisions,
-            directory=Path(directory),
-        )
-    except (ValidationError, UnicodeDecodeError):
-        return store.load(fixture_id)
+def _record(store: Store, files: FixtureFiles, sources: dict[str, bytes | None] | None) -> FixtureRecord:
+    """The fixture parsed from the bytes just hashed, when they were (no second read)."""
+    return store.parse_record(Path(files.directory), files.read() if sources is None else sources)
 
 
 def _key(fixture_id: str, hashes: dict[str, str]) -> str:
-    parts = [fixture_id, *(f"{name}={hashes[name]}" for name in SOURCE_FILES)]
+    # In the store's file order (fixture, content, labels), as hashed and as cached.
+    parts = [fixture_id, *(f"{name}={digest}" for name, digest in hashes.items())]
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
@@ -243,22 +197,6 @@ def open_cache(store: Store) -> SerialisationCache:
     return SerialisationCache(
         store.local_path(INDEX_NAME), store.local_path(TEXTS_NAME), store.local_path(BUILDS_NAME)
     )
-
-
-def _stat(path: str) -> list[int]:
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return [-1, 0, 0]
-    return [info.st_size, info.st_mtime_ns, info.st_ino]
-
-
-def _read(path: str) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return b""
 
 
 def _read_json(path: Path) -> Any:

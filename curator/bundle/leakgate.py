@@ -26,7 +26,7 @@ from pathlib import Path
 from curator import __version__, atomic
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
-from curator.store import LOCAL, Store
+from curator.store import Store
 
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
@@ -36,8 +36,13 @@ def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str,
     for item in items:
         yield from strings_of(json.loads(item.line), f"fixtures.jsonl:{item.id}")
         if item.thread is not None:
-            yield from strings_of(json.loads(item.thread), f"mattermost/{item.id}.json")
+            yield from strings_of(json.loads(item.thread), f"{THREAD_FILES}{item.id}.json")
     yield from extra.items()
+
+
+# Thread files are audited under their fixture's id: their final names depend on the whole
+# bundle, while a fixture's verdict is cached on its own.
+THREAD_FILES = "mattermost:"
 
 
 # Kinds whose hits are likely, not certain, personal data.
@@ -69,7 +74,7 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     vault = Vault.load(store)
     fixtures = {fixture_id: store.load_fixture(fixture_id) for fixture_id in store.ids()}
     synthetic = synthetic_values(fixtures.values())
-    vault_path = store.root / LOCAL / VAULT_FILE
+    vault_path = store.local_path(VAULT_FILE)
     context = _digest(
         [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic)]
     )
@@ -87,7 +92,8 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     for leak in leaks:
         hit = Hit(leak.location, leak.kind)
         hits.append(hit)
-        line = owner.get(_fixture_of(leak.location))
+        fixture_id = _fixture_of(leak.location)
+        line = owner.get(fixture_id) if fixture_id is not None else None
         if line is not None:
             found[line].append(hit)
     for item in items:
@@ -116,8 +122,8 @@ def _fixture_of(location: str) -> str | None:
     name = match.group(1)
     if name.startswith("fixtures.jsonl:"):
         return name.removeprefix("fixtures.jsonl:")
-    if name.startswith("mattermost/"):
-        return name.removeprefix("mattermost/").removesuffix(".json")
+    if name.startswith(THREAD_FILES):
+        return name.removeprefix(THREAD_FILES).removesuffix(".json")
     return None
 
 
@@ -143,7 +149,7 @@ def _write_cache(path: Path, context: str, lines: dict[str, list[dict[str, str]]
 
 
 # "fixtures.jsonl:<id>.input.pages[0].text" -> "fixtures.jsonl:<id>"; same for thread files.
-_FILE = re.compile(r"^(fixtures\.jsonl:[^.\[#]+|mattermost/[^/]+?\.json|[^:]*?\.md)")
+_FILE = re.compile(r"^(fixtures\.jsonl:[^.\[#]+|mattermost:[^/]+?\.json|[^:]*?\.md)")
 
 
 def _file_of(location: str) -> str:

@@ -10,10 +10,10 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from curator.bundle.formats import mattermost
 from curator.model import BundleLine, BundleMetadata, Fixture, ThreadContent
-from curator.store import CONTENT_FILE, FIXTURE_FILE, LABELS_FILE, FixtureRecord
+from curator.store import FixtureRecord
 
-SOURCE_FILES = (FIXTURE_FILE, CONTENT_FILE, LABELS_FILE)
 # Top-level Fixture members a line carries itself; the rest go to `metadata`.
 _LINE_MEMBERS = {"id", "kind", "doc_type", "category", "lineage", "known_bad"}
 
@@ -54,8 +54,13 @@ class Serialised:
 
     @property
     def thread(self) -> str | None:
-        """mattermost/<id>.json text, for threads."""
+        """The Mattermost thread file's text, for threads."""
         return self.texts["thread"]
+
+    @property
+    def thread_name(self) -> str | None:
+        """The thread file's name unless another fixture of the bundle shares it."""
+        return self.texts["thread_name"]
 
     @property
     def rubrics(self) -> list[str]:
@@ -109,11 +114,6 @@ def dump_line(line: BundleLine) -> str:
     return line.model_dump_json()
 
 
-def dump_thread(content: ThreadContent) -> str:
-    """The export exactly as stored (only the members it had): what the Go loader reads."""
-    return content.export.model_dump_json(indent=2, exclude_unset=True) + "\n"
-
-
 def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialised:
     fixture = record.fixture
     line = dump_line(bundle_line(record))
@@ -130,10 +130,11 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
         "line_sha256": sha256(line.encode("utf-8")),
         "source_sha256": dict(source_sha256),
     }
+    thread = record.content if isinstance(record.content, ThreadContent) else None
     texts = {
         "line": line,
-        # only a thread has a Mattermost export form
-        "thread": dump_thread(record.content) if isinstance(record.content, ThreadContent) else None,
+        "thread": mattermost.dump(mattermost.go_export(thread, fixture)) if thread else None,
+        "thread_name": mattermost.base_name(fixture) if thread else None,
         "rubrics": [r.text for r in labels.rubrics] if labels else [],
     }
     return Serialised(entry, labels.time if labels else fixture.created_at, texts=texts)

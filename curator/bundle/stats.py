@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from curator.model import Fixture, Status
@@ -61,9 +61,25 @@ class StoreStats:
 
 def mutation_kind(fixture: Fixture) -> str:
     """How a fixture became adversarial: its mutations joined by '+', 'promoted' or 'none'."""
-    if fixture.lineage:
-        return "+".join(step.name for step in fixture.lineage.mutations)
-    return PROMOTED if fixture.adversarial else NOT_MUTATED
+    names = [step.name for step in fixture.lineage.mutations] if fixture.lineage else []
+    return kind_of(names, fixture.adversarial)
+
+
+def kind_of(mutations: Sequence[str], adversarial: bool) -> str:
+    """The mutation kind of a fixture from its mutation names (as bundles list them)."""
+    if mutations:
+        return "+".join(mutations)
+    return PROMOTED if adversarial else NOT_MUTATED
+
+
+def tabulate(pairs: Iterable[tuple[str, str]]) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """(category, mutation kind) of each fixture -> category x kind counts, and the kinds
+    in column order ('none' first): what `curator stats`, dataset cards and reports show."""
+    table: dict[str, Counter[str]] = {}
+    for category, kind in pairs:
+        table.setdefault(category, Counter())[kind] += 1
+    kinds = sorted({kind for row in table.values() for kind in row}, key=lambda k: (k != NOT_MUTATED, k))
+    return {category: dict(sorted(row.items())) for category, row in sorted(table.items())}, kinds
 
 
 def store_stats(store: Store, statuses: Sequence[str] | None = None) -> StoreStats:
@@ -71,10 +87,7 @@ def store_stats(store: Store, statuses: Sequence[str] | None = None) -> StoreSta
     everything = store.select()
     wanted = list(statuses) if statuses else [s.value for s in Status if s is not Status.retired]
     chosen = [f for f in everything if f.status.value in wanted]
-    table: dict[str, Counter[str]] = {}
-    for fixture in chosen:
-        table.setdefault(fixture.category, Counter())[mutation_kind(fixture)] += 1
-    kinds = sorted({kind for row in table.values() for kind in row}, key=lambda k: (k != NOT_MUTATED, k))
+    table, kinds = tabulate((fixture.category, mutation_kind(fixture)) for fixture in chosen)
     adversarial = sum(1 for f in chosen if f.adversarial)
     target = store.config.store.adversarial_target_share
     share = adversarial / len(chosen) if chosen else 0.0
@@ -82,7 +95,7 @@ def store_stats(store: Store, statuses: Sequence[str] | None = None) -> StoreSta
         total=len(chosen),
         statuses=wanted,
         by_status={s.value: n for s in Status if (n := sum(1 for f in everything if f.status is s))},
-        table={category: dict(sorted(row.items())) for category, row in sorted(table.items())},
+        table=table,
         mutation_kinds=kinds,
         adversarial=adversarial,
         share=round(share, 4),

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
-from curator.bundle.formats.mattermost import RUBRICS
+from curator.bundle.formats.mattermost import RUBRICS, go_problems
 from curator.bundle.manifest import content_digest, file_sha256
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
@@ -105,6 +105,7 @@ def _schema_problems(files: BundleFiles, manifest: BundleManifest, present: set[
                 _RUBRIC_MAP.validate_json(files.read(name))
             else:
                 ThreadExport.model_validate_json(files.read(name))
+                problems += [Problem(name, "schema", p) for p in go_problems(json.loads(files.read(name)))]
         except ValidationError as error:
             problems.append(Problem(name, "schema", first_problem(error)))
     return problems

@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "promote": ("promote", "promote", "Turn production failures into fixtures."),
     "bundle": ("bundle", "bundle", "Build, verify and diff fixture bundles."),
     "gate": ("gate", "gate", "Score predictions against a bundle and gate on floors."),
+    "eval": ("eval_cmd", "eval_group", "Run a system over a bundle: predictions and evals.jsonl."),
+    "judge": ("judge_cmd", "judge", "Calibrate a rubric judge on a bundle's known answers."),
+    "view": ("view", "view", "Browse an eval run (evals.jsonl); check it or write a PR comment."),
+    "report": ("report", "report", "Write a self-contained HTML report of a bundle, gate and runs."),
 }
 
 

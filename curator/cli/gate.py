@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
 
 if TYPE_CHECKING:
     from curator.score.gate import GateRun
@@ -26,9 +27,12 @@ _PATH = click.Path(path_type=Path)
 @click.option("--out", type=_PATH, metavar="DIR", default=Path("gate-report"), show_default=True,
               help="Where report.json, summary.md and junit.xml are written.")
 @click.option("--plot", is_flag=True, help="Also write reliability.png (a reliability diagram).")
+@click.option("--judge-dir", type=_PATH, metavar="DIR",
+              help="Where judge calibrations are kept (default: $CURATOR_JUDGE_DIR, else the store's .curator/judge).")
 @prints_result
-def gate(bundle: Path, predictions: Path, floors: Path | None, baseline: Path | None, out: Path,
-         plot: bool) -> GateRun:
+@pass_env
+def gate(env: Env, bundle: Path, predictions: Path, floors: Path | None, baseline: Path | None, out: Path,
+         plot: bool, judge_dir: Path | None) -> GateRun:
     """Score predictions against a bundle; exit 1 naming each floor that fails.
 
     Writes report.json (pass it as --baseline next time), summary.md (a pull-request
@@ -40,9 +44,13 @@ def gate(bundle: Path, predictions: Path, floors: Path | None, baseline: Path | 
       curator gate --bundle bundles/1.0.0 --predictions preds.jsonl \\
           --floors floors.toml --baseline last/report.json --plot
     """
+    from curator.judge.location import judge_dir as folder_of
+    from curator.judge.location import store_root
     from curator.score.gate import run_gate
 
-    run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot)
+    folder = folder_of(judge_dir, store_root(Path(env.store_path) if env.store_path else None))
+    run = run_gate(bundle, predictions, floors=floors, baseline=baseline, out=out, plot=plot,
+                   judge_dir=folder)
     if failed := run.failed_gates():
         click.echo(f"curator: gate failed: {', '.join(failed)}", err=True)
     return run

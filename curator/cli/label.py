@@ -58,6 +58,8 @@ class Written:
               help="A post the rubrics given with --rubric are judged on (repeatable).")
 @click.option("--drop-rubric", "dropped", multiple=True, metavar="TEXT", help="Remove a rubric statement.")
 @click.option("--doc-type", metavar="T", help="Set or change the document type (its fields follow).")
+@click.option("--reference", metavar="TEXT",
+              help="A reviewed answer that meets every rubric (judge calibration must pass it); \"\" removes it.")
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
 @prints_result
@@ -65,7 +67,7 @@ class Written:
 def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], no_evidence: str | None,
                 accepted: tuple[str, ...], unaccepted: tuple[str, ...], rubrics: tuple[str, ...],
                 posts: tuple[str, ...], dropped: tuple[str, ...], doc_type: str | None,
-                reason: str | None, author: str | None) -> Written:
+                reference: str | None, reason: str | None, author: str | None) -> Written:
     """Append a label revision. FIELD= (empty) marks a field expected absent.
 
     A value must be in the content (also written differently: "2024-01-15" finds
@@ -83,7 +85,7 @@ def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], no_evid
     values = parse_assignments(assignments)
     edit = LabelEdit(assignments=values, no_evidence=no_evidence, accept=parse_variants(accepted),
                      drop_accept=parse_variants(unaccepted), add_rubrics=rubrics, drop_rubrics=dropped,
-                     evidence_posts=posts, doc_type=doc_type)
+                     evidence_posts=posts, doc_type=doc_type, reference=reference)
     revision = set_labels(env.store(), fixture_id, edit=edit, reason=reason, author=author)
     return Written(fixture_id, revision, list(values))
 
@@ -110,6 +112,8 @@ class History:
             for rubric in r.rubrics:
                 posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
                 lines.append(f"    rubric: {rubric.text}{posts}")
+            if r.reference:
+                lines.append(f"    reference: {r.reference}")
         return "\n".join(lines) or "no label revisions"
 
 

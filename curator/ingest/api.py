@@ -82,8 +82,10 @@ def import_sources(
     seen: dict[str, str] = {}
     for raw, kind in raws:
         _quick_check(raw, kind)  # every source is checked before the slow work starts
+    in_store = store.find_by_sources(raw.sha256 for raw, _ in raws)
+    for raw, kind in raws:
         # A source seen earlier in this run is named by its file, one in the store by its fixture.
-        earlier = store.find_by_source(raw.sha256) or seen.get(raw.sha256)
+        earlier = in_store.get(raw.sha256) or seen.get(raw.sha256)
         if earlier:
             report.skipped.append({"source": raw.name, "sha256": raw.sha256, "already_imported_as": earlier})
             continue
@@ -111,7 +113,7 @@ def import_sources(
     # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
         vault = open_vault(store)
-        raced = {raw.sha256: found for raw, _ in parsed if (found := store.find_by_source(raw.sha256))}
+        raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
         for raw, item in parsed:
             if raw.sha256 in raced:
                 continue

@@ -17,8 +17,6 @@ from pathlib import Path
 from curator.errors import CuratorError
 from curator.model import Content, DocumentContent, FailureInput, Page
 
-INPUT_NAME = "failure input"
-
 
 @dataclass
 class ReadInput:

@@ -149,7 +149,10 @@ def promote(
                     reason = first_problem(error) if isinstance(error, ValidationError) else str(error)
                     summary.rejected.append(Rejection(entry.line, reason, entry.record.trace_id))
                     continue
-                (summary.promoted if isinstance(outcome, Promoted) else summary.duplicates).append(outcome)
+                if isinstance(outcome, Promoted):
+                    summary.promoted.append(outcome)
+                else:
+                    summary.duplicates.append(outcome)
             if summary.promoted:
                 vault.save()
                 batch.txn.commit()

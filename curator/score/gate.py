@@ -2,7 +2,10 @@
 
 Gates: overall accuracy >= floor, adversarial accuracy >= floor, Brier score <= max, and
 mean faithfulness no more than max_faithfulness_drop below the baseline report's, paired
-on the fixtures both runs reported it for. A gate with nothing to measure is skipped.
+on the fixtures both runs reported it for. Predictions from repeated runs (`curator eval
+run --repeat N`) add the mean pass rate and the share of flaky fixtures; verdicts that name
+one of curator's judges are trusted only with a calibration of that judge on this bundle
+that meets the judge floors. A gate with nothing to measure is skipped.
 """
 
 from __future__ import annotations
@@ -13,7 +16,15 @@ from pathlib import Path
 
 from curator import atomic, clock
 from curator.config import load_toml
-from curator.model import FixtureScore, Floors, FloorsFile, GateCheck, GateReport, Prediction
+from curator.model import (
+    CalibrationRecord,
+    FixtureScore,
+    Floors,
+    FloorsFile,
+    GateCheck,
+    GateReport,
+    Prediction,
+)
 from curator.score import metrics
 from curator.score.predictions import load_predictions
 from curator.score.report import fixture_score, load_baseline, regressions, render_json
@@ -76,16 +87,23 @@ def build_report(
     predictions_name: str = "",
     predictions_sha256: str = "",
     baseline_name: str | None = None,
+    calibrations: dict[tuple[str, str], CalibrationRecord | None] | None = None,
 ) -> GateReport:
-    """Score every case (a case without a prediction counts wrong) and check the floors."""
+    """Score every case (a case without a prediction counts wrong) and check the floors.
+
+    `calibrations` maps each (judge, prompt version) the verdicts name to its calibration
+    on this bundle, or None when it has none.
+    """
     floors = floors or FloorsFile()
     weights = floors.weights.model_dump()
     results = [score_fixture(case, predictions.get(case.fixture.id)) for case in cases]
-    scores = [fixture_score(result, weights) for result in results]
+    scores = [fixture_score(result, weights, predictions.get(result.id)) for result in results]
     accuracy = metrics.accuracy_table(results)
     pairs = metrics.confidence_pairs(results)
     brier = metrics.brier(pairs)
     checks = gate_checks(accuracy, brier, scores, baseline, floors.floors)
+    checks += [*repetition_checks(scores, floors.floors),
+               calibration_check(calibrations or {}, floors.floors)]
     return GateReport(
         generated_at=clock.now_iso(),
         bundle=bundle_name,
@@ -103,6 +121,7 @@ def build_report(
         calibration={"brier": brier, "confidences": len(pairs),
                      "reliability": metrics.reliability(pairs)},
         quality=metrics.quality(results, weights),
+        repetitions=repetition_summary(scores),
         regressions=regressions(scores, baseline),
         fixtures=scores,
     )
@@ -124,6 +143,64 @@ def gate_checks(
         _brier_check(brier, floors.max_brier),
         faithfulness_check(scores, baseline, floors.max_faithfulness_drop),
     ]
+
+
+def repetition_summary(scores: list[FixtureScore]) -> dict | None:
+    repeated = [s for s in scores if s.pass_rate is not None]
+    if not repeated:
+        return None
+    flaky = [s.id for s in repeated if s.flaky]
+    return {"fixtures": len(repeated), "pass_rate": sum(s.pass_rate or 0.0 for s in repeated) / len(repeated),
+            "flaky": flaky, "flaky_share": len(flaky) / len(repeated)}
+
+
+def repetition_checks(scores: list[FixtureScore], floors: Floors) -> list[GateCheck]:
+    summary = repetition_summary(scores)
+    if summary is None:
+        detail = "predictions carry no run counts (curator eval run writes them)"
+        return [GateCheck(name="pass_rate", status="skip", threshold=floors.min_pass_rate, detail=detail),
+                GateCheck(name="flaky_share", status="skip", threshold=floors.max_flaky_share, detail=detail)]
+    rate, share = summary["pass_rate"], summary["flaky_share"]
+    rate_ok = rate >= floors.min_pass_rate - TOLERANCE
+    share_ok = share <= floors.max_flaky_share + TOLERANCE
+    flaky = summary["flaky"]
+    return [
+        GateCheck(name="pass_rate", status="pass" if rate_ok else "fail", value=rate,
+                  threshold=floors.min_pass_rate,
+                  detail=f"mean pass rate {rate:.3f} {'>=' if rate_ok else '<'} {floors.min_pass_rate:g} "
+                         f"over {summary['fixtures']} fixtures"),
+        GateCheck(name="flaky_share", status="pass" if share_ok else "fail", value=share,
+                  threshold=floors.max_flaky_share,
+                  detail=f"{len(flaky)}/{summary['fixtures']} flaky {'<=' if share_ok else '>'} "
+                         f"{floors.max_flaky_share:g}" + (f": {', '.join(flaky[:5])}" if flaky else "")),
+    ]
+
+
+def calibration_check(calibrations: dict[tuple[str, str], CalibrationRecord | None], floors: Floors) -> GateCheck:
+    """Verdicts of curator's judges count only when that judge is calibrated on this bundle."""
+    from curator.judge.calibration import shortfalls
+
+    name, threshold = "judge_calibration", floors.min_judge_accuracy
+    if not calibrations:
+        return GateCheck(name=name, status="skip", threshold=threshold, detail="no verdict names a curator judge")
+    problems, trusted = [], []
+    for (judge, prompt_version), record in sorted(calibrations.items()):
+        if record is None:
+            problems.append(f"{judge} ({prompt_version}) has no calibration on this bundle "
+                            f"(run `curator judge calibrate BUNDLE --judge ...`)")
+            continue
+        below = shortfalls(record, floors)
+        if below:
+            problems.append(f"{judge} ({prompt_version}) refused: {', '.join(below)}")
+        else:
+            trusted.append(f"{judge} accuracy {record.accuracy:.3f}")
+    if problems:
+        return GateCheck(name=name, status="fail", threshold=threshold, detail="; ".join(problems))
+    return GateCheck(name=name, status="pass", threshold=threshold, detail="; ".join(trusted))
+
+
+def judges_named(predictions: dict[str, Prediction]) -> set[tuple[str, str]]:
+    return {(v.judge, v.prompt_version or "") for p in predictions.values() for v in p.rubrics if v.judge}
 
 
 def faithfulness_check(scores: list[FixtureScore], baseline: GateReport | None, max_drop: float) -> GateCheck:
@@ -158,19 +235,33 @@ def run_gate(
     baseline: Path | None = None,
     out: Path | None = None,
     plot: bool = False,
+    judge_dir: Path | None = None,
 ) -> GateRun:
-    """Load and check every input first (bad input: CuratorError), then score and write."""
+    """Load and check every input first (bad input: CuratorError), then score and write.
+
+    `judge_dir` is where calibration records are looked up (see curator.judge.location).
+    """
+    from curator.bundle.manifest import read_manifest
+    from curator.judge import calibration
+    from curator.judge.location import judge_dir as default_judge_dir
+    from curator.judge.location import store_root
     from curator.score.source import load_cases
 
     floors_file = load_floors(floors)
     cases = load_cases(bundle)
     predicted = load_predictions(predictions, cases)
     baseline_report = load_baseline(baseline) if baseline else None
+    named = judges_named(predicted)
+    calibrations: dict[tuple[str, str], CalibrationRecord | None] = {}
+    if named:
+        folder = default_judge_dir(judge_dir, store_root())
+        digest = read_manifest(bundle).content_sha256
+        calibrations = {key: calibration.find(folder, digest, *key) for key in named}
     report = build_report(
         cases, predicted, floors=floors_file, baseline=baseline_report,
         bundle_name=bundle.resolve().name, predictions_name=predictions.name,
         predictions_sha256=hashlib.sha256(predictions.read_bytes()).hexdigest(),
-        baseline_name=str(baseline) if baseline else None,
+        baseline_name=str(baseline) if baseline else None, calibrations=calibrations,
     )
     run = GateRun(report)
     if out is not None:

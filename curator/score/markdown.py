@@ -9,7 +9,7 @@ from curator.model import FixtureScore, GateReport
 MAX_LISTED = 25  # fixtures listed per section; a PR comment should stay readable
 STATUS = {"pass": "✅ pass", "fail": "❌ fail", "skip": "➖ skip"}
 COMPARISON = {"overall_accuracy": "≥", "adversarial_accuracy": "≥", "brier": "≤",
-              "faithfulness_drop": "≤"}
+              "faithfulness_drop": "≤", "pass_rate": "≥", "flaky_share": "≤", "judge_calibration": "≥"}
 
 
 def render_markdown(report: GateReport) -> str:
@@ -32,6 +32,7 @@ def render_markdown(report: GateReport) -> str:
     lines += _accuracy_section("Accuracy by mutation", "Mutation", report.accuracy["by_mutation"])
     lines += _calibration(report.calibration)
     lines += _quality(report.quality)
+    lines += _repetitions(report.repetitions)
     lines += _failures(report)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -75,6 +76,16 @@ def _quality(quality: dict[str, Any]) -> list[str]:
         lines += ["", "| Category | Composite |", "|---|---:|"]
         lines += [f"| {category} | {_num(value)} |" for category, value in by_category.items()]
     return lines + [""]
+
+
+def _repetitions(summary: dict[str, Any] | None) -> list[str]:
+    if summary is None:
+        return []
+    lines = ["### Repeated runs", "",
+             f"Mean pass rate **{_pct(summary['pass_rate'])}** over {summary['fixtures']} fixtures; "
+             f"{len(summary['flaky'])} flaky (passed in some runs, failed in others).", ""]
+    lines += [f"- `{fixture_id}`" for fixture_id in summary["flaky"][:MAX_LISTED]]
+    return lines + _more(len(summary["flaky"])) + ([""] if summary["flaky"] else [])
 
 
 def _num(value: float | None) -> str:

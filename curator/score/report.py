@@ -8,12 +8,17 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curator.errors import CuratorError, first_problem
-from curator.model import FixtureScore, GateReport, ItemScore, Regression
+from curator.model import FixtureScore, GateReport, ItemScore, Prediction, Regression
 from curator.score.metrics import fixture_composite
 from curator.score.scoring import FixtureResult
 
+FLAKY = "flaky"  # a fixture that passed in some repeated runs and failed in others
 
-def fixture_score(result: FixtureResult, weights: dict[str, float]) -> FixtureScore:
+
+def fixture_score(result: FixtureResult, weights: dict[str, float],
+                  prediction: Prediction | None = None) -> FixtureScore:
+    runs = prediction.runs if prediction is not None else None
+    flaky = runs is not None and 0 < runs.passed < runs.repetitions
     return FixtureScore(
         id=result.id,
         kind=result.kind,
@@ -24,10 +29,12 @@ def fixture_score(result: FixtureResult, weights: dict[str, float]) -> FixtureSc
         passed=result.passed,
         right=result.right,
         total=result.total,
-        classes=result.classes,
+        classes=result.classes + ([FLAKY] if flaky else []),
         metrics=result.metrics,
         composite=fixture_composite(result.metrics, weights),
         extra_fields=result.extra_fields,
+        pass_rate=runs.passed / runs.repetitions if runs is not None else None,
+        flaky=flaky,
         items=[ItemScore.model_validate(item.to_json()) for item in result.items],
     )
 

@@ -8,6 +8,8 @@ failures.jsonl   a batch: a PDF extraction that took the landlord for the tenant
                  lease extraction that invented a security deposit (plain-text input)
 failure.json     that last lease seen again under another trace, one word different: a
                  near-duplicate that `curator promote` reports as already covered
+sample-summary.json  a thread summary with the wrong amount, date and sender; the sample
+                 store promotes it, so its bundles carry a known-bad answer to calibrate judges on
 Everything is synthetic; nothing names a real person. People are drawn from Faker's
 Indonesian name lists, leaving out any name also in its en_US lists: pseudonyms are drawn
 from the en_US lists, and a new original that happens to equal a pseudonym already in the
@@ -154,6 +156,49 @@ def swapped_parties() -> dict[str, Any]:
     }
 
 
+def wrong_figures(rng: random.Random) -> dict[str, Any]:
+    """A rent-increase summary with the wrong amount, date and sender: the sample store's
+    known-bad answer, on which a judge's calibration must fail every rubric."""
+    (a_first, a_last), (b_first, b_last), (c_first, c_last) = (person(rng) for _ in range(3))
+    handles = [f"{first.lower()}.{last.lower()}" for first, last in ((a_first, a_last), (b_first, b_last),
+                                                                      (c_first, c_last))]
+    users = {}
+    for (first, last), handle in zip(((a_first, a_last), (b_first, b_last), (c_first, c_last)), handles, strict=True):
+        uid = mm_id(rng)
+        users[uid] = {"id": uid, "username": handle, "first_name": first, "last_name": last, "roles": "system_user"}
+    ids = list(users)
+    channel = mm_id(rng)
+    lines = [
+        (0, f"@{handles[1]} the owners of Birch Court want to raise the rent. What is the new figure?"),
+        (1, "The new monthly rent is $2,050.00, starting on March 1, 2025."),
+        (2, "I will send the letter about it to the tenants on Friday."),
+        (0, f"Thanks @{handles[2]}, and thanks {b_first}."),
+    ]
+    posts, root = {}, ""
+    for minute, (who, message) in enumerate(lines):
+        pid = mm_id(rng)
+        posts[pid] = {"id": pid, "create_at": BASE_MS + 86_400_000 + minute * 60_000, "user_id": ids[who],
+                      "channel_id": channel, "root_id": root, "message": message, "type": ""}
+        root = root or pid
+    export = {"posts": posts, "users": users,
+              "channel": {"id": channel, "name": "rent-reviews", "display_name": "Rent reviews"},
+              "team": {"id": mm_id(rng), "name": "property-ops", "display_name": "Property Ops"}}
+    return {
+        "trace_id": "trace-5d20e7b3",
+        "observed_at": "2025-02-15T10:30:00Z",
+        "failure_mode": "hallucination",
+        "note": "The summary invented the amount and the date and named the wrong sender.",
+        "input": {"thread": export},
+        "output": {"text": f"@{handles[1]} says the rent goes up to $2,500.00 from April 1, 2025, "
+                           f"and @{handles[0]} will write to the tenants."},
+        "corrections": {"rubrics": [
+            "States the new monthly rent of $2,050.00.",
+            "Says that the new rent starts on March 1, 2025.",
+            f"Says that @{handles[2]} sends the letter to the tenants.",
+        ]},
+    }
+
+
 def main() -> None:
     fake = Faker("en_US")
     fake.seed_instance(SEED)
@@ -168,6 +213,10 @@ def main() -> None:
     (HERE / "failures.jsonl").write_text(
         "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in batch), encoding="utf-8"
     )
+    # Its own generator, so the files above stay byte-identical: promoted into the sample store.
+    summary = wrong_figures(random.Random(SEED + 1))
+    (HERE / "sample-summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,15 @@ import pytest
 from curator.bundle.build import build_bundle
 from curator.bundle.formats import hf as hf_format
 from curator.bundle.formats import parquet as parquet_format
-from curator.model import BundleManifest, ContentFile
-from tests.bundle.conftest import add_lease, files_of
+from curator.model import (
+    BundleManifest,
+    ContentFile,
+    Lineage,
+    MutationStep,
+    ThreadContent,
+    ThreadExport,
+)
+from tests.bundle.conftest import add_lease, add_thread, files_of
 from tests.conftest import run_cli, snapshot
 
 
@@ -26,9 +33,10 @@ def test_build_writes_every_format_its_consumers_open(sample):
     import datasets
     import pandas
 
-    dataset = datasets.load_from_disk(str(root / "hf"))
-    assert dataset.num_rows == 4
-    assert dataset.features == hf_format.features()
+    splits = datasets.load_from_disk(str(root / "hf"))
+    assert splits.num_rows == {"golden": 3, "adversarial": 1}
+    assert all(split.features == hf_format.features() for split in splits.values())
+    dataset = datasets.concatenate_datasets([splits["golden"], splits["adversarial"]])
     lease = next(row for row in dataset if row["id"].startswith("oak-lease"))
     rent = next(f for f in lease["fields"] if f["name"] == "monthly_rent")
     assert (rent["value"], rent["variants"]) == ("$980.00", ["USD 980.00"])
@@ -41,19 +49,61 @@ def test_build_writes_every_format_its_consumers_open(sample):
     assert frame.set_index("id").loc[lease["id"], "category"] == "clean"
     truncated = frame[frame["category"] == "truncated"].iloc[0]
     assert list(truncated["mutation_kinds"]) == ["truncate"] and bool(truncated["adversarial"])
+    assert sorted(frame.columns) == sorted(dataset.column_names)
 
 
-def test_mattermost_files_keep_the_export_shape_and_map_rubrics(sample):
+def test_lineage_provenance_and_known_bad_are_typed_columns_not_json(sample):
+    build_bundle(sample, "1.0.0")
+    import datasets
+
+    splits = datasets.load_from_disk(str(sample.bundles_dir / "1.0.0" / "hf"))
+    variant = splits["adversarial"][0]
+    parent = next(row for row in splits["golden"] if row["id"].startswith("maple-lease"))
+    step = variant["lineage"]["mutations"][0]
+    assert variant["lineage"]["parent"] == parent["id"] and variant["lineage"]["parent_label_rev"] == 1
+    assert (step["name"], step["seed"], step["params"]) == ("truncate", 7, [{"name": "fraction", "value": "0.5"}])
+    assert variant["known_bad"][0]["failure_mode"] == "hallucination"
+    assert variant["known_bad"][0]["fields"] == [{"name": "security_deposit", "value": "$500"}]
+    assert variant["provenance"]["importer"] == "pdf"
+    assert variant["provenance"]["source_name"] == "maple lease truncated.pdf"
+    assert parent["lineage"] is None and parent["label_source"] == "manual"
+
+
+def test_mattermost_files_keep_the_export_and_complete_what_the_go_loader_needs(sample):
     build_bundle(sample, "1.0.0")
     root = sample.bundles_dir / "1.0.0"
     thread_id = next(i for i in sample.ids() if i.startswith("deploy-rollback"))
     stored = json.loads((sample.directory(thread_id) / "content.json").read_text())["content"]["export"]
-    exported = json.loads((root / "mattermost" / f"{thread_id}.json").read_text())
-    assert exported == stored
+    # Named after the source file (thread.json), so a Go suite can name it in code.
+    exported = json.loads((root / "mattermost" / "thread.json").read_text())
+    assert {k: v for k, v in exported.items() if k != "team"} == stored
     assert "extra_top_level" in exported and "custom_member" in exported["posts"]["p2"]
     assert "update_at" not in exported["posts"]["p1"]  # defaults curator never saw stay out
+    # The export had no team: the Go loader's String() dereferences one, so a stand-in is added.
+    assert exported["team"] == {"id": "", "name": "thread", "display_name": "thread"}
     rubrics = json.loads((root / "mattermost" / "rubrics.json").read_text())
-    assert rubrics == {f"{thread_id}.json": ["mentions that @sam.lee will roll back"]}
+    assert rubrics == {"thread.json": ["mentions that @sam.lee will roll back"]}
+    manifest = BundleManifest.model_validate_json((root / "manifest.json").read_bytes())
+    assert next(e for e in manifest.fixtures if e.id == thread_id).files == ["mattermost/thread.json"]
+
+
+def test_thread_files_name_variants_by_mutation_and_disambiguate_shared_names(store):
+    from curator.bundle.formats.mattermost import base_name, go_export
+
+    first, second = add_thread(store, "deploy rollback"), add_thread(store, "deploy rollback again")
+    chat = store.load(first)
+    chat.fixture.lineage = Lineage(parent=second, parent_label_rev=1,
+                                   mutations=[MutationStep(name="truncate", seed=1)])
+    assert base_name(chat.fixture) == "thread.truncate.json"
+    build_bundle(store, "1.0.0", formats="jsonl,mattermost")
+    names = sorted(p.name for p in (store.bundles_dir / "1.0.0" / "mattermost").iterdir())
+    assert names == sorted(["rubrics.json", f"thread.{first[-8:]}.json", f"thread.{second[-8:]}.json"])
+    # Authors missing from users get a record; a missing channel is made from the posts.
+    bare = ThreadContent(export=ThreadExport.model_validate(
+        {"posts": {"a": {"id": "a", "user_id": "u9", "channel_id": "c1", "message": "hi"}}}))
+    completed = go_export(bare, chat.fixture)
+    assert completed["users"] == {"u9": {"id": "u9", "username": "u9"}}
+    assert completed["channel"]["id"] == "c1" and completed["team"]["display_name"] == "thread"
 
 
 def test_manifest_lists_fixtures_counts_and_every_file(sample):
@@ -75,7 +125,7 @@ def test_status_option_selects_other_statuses(sample):
     run = run_cli("bundle", "build", "0.1.0", "--status", "draft", "--format", "jsonl", "--json", store=sample.root)
     assert run.exit_code == 0, run.stderr
     assert json.loads(run.stdout)["counts"]["total"] == 1
-    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == ["CHANGELOG.md", "fixtures.jsonl", "manifest.json"]
+    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == ["CHANGELOG.md", "README.md", "fixtures.jsonl", "manifest.json"]
 
 
 def test_same_store_gives_byte_identical_bundles_and_archives(sample, tmp_path, monkeypatch):

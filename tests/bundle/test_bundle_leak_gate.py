@@ -94,7 +94,7 @@ def test_audit_verdicts_are_cached_per_fixture(sample, monkeypatch):
 
     monkeypatch.setattr(curator.anonymise, "find_leaks", counting)
     build_bundle(sample, "1.0.1")
-    assert all(not where.startswith(("fixtures.jsonl", "mattermost/")) for where in audited)
+    assert all(not where.startswith(("fixtures.jsonl", "mattermost")) for where in audited)
     new = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
     build_bundle(sample, "1.0.2")
     from curator.bundle.leakgate import _fixture_of

@@ -28,13 +28,16 @@ def test_a_fresh_bundle_and_its_archive_verify(sample):
 
 def test_tampered_missing_and_extra_files_are_each_named(sample):
     root = _built(sample)
-    with (root / "hf" / "dataset_info.json").open("a") as handle:
+    with (root / "hf" / "golden" / "dataset_info.json").open("a") as handle:
         handle.write(" ")
+    with (root / "README.md").open("a") as handle:
+        handle.write("licence: whatever you like\n")
     (root / "fixtures.parquet").unlink()
     (root / "notes.txt").write_text("not part of the bundle")
     run = run_cli("bundle", "verify", str(root))
     assert run.exit_code == 1
-    assert "tampered: hf/dataset_info.json" in run.stdout
+    assert "tampered: hf/golden/dataset_info.json" in run.stdout
+    assert "tampered: README.md" in run.stdout
     assert "missing: fixtures.parquet" in run.stdout
     assert "extra: notes.txt" in run.stdout
 
@@ -56,11 +59,22 @@ def test_a_line_that_breaks_the_schema_is_caught_even_with_a_matching_hash(sampl
 
 def test_a_thread_file_that_is_not_a_thread_export_is_a_schema_problem(sample):
     root = _built(sample)
-    thread = next((root / "mattermost").glob("deploy-*.json"))
+    thread = root / "mattermost" / "thread.json"
     thread.write_text(json.dumps({"posts": {}}))
     kinds = {(p.path, p.kind) for p in verify_bundle(root).problems}
     name = f"mattermost/{thread.name}"
     assert kinds == {(name, "tampered"), (name, "schema")}
+
+
+def test_a_thread_file_the_go_loader_would_trip_over_is_a_schema_problem(sample):
+    root = _built(sample)
+    thread = root / "mattermost" / "thread.json"
+    data = json.loads(thread.read_text())
+    del data["team"]
+    data["users"].pop("u2")
+    thread.write_text(json.dumps(data))
+    details = {p.detail for p in verify_bundle(root).problems if p.kind == "schema"}
+    assert details == {"no team", "post authors not in users: u2"}
 
 
 def test_missing_or_broken_manifest(sample):

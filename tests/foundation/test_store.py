@@ -3,7 +3,6 @@ import os
 import signal
 import subprocess
 import textwrap
-import time
 
 import pytest
 
@@ -12,7 +11,7 @@ from curator.labels import set_labels
 from curator.model import LabelRevision
 from curator.store import Store, fixture_id
 from curator.validate import validate_store
-from tests.conftest import CURATOR, snapshot, subprocess_env
+from tests.conftest import CURATOR, snapshot, start_until_marker, subprocess_env
 from tests.factories import add_lease, add_thread
 
 
@@ -148,12 +147,7 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
     lease = add_lease(store)
     before = (store.directory(lease) / "labels.jsonl").read_bytes()
     marker = tmp_path / "marker"
-    child = subprocess.Popen([CURATOR[0], "-c", STALLED_WRITER, str(store.root), lease, str(marker)], env=subprocess_env())
-    deadline = time.monotonic() + 60
-    while not marker.exists():
-        assert child.poll() is None, "writer exited before reaching the write"
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    child = start_until_marker(STALLED_WRITER, marker, str(store.root), lease, str(marker))
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     assert (store.directory(lease) / "labels.jsonl").read_bytes() == before

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from curator.errors import CuratorError
-from curator.model import FloorsFile, PredictionMetrics
+from curator.model import CalibrationRecord, FloorsFile, PredictionMetrics, RubricVerdict, RunStats
 from curator.score.gate import build_report, load_floors, write_outputs
 from curator.score.junit import render_junit
 from curator.score.markdown import render_markdown
@@ -50,7 +50,8 @@ def test_all_right_passes_every_measurable_gate():
     report = build_report(CASES, predictions())
     assert report.passed
     assert gates(report) == {"overall_accuracy": "pass", "adversarial_accuracy": "pass",
-                             "brier": "pass", "faithfulness_drop": "skip"}
+                             "brier": "pass", "faithfulness_drop": "skip", "pass_rate": "skip",
+                             "flaky_share": "skip", "judge_calibration": "skip"}
     assert (report.fixtures_passed, report.fixtures_total) == (3, 3)
     # 12 fields right at 0.9: Brier 0.01.
     assert report.calibration["brier"] == pytest.approx(0.01)
@@ -186,8 +187,9 @@ def test_junit_has_one_testcase_per_fixture():
     assert "landlord: expected 'Maria Jensen', got 'Samuel Price' (confidence 0.9)" in failure.text
     assert cases[THREAD].find("failure").get("message") == "no prediction for this fixture"
     assert [case.get("name") for case in gate_suite] == [
-        "overall_accuracy", "adversarial_accuracy", "brier", "faithfulness_drop"]
-    assert gate_suite[3].find("skipped") is not None and gate_suite.get("skipped") == "1"
+        "overall_accuracy", "adversarial_accuracy", "brier", "faithfulness_drop", "pass_rate",
+        "flaky_share", "judge_calibration"]
+    assert gate_suite[3].find("skipped") is not None and gate_suite.get("skipped") == "4"
 
 
 def test_outputs_written_with_reliability_png(tmp_path):
@@ -199,3 +201,43 @@ def test_outputs_written_with_reliability_png(tmp_path):
     # Deterministic: the same report draws the same bytes.
     write_outputs(report, tmp_path / "again", plot=True)
     assert (tmp_path / "again" / "reliability.png").read_bytes() == png
+
+
+def _with_runs(found, passed: dict[str, int], repetitions: int = 4):
+    return {fid: p.model_copy(update={"runs": RunStats(repetitions=repetitions, passed=passed[fid])})
+            for fid, p in found.items()}
+
+
+def test_repeated_runs_gate_on_mean_pass_rate_and_flaky_share():
+    steady = build_report(CASES, _with_runs(predictions(), {GOLD: 4, ADV: 4, THREAD: 4}))
+    assert gates(steady)["pass_rate"] == "pass" and gates(steady)["flaky_share"] == "pass"
+    shaky = build_report(CASES, _with_runs(predictions(), {GOLD: 4, ADV: 2, THREAD: 1}))
+    assert gates(shaky)["flaky_share"] == "fail"  # 2 of 3 flaky > 0.1
+    assert gates(shaky)["pass_rate"] == "fail"  # (1 + 0.5 + 0.25) / 3 = 0.583 < 0.8
+    assert shaky.repetitions["flaky"] == [ADV, THREAD]
+    flaky = {f.id: f for f in shaky.fixtures}
+    assert flaky[ADV].flaky and "flaky" in flaky[ADV].classes and flaky[ADV].pass_rate == 0.5
+    assert not flaky[GOLD].flaky and flaky[GOLD].pass_rate == 1.0
+    assert "### Repeated runs" in render_markdown(shaky)
+
+
+def test_verdicts_of_a_curator_judge_need_its_calibration_on_the_bundle():
+    judged = predictions()
+    verdict = RubricVerdict.model_validate({"rubric": "mentions @ana", "pass": True, "judge": "openai:m",
+                                            "prompt_version": "v1"})
+    judged[THREAD] = judged[THREAD].model_copy(update={"rubrics": [verdict]})
+    missing = build_report(CASES, judged, calibrations={("openai:m", "v1"): None})
+    check = next(c for c in missing.gates if c.name == "judge_calibration")
+    assert check.status == "fail" and "has no calibration" in check.detail and not missing.passed
+
+    def record(accuracy: float, false_pass: float) -> CalibrationRecord:
+        return CalibrationRecord(
+            bundle_version="1.0.0", bundle_content_sha256="0" * 64, judge="openai:m", prompt_version="v1",
+            calibrated_at="2026-01-01T00:00:00Z", cases=10, known_bad=5, reference=5, errors=0,
+            accuracy=accuracy, false_pass_rate=false_pass, by_rubric=[], results=[])
+
+    lenient = build_report(CASES, judged, calibrations={("openai:m", "v1"): record(0.5, 1.0)})
+    check = next(c for c in lenient.gates if c.name == "judge_calibration")
+    assert check.status == "fail" and "false-pass rate 1.000 > 0.1" in check.detail
+    trusted = build_report(CASES, judged, calibrations={("openai:m", "v1"): record(1.0, 0.0)})
+    assert gates(trusted)["judge_calibration"] == "pass" and trusted.passed

@@ -1,7 +1,10 @@
-"""The flat, typed columns the Hugging Face and parquet formats share, one row per fixture.
+"""The typed columns the Hugging Face and parquet formats share, one row per fixture.
 
-Nested data users filter on (pages, posts, fields, rubrics) stay as typed lists of
-structs; free-form parts (lineage, known-bad field values) go in as JSON strings.
+Everything is a typed column, nested data (pages, posts, fields, lineage, provenance,
+known-bad answers) as structs and lists of structs, so users filter with their tools
+instead of decoding JSON. The only free-form values, mutation parameters and
+measurements and a known-bad answer's field values, become name/value pairs whose value
+is text (a string as it is, anything else as its JSON).
 """
 
 from __future__ import annotations
@@ -12,10 +15,29 @@ from typing import Any
 
 from curator.bundle.serialise import Serialised
 
-COLUMNS = (
-    "id", "kind", "doc_type", "category", "status", "adversarial", "mutation_kinds",
-    "label_rev", "pages", "posts", "fields", "rubrics", "known_bad", "parent", "lineage_json",
-)
+# column -> what it holds: the dataset card's column table is made from this.
+COLUMNS: dict[str, str] = {
+    "id": "fixture id (a slug of the title and a content hash)",
+    "kind": "`document` (pages) or `thread` (Mattermost posts)",
+    "doc_type": "document type from curator.toml (lease, invoice, ...); null for threads",
+    "category": "category from curator.toml",
+    "status": "review status when bundled (active unless other statuses were chosen)",
+    "adversarial": "made by a mutation or promoted from a production failure",
+    "mutation_kinds": "names of the mutations that made it, in order; empty for goldens",
+    "label_rev": "the label revision bundled as its truth",
+    "label_source": "who set that revision: manual, labelstudio:TASK/ANNOTATION, mutation:NAME, "
+    "import-suggestion, promote",
+    "pages": "document pages: number, text, origin (text-layer or ocr), OCR confidence, language",
+    "posts": "thread posts in conversation order: id, time, user, root post, message",
+    "fields": "expected field values: name, type, value, expected_absent, accepted variants, "
+    "evidence span and text, authority",
+    "rubrics": "rubric statements a thread's summary is judged against",
+    "known_bad": "wrong answers a system really gave: failure mode, trace id, time, text, fields",
+    "lineage": "for variants: the golden (parent) and its label revision, and each mutation "
+    "with its seed, parameters and measurements",
+    "provenance": "where the input came from: source file name and sha256, importer, import "
+    "time, trace id, pseudonym vault fingerprint",
+}
 
 
 def rows(items: Sequence[Serialised]) -> dict[str, list[Any]]:
@@ -30,7 +52,6 @@ def _row(item: Serialised) -> dict[str, Any]:
     line = json.loads(item.line)
     expected = line["expected"] or {}
     source = line["input"]
-    lineage = line["lineage"]
     return {
         "id": line["id"],
         "kind": line["kind"],
@@ -40,21 +61,14 @@ def _row(item: Serialised) -> dict[str, Any]:
         "adversarial": line["adversarial"],
         "mutation_kinds": line["mutation_kinds"],
         "label_rev": expected.get("rev"),
+        "label_source": expected.get("source"),
         "pages": _pages(source),
         "posts": _posts(source),
         "fields": [_field(name, label) for name, label in expected.get("fields", {}).items()],
         "rubrics": [r["text"] for r in expected.get("rubrics", [])],
-        "known_bad": [
-            {
-                "failure_mode": bad["failure_mode"],
-                "trace_id": bad.get("trace_id"),
-                "text": bad.get("text"),
-                "fields_json": json.dumps(bad.get("fields", {}), ensure_ascii=False, sort_keys=True),
-            }
-            for bad in line["known_bad"]
-        ],
-        "parent": lineage["parent"] if lineage else None,
-        "lineage_json": json.dumps(lineage, ensure_ascii=False, sort_keys=True) if lineage else None,
+        "known_bad": [_known_bad(bad) for bad in line["known_bad"]],
+        "lineage": _lineage(line["lineage"]),
+        "provenance": _provenance(line["metadata"]["provenance"]),
     }
 
 
@@ -107,3 +121,47 @@ def _field(name: str, label: dict[str, Any]) -> dict[str, Any]:
         "evidence_text": label.get("evidence_text"),
         "authority": label.get("authority"),
     }
+
+
+def _known_bad(bad: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "failure_mode": bad["failure_mode"],
+        "trace_id": bad.get("trace_id"),
+        "observed_at": bad.get("observed_at"),
+        "text": bad.get("text"),
+        "fields": _pairs(bad.get("fields", {})),
+    }
+
+
+def _lineage(lineage: dict[str, Any] | None) -> dict[str, Any] | None:
+    if lineage is None:
+        return None
+    return {
+        "parent": lineage["parent"],
+        "parent_label_rev": lineage["parent_label_rev"],
+        "mutations": [
+            {
+                "name": step["name"],
+                "seed": step["seed"],
+                "params": _pairs(step.get("params", {})),
+                "measured": _pairs(step.get("measured", {})),
+            }
+            for step in lineage["mutations"]
+        ],
+    }
+
+
+def _provenance(provenance: dict[str, Any]) -> dict[str, Any]:
+    keys = ("source_sha256", "source_name", "importer", "imported_at", "trace_id", "vault_id")
+    return {key: provenance.get(key) for key in keys}
+
+
+def _pairs(values: dict[str, Any]) -> list[dict[str, str | None]]:
+    """A free-form mapping as sorted name/value pairs; a value is text, null stays null."""
+    return [{"name": name, "value": _as_text(value)} for name, value in sorted(values.items())]
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -1,25 +1,31 @@
-"""hf/: a Hugging Face dataset (`Dataset.save_to_disk`) with explicit Features.
+"""hf/: a Hugging Face `DatasetDict` (`save_to_disk`) with splits `golden` and `adversarial`.
 
-`datasets.load_from_disk("bundles/1.0.0/hf")` opens it. The fingerprint is the content
-digest rather than a random one, so the saved files are byte-identical across rebuilds.
+`datasets.load_from_disk("bundles/1.0.0/hf")` opens it. Both splits are always there with
+the same explicit Features, an empty one with no rows, so `ds["adversarial"]` never fails
+on a set that has no variants yet. Fingerprints are derived from the content digest
+rather than random, so the saved files are byte-identical across rebuilds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
 from pathlib import Path
 from typing import Any
 
-from curator.bundle.formats.columns import rows
-from curator.bundle.serialise import Serialised
-
 FOLDER = "hf"
+# split -> what it holds (the dataset card says so too)
+SPLITS = {
+    "golden": "fixtures made from real inputs, curated and labelled",
+    "adversarial": "variants made by mutations, and production failures promoted to fixtures",
+}
+DATA_FILE = "data-00000-of-00001.arrow"  # save_to_disk's one shard per split
 
 
 def features() -> Any:  # datasets.Features, imported lazily
     from datasets import Features, List, Value
 
     text = Value("string")
+    pairs = List({"name": text, "value": text})
     return Features(
         {
             "id": text,
@@ -30,6 +36,7 @@ def features() -> Any:  # datasets.Features, imported lazily
             "adversarial": Value("bool"),
             "mutation_kinds": List(text),
             "label_rev": Value("int32"),
+            "label_source": text,
             "pages": List(
                 {
                     "number": Value("int32"),
@@ -66,28 +73,66 @@ def features() -> Any:  # datasets.Features, imported lazily
             ),
             "rubrics": List(text),
             "known_bad": List(
-                {"failure_mode": text, "trace_id": text, "text": text, "fields_json": text}
+                {"failure_mode": text, "trace_id": text, "observed_at": text, "text": text, "fields": pairs}
             ),
-            "parent": text,
-            "lineage_json": text,
+            "lineage": {
+                "parent": text,
+                "parent_label_rev": Value("int32"),
+                "mutations": List({"name": text, "seed": Value("int64"), "params": pairs, "measured": pairs}),
+            },
+            "provenance": {
+                "source_sha256": text,
+                "source_name": text,
+                "importer": text,
+                "imported_at": text,
+                "trace_id": text,
+                "vault_id": text,
+            },
         }
     )
 
 
-def arrow_table(items: Sequence[Serialised]) -> Any:  # pyarrow.Table
-    """The rows as an Arrow table typed by `features()`: shared with the parquet format."""
+def arrow_table(columns: dict[str, list[Any]]) -> Any:  # pyarrow.Table
+    """The rows (`columns.rows`) as an Arrow table typed by `features()`: parquet shares it."""
     import pyarrow as pa
 
-    return pa.Table.from_pydict(rows(items), schema=features().arrow_schema)
+    return pa.Table.from_pydict(columns, schema=features().arrow_schema)
 
 
-def write(directory: Path, table: Any, fingerprint: str) -> list[str]:
+def split_tables(table: Any) -> dict[str, Any]:
+    """split name -> its rows, in bundle (id) order; a split may have none."""
+    import pyarrow as pa
+
+    flags = table.column("adversarial").to_pylist()
+    return {
+        name: table.take(pa.array([i for i, flag in enumerate(flags) if flag == (name == "adversarial")],
+                                  type=pa.int64()))
+        for name in SPLITS
+    }
+
+
+def write(directory: Path, splits: dict[str, Any], fingerprint: str) -> list[str]:
     import datasets
-    from datasets import Dataset, DatasetInfo
+    from datasets import Dataset, DatasetDict, DatasetInfo
     from datasets.table import InMemoryTable
 
     datasets.disable_progress_bars()
-    dataset = Dataset(InMemoryTable(table), info=DatasetInfo(features=features()), fingerprint=fingerprint[:16])
+    info = DatasetInfo(features=features())
+    dataset = DatasetDict(
+        {
+            name: Dataset(InMemoryTable(table), info=info.copy(), fingerprint=_fingerprint(fingerprint, name))
+            for name, table in splits.items()
+        }
+    )
     target = directory / FOLDER
-    dataset.save_to_disk(str(target), num_shards=1)
+    dataset.save_to_disk(str(target), num_shards={name: 1 for name in splits})
     return sorted(f"{FOLDER}/{p.relative_to(target).as_posix()}" for p in target.rglob("*") if p.is_file())
+
+
+def data_path(split: str) -> str:
+    """The split's Arrow file inside the bundle: what the card's `configs` point at."""
+    return f"{FOLDER}/{split}/{DATA_FILE}"
+
+
+def _fingerprint(digest: str, split: str) -> str:
+    return hashlib.sha256(f"{digest}:{split}".encode()).hexdigest()[:16]

@@ -1,0 +1,51 @@
+"""curator judge calibrate: a judge measured on a bundle's known-bad and reference answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from curator.cli.common import prints_result
+from curator.cli.env import Env, pass_env
+from curator.cli.judge_options import judge_options, judge_setup, make_judge
+
+if TYPE_CHECKING:
+    from curator.judge.calibration import Calibrated
+
+
+@click.group()
+def judge() -> None:
+    """Rubric judges."""
+
+
+@judge.command("calibrate")
+@click.argument("bundle", type=click.Path(path_type=Path), metavar="BUNDLE")
+@judge_options(required=True)
+@click.option("--floors", type=click.Path(path_type=Path), metavar="FLOORS.toml",
+              help="Judge floors to report against (default: built-in; the gate applies its own).")
+@prints_result
+@pass_env
+def calibrate(env: Env, bundle: Path, judge_name: str, judge_model: str | None, judge_dir: Path | None,
+              offline: bool, concurrency: int | None, floors: Path | None) -> Calibrated:
+    """Judge every rubric on the bundle's known-bad answers (must fail) and reviewed reference
+    answers (must pass); record accuracy, false-pass rate and agreement per rubric where
+    `curator gate` finds it. Exit 1 when the judge falls below the judge floors.
+
+    \b
+    Example:
+      curator judge calibrate bundles/1.0.0 --judge openai --judge-model gpt-4o-mini
+    """
+    from curator.judge.calibration import calibrate_and_save
+    from curator.judge.location import judge_dir as folder_of
+    from curator.score.gate import load_floors
+
+    judge_floors = load_floors(floors).floors
+    root, settings = judge_setup(env, concurrency)
+    cached = make_judge(judge_name, judge_model, judge_dir, offline, root, settings)
+    try:
+        return calibrate_and_save(bundle, cached, folder_of(judge_dir, root), judge_floors,
+                                  threshold=settings.threshold, concurrency=settings.concurrency)
+    finally:
+        cached.close()

@@ -1,0 +1,111 @@
+"""A bundle as a system under evaluation sees it: one EvalItem per fixture.
+
+An item carries the input (document pages and text, or the thread in the layout
+Mattermost's Go eval package reads, as the bundle's thread files hold it), the doc type
+and its field definitions (names and types, never values), and, for the assertions and the
+judge, the truth: the label revision and its rubric statements. The item also pins where
+it came from (bundle version, the sha256 of its bundle line), which every result carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from curator.model import DocumentContent, Fixture, LabelRevision, ThreadContent
+
+
+@dataclass(frozen=True)
+class EvalItem:
+    id: str
+    kind: str  # "document" or "thread"
+    doc_type: str | None
+    category: str
+    adversarial: bool
+    mutations: tuple[str, ...]
+    parent: str | None
+    fields: dict[str, str]  # field name -> type (person, date, money, ...): what to extract
+    pages: tuple[str, ...]  # a document's page texts; () for a thread
+    thread: dict[str, Any] | None  # a thread as Mattermost's ThreadExport; None for a document
+    rubrics: tuple[str, ...]  # the rubric statements an answer is judged on
+    bundle_version: str
+    fixture_sha256: str  # sha256 of the fixture's bundle line: a relabel changes it
+    fixture: Fixture = field(repr=False)
+    content: DocumentContent | ThreadContent = field(repr=False)
+    labels: LabelRevision | None = field(repr=False)
+    run_number: int = 0  # the repetition, 0-based (CURATOR_EVALS / --repeat)
+
+    @property
+    def text(self) -> str:
+        """A document's pages joined; a thread's messages in order."""
+        if isinstance(self.content, DocumentContent):
+            return "\n\n".join(self.pages)
+        return "\n".join(post.message for post in self.content.export.ordered_posts())
+
+    def for_run(self, run_number: int) -> EvalItem:
+        return replace(self, run_number=run_number)
+
+
+@dataclass(frozen=True)
+class EvalBundle:
+    path: Path
+    version: str
+    content_sha256: str
+    items: list[EvalItem]
+
+
+def load_items(bundle: str | Path) -> EvalBundle:
+    """Every fixture of the bundle (a directory or .tar.gz) as an EvalItem, in id order."""
+    from curator.bundle import load
+    from curator.bundle.formats.mattermost import go_export
+    from curator.bundle.manifest import read_manifest
+
+    path = Path(bundle)
+    manifest = read_manifest(path)
+    line_sha256 = {entry.id: entry.line_sha256 for entry in manifest.fixtures}
+    items = []
+    for bundled in load(path):
+        fixture, content, labels = bundled.fixture, bundled.content, bundled.labels
+        document = isinstance(content, DocumentContent)
+        items.append(EvalItem(
+            id=fixture.id,
+            kind=fixture.kind.value,
+            doc_type=fixture.doc_type,
+            category=fixture.category,
+            adversarial=fixture.adversarial,
+            mutations=tuple(step.name for step in fixture.lineage.mutations) if fixture.lineage else (),
+            parent=fixture.lineage.parent if fixture.lineage else None,
+            fields={name: label.type.value for name, label in labels.fields.items()} if labels else {},
+            pages=tuple(page.text for page in content.pages) if isinstance(content, DocumentContent) else (),
+            thread=None if document else go_export(content, fixture),  # type: ignore[arg-type]
+            rubrics=tuple(rubric.text for rubric in labels.rubrics) if labels else (),
+            bundle_version=manifest.bundle_version,
+            fixture_sha256=line_sha256[fixture.id],
+            fixture=fixture,
+            content=content,
+            labels=labels,
+        ))
+    return EvalBundle(path, manifest.bundle_version, manifest.content_sha256, items)
+
+
+def select(
+    items: Sequence[EvalItem],
+    *,
+    kinds: Sequence[str] = (),
+    categories: Sequence[str] = (),
+    mutations: Sequence[str] = (),
+    doc_types: Sequence[str] = (),
+    adversarial: bool | None = None,
+) -> list[EvalItem]:
+    """The items that match every filter given (an empty filter matches all)."""
+    return [
+        item for item in items
+        if (not kinds or item.kind in kinds)
+        and (not categories or item.category in categories)
+        and (not mutations or set(item.mutations) & set(mutations)
+             or ("none" in mutations and not item.mutations))
+        and (not doc_types or item.doc_type in doc_types)
+        and (adversarial is None or item.adversarial == adversarial)
+    ]

@@ -1,0 +1,161 @@
+"""`curator eval run` as a library call: a system over a bundle, N times, judged and recorded.
+
+Each (item, repetition) is one task on a pool of `concurrency` threads: call the system
+(with a timeout), judge its rubrics, score the run. A system error is a result for that
+item and run; a missing verdict under --offline stops the run with nothing written. At the
+end `predictions.jsonl` (one majority line per fixture, with its run counts) and
+`evals.jsonl` (one line per field or rubric per repetition) are written whole.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curator import atomic, clock
+from curator.errors import CuratorError
+from curator.eval import aggregate, records
+from curator.eval.items import EvalBundle, EvalItem
+from curator.eval.outcome import RunResult, judge_run
+from curator.eval.system import System, call_system
+from curator.judge.cache import CachedJudge
+from curator.model import EvalLine, Prediction
+
+REPEAT_ENV = "CURATOR_EVALS"  # as GOEVALS for Mattermost's Go evals
+PREDICTIONS_FILE = "predictions.jsonl"
+EVALS_FILE = "evals.jsonl"
+
+
+@dataclass
+class EvalRun:
+    bundle: EvalBundle
+    repetitions: int
+    runs: list[RunResult]  # sorted by fixture, then repetition
+    predictions: list[Prediction]
+    lines: list[EvalLine]
+    judge: CachedJudge | None = None
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 0  # failures are results; the gate decides what they mean
+
+    def as_json(self) -> dict[str, Any]:
+        return self.summary()
+
+    @property
+    def flaky(self) -> list[str]:
+        """Fixtures that passed in some runs and failed in others."""
+        return [p.fixture_id for p in self.predictions if p.runs and 0 < p.runs.passed < p.runs.repetitions]
+
+    def pass_rates(self) -> dict[str, float]:
+        return {p.fixture_id: p.runs.passed / p.runs.repetitions for p in self.predictions if p.runs}
+
+    def summary(self) -> dict[str, Any]:
+        items = [item for run in self.runs for item in run.scored.items]
+        rates = self.pass_rates()
+        counts = self.judge.counts if self.judge else None
+        return {
+            "bundle": self.bundle.version,
+            "fixtures": len(self.predictions),
+            "repetitions": self.repetitions,
+            "items_right": sum(item.right for item in items),
+            "items": len(items),
+            "pass_rate": sum(rates.values()) / len(rates) if rates else None,
+            "flaky": self.flaky,
+            "system_errors": sum(run.error is not None for run in self.runs),
+            "judge": self.judge.name if self.judge else None,
+            "judge_calls": counts.calls if counts else 0,
+            "judge_cached": counts.cached if counts else 0,
+            "judge_errors": counts.errors if counts else 0,
+            "pass_rates": rates,
+            "written": [str(path) for path in self.written],
+        }
+
+    def render(self) -> str:
+        s = self.summary()
+        lines = [
+            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures x {s['repetitions']} run(s), "
+            f"{s['items_right']}/{s['items']} items right, mean pass rate {_rate(s['pass_rate'])}",
+        ]
+        if s["judge"]:
+            lines.append(f"  judge {s['judge']}: {s['judge_calls']} call(s), {s['judge_cached']} cached, "
+                         f"{s['judge_errors']} error(s)")
+        if s["system_errors"]:
+            lines.append(f"  system errors: {s['system_errors']} run(s) (see evals.jsonl)")
+        for fixture_id, rate in s["pass_rates"].items():
+            if rate < 1:
+                flaky = "  flaky" if fixture_id in s["flaky"] else ""
+                lines.append(f"  {fixture_id}: passed {rate:.0%} of runs{flaky}")
+        lines += [f"  wrote {path}" for path in s["written"]]
+        return "\n".join(lines)
+
+
+def repetitions(explicit: int | None) -> int:
+    """--repeat, else $CURATOR_EVALS, else 1."""
+    if explicit is not None:
+        if explicit < 1:
+            raise CuratorError("--repeat must be at least 1")
+        return explicit
+    raw = os.environ.get(REPEAT_ENV, "").strip()
+    if not raw:
+        return 1
+    if not raw.isdigit() or int(raw) < 1:
+        raise CuratorError(f"{REPEAT_ENV}={raw!r}: expected a number of repetitions, 1 or more")
+    return int(raw)
+
+
+def run_eval(
+    bundle: EvalBundle,
+    system: System,
+    *,
+    judge: CachedJudge | None = None,
+    repeat: int = 1,
+    concurrency: int = 4,
+    timeout: float | None = 60.0,
+    threshold: float = 0.6,
+    out: Path | None = None,
+    items: Sequence[EvalItem] | None = None,
+) -> EvalRun:
+    chosen = list(items if items is not None else bundle.items)
+    if judge is None and any(item.rubrics for item in chosen):
+        raise CuratorError("the bundle has fixtures with rubrics: choose a judge with --judge rules|openai")
+    tasks = [item.for_run(number) for item in chosen for number in range(repeat)]
+
+    def evaluate(item: EvalItem) -> RunResult:
+        result = call_system(system, item, timeout)
+        return judge_run(item, result, judge, threshold, clock.now_iso())
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval") as pool:
+        futures = [pool.submit(evaluate, task) for task in tasks]
+        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+        failed = next((f for f in done if f.exception() is not None), None)
+        if failed is not None:  # --offline and a verdict is missing: stop, write nothing
+            for future in futures:
+                future.cancel()
+            raise failed.exception()  # type: ignore[misc]
+        runs = [future.result() for future in futures]
+    by_fixture: dict[str, list[RunResult]] = {}
+    for run in runs:
+        by_fixture.setdefault(run.item.id, []).append(run)
+    predictions = [aggregate.fold(group) for group in by_fixture.values()]
+    lines = [line for run in runs for line in records.run_lines(run)]
+    result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
+    if out is not None:
+        result.written = write_outputs(result, out)
+    return result
+
+
+def write_outputs(run: EvalRun, out: Path) -> list[Path]:
+    predictions = "".join(p.model_dump_json(by_alias=True, exclude_none=True) + "\n" for p in run.predictions)
+    atomic.write_text(out / PREDICTIONS_FILE, predictions)
+    records.write(out / EVALS_FILE, run.lines)
+    return [out / PREDICTIONS_FILE, out / EVALS_FILE]
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"

@@ -1,0 +1,111 @@
+"""The rules judge: rubrics checked without a model, from what the rubric text declares.
+
+A rubric declares its checks in its own words, so the same rubric reads well to a person,
+an LLM judge and this one:
+
+    "quoted phrase"    the output holds the phrase (case and spacing aside)
+    @handle            the output @mentions the handle
+    /regex/            the regular expression matches the output (case-insensitive)
+    $1,840.00, EUR 12  the output holds the amount, in any form (1840, USD 1,840)
+    January 3, 2024    the output holds the date, in any form (2024-01-03, 3 Jan 2024)
+
+Every check must hold for a pass; the score is the share that hold. A rubric that
+declares nothing checkable gets a judge error, never a pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from curator.judge.verdict import Faithfulness, RubricCase, Verdict, settle
+from curator.model import FieldType
+from curator.normalise import find_value, typed_values
+
+NAME = "rules"
+PROMPT_VERSION = "rules-1"  # bump when what a rubric declares, or how it is checked, changes
+
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
+_MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?)")
+_REGEX = re.compile(r"(?:^|(?<=\s))/((?:\\.|[^/\\\n])+)/(?=$|[\s.,;:!?)])")
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Check:
+    label: str
+    find: Callable[[str], Span | None]
+
+
+def checks(rubric: str) -> list[Check]:
+    """What the rubric text declares, in order of appearance."""
+    found: list[tuple[int, Check]] = []
+    for match in _QUOTED.finditer(rubric):
+        phrase = match.group(1) or match.group(2)
+        found.append((match.start(), Check(f'"{phrase}"', _finder(phrase, FieldType.text))))
+    for match in _MENTION.finditer(rubric):
+        found.append((match.start(), Check(f"@{match.group(1)}", _mention(match.group(1)))))
+    for match in _REGEX.finditer(rubric):
+        found.append((match.start(), Check(f"/{match.group(1)}/", _pattern(match.group(1)))))
+    for kind, value in typed_values(rubric):
+        found.append((rubric.find(value), Check(f"{value} ({'date' if kind is FieldType.date else 'amount'})",
+                                                _finder(value, kind))))
+    return [check for _, check in sorted(found, key=lambda hit: hit[0])]
+
+
+class RulesJudge:
+    name = NAME
+    prompt_version = PROMPT_VERSION
+    measures_faithfulness = False  # statements need a model to be split and checked
+
+    def judge(self, case: RubricCase) -> Verdict:
+        declared = checks(case.rubric)
+        if not declared:
+            return Verdict.failed("the rules judge finds nothing to check in this rubric: quote a "
+                                  "phrase, or name an @mention, a /regex/, an amount or a date")
+        try:
+            spans = [(check, check.find(case.output)) for check in declared]
+        except re.error as error:
+            return Verdict.failed(f"the rubric's regular expression does not compile: {error}")
+        held = [(check, span) for check, span in spans if span is not None]
+        missing = [check.label for check, span in spans if span is None]
+        reasoning = "; ".join(filter(None, [
+            f"found {', '.join(check.label for check, _ in held)}" if held else "",
+            f"missing {', '.join(missing)}" if missing else "",
+        ]))
+        evidence = ""
+        if held:
+            start, end = held[0][1]
+            evidence = case.output[start:end]
+        verdict = Verdict(reasoning=reasoning, score=len(held) / len(declared), passed=not missing,
+                          evidence=evidence, failure_class="omission" if missing else None)
+        return settle(case, verdict)
+
+    def faithfulness(self, case: RubricCase) -> Faithfulness | None:
+        return None
+
+
+def _finder(value: str, kind: FieldType) -> Callable[[str], Span | None]:
+    def find(output: str) -> Span | None:
+        spans = find_value(output, value, kind)
+        return spans[0] if spans else None
+
+    return find
+
+
+def _mention(handle: str) -> Callable[[str], Span | None]:
+    pattern = re.compile(rf"(?<![\w@])@{re.escape(handle)}(?![\w-]|\.[\w])", re.IGNORECASE)
+    return _searcher(pattern)
+
+
+def _pattern(source: str) -> Callable[[str], Span | None]:
+    return _searcher(re.compile(source, re.IGNORECASE | re.DOTALL))
+
+
+def _searcher(pattern: re.Pattern[str]) -> Callable[[str], Span | None]:
+    def find(output: str) -> Span | None:
+        match = pattern.search(output)
+        return match.span() if match else None
+
+    return find

@@ -1,0 +1,77 @@
+"""A run summed up without a terminal: the `--check` lines and the Markdown PR comment
+(`--comment`): pass rate per category and per mutation, then each failure folded in
+`<details>` with the sections the detail view shows."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from curator.view.compare import GROUPS, Comparison
+from curator.view.detail import sections
+from curator.view.results import Item, counts, pass_rates
+
+MARK = {"pass": "✅", "fail": "❌", "flaky": "⚠️", "error": "💥"}
+
+
+def check_text(items: Sequence[Item], comparison: Comparison | None = None) -> str:
+    """One header line, the comparison when given, then one line per item that does not pass."""
+    lines = [counts(items).header()]
+    if comparison is not None:
+        lines.append(comparison.header())
+    lines += [f"{item.result.upper():5}  {item.name}  {item.rubric}" for item in items if not item.passed]
+    return "\n".join(lines)
+
+
+def comment_markdown(items: Sequence[Item], title: str, comparison: Comparison | None = None,
+                     against: str | None = None) -> str:
+    total = counts(items)
+    lines = [f"## Eval results: {_cell(title)}", "", f"**{total.header()}**"
+             + (f" over {total.repetitions} repetitions" if total.repetitions > 1 else ""), ""]
+    if comparison is not None:
+        lines += _comparison(comparison, against or "the previous run")
+    for by in ("category", "mutation"):
+        lines += [f"### Pass rate by {by}", "", f"| {by} | passed | tests | rate |", "|---|---:|---:|---:|"]
+        lines += [f"| {_cell(r.group)} | {r.passed} | {r.total} | {r.rate:.0%} |" for r in pass_rates(items, by)]
+        lines.append("")
+    failures = [item for item in items if not item.passed]
+    lines += [f"### Failures ({len(failures)})", ""]
+    if not failures:
+        lines += ["None: every test passed.", ""]
+    for item in failures:
+        lines += _folded(item)
+    return "\n".join(lines)
+
+
+def _comparison(comparison: Comparison, against: str) -> list[str]:
+    groups = [*GROUPS, "still passing"]
+    numbers = comparison.as_dict()
+    lines = [f"### Compared with {_cell(against)} (same fixture content and rubric only)", "",
+             "| " + " | ".join(groups) + " |", "|" + "---:|" * len(groups),
+             "| " + " | ".join(str(numbers[group]) for group in groups) + " |", ""]
+    for change in comparison.changes:
+        if change.group in ("regressed", "fixed"):
+            lines.append(f"- **{change.group}**: `{_code(change.item.name)}` {_cell(change.item.rubric)}")
+    return [*lines, ""] if lines[-1] else lines
+
+
+def _folded(item: Item) -> list[str]:
+    summary = f"{MARK[item.result]} <code>{html.escape(item.name)}</code>: {html.escape(item.rubric)} ({item.result})"
+    lines = ["<details>", f"<summary>{summary}</summary>", ""]
+    for title, text in sections(item)[1:]:  # the summary already names the test
+        lines += [f"**{title}**", ""] + [f"> {_text(part)}" if part else ">" for part in text.splitlines()]
+        lines.append("")
+    return [*lines, "</details>", ""]
+
+
+def _text(text: str) -> str:
+    """Literal text in GitHub Markdown: no HTML, and no `$...$` read as maths."""
+    return html.escape(text).replace("$", "\\$")
+
+
+def _cell(text: str) -> str:
+    return _text(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'")

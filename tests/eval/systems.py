@@ -1,0 +1,57 @@
+"""Systems under evaluation for the tests: `--system tests.eval.systems:NAME`."""
+
+from __future__ import annotations
+
+import time
+
+from curator.eval import Answer, EvalItem
+
+
+def perfect(item: EvalItem) -> Answer:
+    """The truth: every labelled value, and a thread answer that meets every rubric."""
+    if item.kind == "document":
+        assert item.labels is not None
+        return Answer(fields={name: {"value": label.value, "confidence": 0.95}
+                              for name, label in item.labels.fields.items()})
+    reference = item.labels.reference if item.labels else None
+    return Answer(text=reference or " ".join(item.rubrics),
+                  metrics={"context_recall": 0.9, "answer_relevancy": 0.8})
+
+
+def wrong(item: EvalItem) -> Answer:
+    if item.kind == "document":
+        return Answer(fields={name: {"value": "Nobody Atall", "confidence": 0.99} for name in item.fields})
+    return Answer(text="Nothing of note happened.")
+
+
+def flipping(item: EvalItem) -> Answer:
+    """Right in even runs, wrong in odd ones: every fixture is flaky."""
+    return perfect(item) if item.run_number % 2 == 0 else wrong(item)
+
+
+def run_stamped(item: EvalItem) -> Answer:
+    """The perfect answer with the run number in it, so each run asks the judge afresh."""
+    answer = perfect(item)
+    if answer.text is None:
+        return answer
+    return Answer(text=f"{answer.text} (run {item.run_number})", metrics=answer.metrics)
+
+
+def unfaithful(item: EvalItem) -> Answer:
+    """The perfect answer plus a claim no thread supports."""
+    answer = perfect(item)
+    if answer.text is None:
+        return answer
+    return Answer(text=f"{answer.text} The landlord also asked for $9,999.00. The boiler was replaced.",
+                  metrics=answer.metrics)
+
+
+def troubled(item: EvalItem) -> Answer:
+    """Raises on invoices, stalls on one lease, returns nonsense on another; else perfect."""
+    if item.doc_type == "invoice":
+        raise RuntimeError("extractor crashed")
+    if item.id.startswith("residential-lease-agreement-0"):
+        time.sleep(3)
+    if item.id.startswith("residential-lease-agreement-3"):
+        return 42  # type: ignore[return-value]
+    return perfect(item)

@@ -1,0 +1,3 @@
+module curator.test/bundlethreads
+
+go 1.19
