@@ -185,16 +185,17 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
 
 
 def reviewed(content: Content, name: str, field_type: FieldType, value: str, span: Span | None,
-             variants: Sequence[str] = (), *, hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
+             variants: Sequence[str] = (), *, no_evidence: str | None = None,
+             hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
     The evidence is the span they marked, else the value located in the content (refused
-    when it is not there). Marked text that does not itself say the value ("J0n Cole" for
+    when it is not there, unless `no_evidence` gives the reason it stands without). Marked text that does not itself say the value ("J0n Cole" for
     Jon Cole) is what they read as the value there, so it is accepted too, as written: the
     truth then agrees with its text. Other variants of a date, amount or number must parse.
     """
     if span is None:
-        label = evidenced(content, name, field_type, value, hint=hint)
+        label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
     else:
         found = evidence_text(content, span)
         label = FieldLabel(type=field_type, value=value, evidence=span,

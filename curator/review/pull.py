@@ -228,10 +228,13 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
         value = value or evidence_text
         if not value:
             continue
+        before = fields.get(name)
+        same = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
         try:
             check(value, field_spec.type)
+            # a value kept as it was keeps the reason it stands without evidence
             label = reviewed(content, name, field_spec.type, value, evidence, answer.variants.get(name, []),
-                             hint=_MARK_IT)
+                             no_evidence=before.no_evidence if same and before else None, hint=_MARK_IT)
         except UnparsableValue as error:
             if strict:
                 raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
@@ -241,9 +244,7 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
                 raise CuratorError(f"{where}: field {error}") from None
             continue
         said[name] = Said(value, field_spec.type)
-        before = fields.get(name)
-        # the same value as before keeps its authority note
-        if before is not None and before.value is not None and same_value(before.value, value, field_spec.type):
+        if same and before is not None:  # the same value as before keeps its authority note
             label = label.model_copy(update={"authority": before.authority})
         fields[name] = label
     revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",

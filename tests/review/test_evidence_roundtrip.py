@@ -102,3 +102,19 @@ def test_evidence_posts_ticked_in_label_studio_keep_a_cut_thread_honest(review_s
     variant = json.loads(made.stdout)["variants"][0]
     # every rubric names its posts, so the cut decides each one by rule: no one must look
     assert variant["status"] == Status.active.value and variant["warnings"] == []
+
+
+def test_a_value_kept_without_evidence_keeps_its_reason_through_review(review_store, ls_server, admin, alice):
+    from curator.labels import set_labels
+
+    lease = samples.add(review_store, "lease", 4)
+    set_labels(review_store, lease, assignments={"monthly_rent": "$9,999.00"}, no_evidence="raised by letter",
+               author="lead")
+    task = _task(review_store, ls_server, admin, lease, "document/lease")
+    alice.annotate(task.id, prediction_result(admin, task.id))  # submitted as pre-filled
+
+    done = _cli(review_store, ls_server, "pull")
+
+    assert done.exit_code == 0, done.stderr
+    rent = review_store.load(lease).labels.fields["monthly_rent"]
+    assert (rent.value, rent.evidence, rent.no_evidence) == ("$9,999.00", None, "raised by letter")
