@@ -132,11 +132,13 @@ def apply_edit(
             check(value, spec.type)
         except UnparsableValue as error:
             raise CuratorError(f"{name}: {error} (field type {spec.type})") from None
-        label = evidenced(content, name, spec.type, value, edit.no_evidence)
         before = fields.get(name)
-        if before is not None and before.value is not None and same_value(before.value, value, spec.type):
-            # the same value again keeps what was said about it: its variants and authority
-            label = label.model_copy(update={"variants": before.variants, "authority": before.authority})
+        same = before if before is not None and before.value is not None \
+            and same_value(before.value, value, spec.type) else None
+        # the same value again keeps what was said about it: why it stands, its variants, authority
+        label = evidenced(content, name, spec.type, value, edit.no_evidence or (same.no_evidence if same else None))
+        if same is not None:
+            label = label.model_copy(update={"variants": same.variants, "authority": same.authority})
         fields[name] = label
     for name, values in edit.accept.items():
         fields[name] = with_variants(fields, name, values, config, chosen)

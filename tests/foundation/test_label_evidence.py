@@ -38,6 +38,10 @@ def test_no_evidence_keeps_the_value_with_its_reason(store):
     assert tenant["no_evidence"] == "the tenant changed by phone"
     assert run_cli("validate", store=store.root).exit_code == 0
     assert "[no evidence: the tenant changed by phone]" in run_cli("label", "history", lease, store=store.root).stdout
+    # the same value again keeps its reason; another value not in the content needs its own
+    assert run_cli("label", "set", lease, "tenant=nobody at all", store=store.root).exit_code == 0
+    assert store.load(lease).labels.fields["tenant"].no_evidence == "the tenant changed by phone"
+    assert run_cli("label", "set", lease, "tenant=Somebody Else", store=store.root).exit_code == 2
 
 
 def test_a_value_found_says_where(store):
