@@ -8,9 +8,10 @@ aligned to the original (difflib), the alignment's differences become `Edit`s, a
 Calibrated by search, as `--ocr-noise` is: Tesseract's error rate is steep and uneven in
 the degradation, so the strength is bisected (each trial renders every page with the same
 random damage, only stronger or weaker) until the measured CER is within 10% of the
-request. When no strength lands there, the closest stronger trial's real errors are kept
-one cluster at a time, in random order, until the budget CER x characters is spent. The
-CER of the final text is measured and recorded with the strength and the trials it took.
+request, or at most twice it. Then, unless it landed, that trial's real errors are kept one
+cluster at a time, in random order, while the measured distance stays within the budget
+CER x characters. The CER of the final text is measured and recorded with the strength
+and the trials it took.
 
 Labelled values are left intact by default: Tesseract's misreadings inside an evidence
 span are dropped, so the noise stays on labels and surrounding text. `--noise-values`
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel, Where
-from curator.mutate._measure import CONTEXT, edits_distance, levenshtein
+from curator.mutate._measure import CONTEXT, levenshtein
 from curator.mutate._measure import cer as rate
 from curator.mutate._textops import evidence_ranges, rewrite
 from curator.mutate.ocr_noise import check_rate, settle_noised_values
@@ -42,6 +43,7 @@ FONT_SIZE = 24
 MARGIN = 40
 MAX_TRIALS = 6
 CLOSE_ENOUGH = 0.10  # a trial within 10% of the requested CER ends the search
+THINNABLE = 2.0  # so does one with at most this many times the errors: thinning keeps half or more
 
 
 @register(
@@ -72,8 +74,8 @@ def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     thinned = abs(chosen.cer - target) > CLOSE_ENOUGH * target and any(t.cer > target for t in trials)
     edits = chosen.edits
     if thinned:
-        stronger = min((t for t in trials if t.cer > target), key=lambda t: t.cer)
-        chosen, edits = stronger, thin(pages, stronger.edits, target, rng)
+        chosen = min((t for t in trials if t.cer > target), key=lambda t: t.cer)
+        edits = thin(pages, chosen.edits, target, rng)
     new_content, new_fields, _, lost = rewrite(content, fields, edits)
     distance = sum(levenshtein(text, new_content.text_at(place) or "") for place, text in pages)
     length = sum(len(text) for _, text in pages)
@@ -125,14 +127,15 @@ def _touches(edit: Edit, ranges: list[tuple[int, int]]) -> bool:
 
 
 def search(attempt: Any, target: float) -> list[Trial]:
-    """Bisect the strength towards `target`, from the strength that usually gives it."""
+    """Bisect the strength towards `target`, from the strength that usually gives it, until a
+    trial lands within CLOSE_ENOUGH of it, or reads at most twice too many errors to thin."""
     low, high = 0.0, 1.0
     strength = strength_for(target)
     trials: list[Trial] = []
     for _ in range(MAX_TRIALS):
         trial = attempt(strength)
         trials.append(trial)
-        if abs(trial.cer - target) <= CLOSE_ENOUGH * target:
+        if abs(trial.cer - target) <= CLOSE_ENOUGH * target or target < trial.cer <= THINNABLE * target:
             break
         if trial.cer < target:
             low = strength
@@ -148,25 +151,27 @@ def closest(trials: list[Trial], target: float) -> Trial:
 
 def thin(pages: Sequence[tuple[Where, str]], edits: Mapping[Where, list[Edit]], target: float,
          rng: random.Random) -> dict[Where, list[Edit]]:
-    """Keep Tesseract's errors a cluster at a time, in random order, until CER x chars is spent."""
-    budget = round(target * sum(len(text) for _, text in pages))
+    """Keep Tesseract's errors a cluster at a time, in random order, while the measured
+    distance stays within CER x chars; then one more if it ends nearer the budget."""
+    budget = target * sum(len(text) for _, text in pages)
     texts = dict(pages)
     clusters = [(place, cluster) for place, page_edits in edits.items() for cluster in _clusters(page_edits)]
     rng.shuffle(clusters)
     kept: dict[Where, list[Edit]] = {place: [] for place, _ in pages}
-    left_over: list[tuple[int, Where, list[Edit]]] = []
+    distance = dict.fromkeys(kept, 0)
+    nearest: tuple[float, Where, list[Edit], int] | None = None  # the best one that overshoots
     for place, cluster in clusters:
-        cost = edits_distance(texts[place], cluster)
-        if cost <= budget:
-            kept[place].extend(cluster)
-            budget -= cost
-        else:
-            left_over.append((cost, place, cluster))
-    # One more misreading when it ends nearer the budget than stopping short does.
-    nearest = min(left_over, key=lambda item: abs(budget - item[0]), default=None)
-    if nearest is not None and abs(budget - nearest[0]) < budget:
-        kept[nearest[1]].extend(nearest[2])
-    return {place: sorted(edits) for place, edits in kept.items()}
+        tried = sorted([*kept[place], *cluster])
+        page_distance = levenshtein(texts[place], apply_edits(texts[place], tried)[0])
+        total = sum(distance.values()) - distance[place] + page_distance
+        if total <= budget:
+            kept[place], distance[place] = tried, page_distance
+        elif nearest is None or total < nearest[0]:
+            nearest = (total, place, cluster, page_distance)
+    if nearest is not None and nearest[0] - budget < budget - sum(distance.values()):
+        _, place, cluster, _ = nearest
+        kept[place] = sorted([*kept[place], *cluster])
+    return kept
 
 
 def _clusters(edits: list[Edit]) -> list[list[Edit]]:
