@@ -8,8 +8,8 @@ aligned to the original (difflib), the alignment's differences become `Edit`s, a
 Calibrated by search, as `--ocr-noise` is: Tesseract's error rate is steep and uneven in
 the degradation, so the strength is bisected (each trial renders every page with the same
 random damage, only stronger or weaker) until the measured CER is within 10% of the
-request, or at most twice it. Then, unless it landed, that trial's real errors are kept one
-cluster at a time, in random order, while the measured distance stays within the budget
+request, or at most twice it. Then, unless it landed, that trial's real misreadings are
+kept one at a time, in random order, while the measured distance stays within the budget
 CER x characters. The CER of the final text is measured and recorded with the strength
 and the trials it took.
 
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
 from curator.model import DocumentContent, FieldLabel, Where
-from curator.mutate._measure import CONTEXT, levenshtein
 from curator.mutate._measure import cer as rate
+from curator.mutate._measure import levenshtein
 from curator.mutate._textops import evidence_ranges, rewrite
 from curator.mutate.ocr_noise import check_rate, settle_noised_values
 from curator.mutate.registry import Outcome, Subject, Switch, register
@@ -151,38 +151,29 @@ def closest(trials: list[Trial], target: float) -> Trial:
 
 def thin(pages: Sequence[tuple[Where, str]], edits: Mapping[Where, list[Edit]], target: float,
          rng: random.Random) -> dict[Where, list[Edit]]:
-    """Keep Tesseract's errors a cluster at a time, in random order, while the measured
-    distance stays within CER x chars; then one more if it ends nearer the budget."""
+    """Keep Tesseract's misreadings one at a time, in random order, while the measured
+    distance stays within CER x chars; then one more if it ends nearer the budget. (Each is
+    one difference of the alignment; the distance is measured, not summed, so neighbours
+    that interact are counted right.)"""
     budget = target * sum(len(text) for _, text in pages)
     texts = dict(pages)
-    clusters = [(place, cluster) for place, page_edits in edits.items() for cluster in _clusters(page_edits)]
-    rng.shuffle(clusters)
+    misreadings = [(place, edit) for place, page_edits in edits.items() for edit in page_edits]
+    rng.shuffle(misreadings)
     kept: dict[Where, list[Edit]] = {place: [] for place, _ in pages}
     distance = dict.fromkeys(kept, 0)
-    nearest: tuple[float, Where, list[Edit], int] | None = None  # the best one that overshoots
-    for place, cluster in clusters:
-        tried = sorted([*kept[place], *cluster])
+    nearest: tuple[float, Where, Edit] | None = None  # the best one that overshoots
+    for place, edit in misreadings:
+        tried = sorted([*kept[place], edit])
         page_distance = levenshtein(texts[place], apply_edits(texts[place], tried)[0])
         total = sum(distance.values()) - distance[place] + page_distance
         if total <= budget:
             kept[place], distance[place] = tried, page_distance
         elif nearest is None or total < nearest[0]:
-            nearest = (total, place, cluster, page_distance)
+            nearest = (total, place, edit)
     if nearest is not None and nearest[0] - budget < budget - sum(distance.values()):
-        _, place, cluster, _ = nearest
-        kept[place] = sorted([*kept[place], *cluster])
+        _, place, edit = nearest
+        kept[place] = sorted([*kept[place], edit])
     return kept
-
-
-def _clusters(edits: list[Edit]) -> list[list[Edit]]:
-    """Edits closer than CONTEXT characters belong to one misreading and stay together."""
-    groups: list[list[Edit]] = []
-    for edit in sorted(edits):
-        if groups and edit.start - groups[-1][-1].end < CONTEXT:
-            groups[-1].append(edit)
-        else:
-            groups.append([edit])
-    return groups
 
 
 # Degradation strength that made Tesseract 5 reach a CER on the sample leases: where the
