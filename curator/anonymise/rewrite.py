@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.terms import TermIndex
-from curator.anonymise.vault import Vault, tokens
+from curator.anonymise.vault import Vault, normal, tokens
 from curator.spans import Edit, OffsetMap, apply_edits
 
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
@@ -43,6 +43,10 @@ def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
         return True
     if kind == "person":
         return _pseudonym_name(vault, tokens(value))
+    if kind == "address":
+        # the start of an address pseudonym, cut short by a title's length limit
+        cut = normal(value)
+        return len(cut) >= 8 and any(e.kind == "address" and normal(e.pseudonym).startswith(cut) for e in vault.entries())
     return False
 
 
