@@ -20,10 +20,10 @@ MINUTES_TYPE = '''
 [doc_types.minutes]
 description = "Minutes of a municipal committee meeting"
 
-[doc_types.minutes.fields.resolution]
+[doc_types.minutes.fields.request]
 type = "text"
-labels = ["Résolution"]
-description = "The number of the resolution the committee adopted."
+labels = ["Demande"]
+description = "The number of the request the committee decided on."
 
 [doc_types.minutes.fields.notice_date]
 type = "date"
@@ -63,16 +63,16 @@ def test_doc_type_evidence_and_text_on_real_minutes(corpus_store):
     assert run_cli("label", "set", minutes, "--doc-type", "minutes", store=store.root).exit_code == 0
     assert store.load_fixture(minutes).doc_type == "minutes"
     # a date is found however the document writes it: "2023-06-07" is "7 juin 2023" here
-    result = run_cli("label", "set", minutes, "notice_date=2023-06-07", "resolution=DM-2023-001", "--json",
+    result = run_cli("label", "set", minutes, "notice_date=2023-06-07", "request=2023-0379", "--json",
                      store=store.root)
     assert result.exit_code == 0, result.stderr
     fields = json.loads(result.stdout)["fields"]
     assert fields["notice_date"]["evidence_text"] == "7 juin 2023"
-    page = store.load(minutes).content.pages[fields["resolution"]["evidence"]["page"] - 1].text
-    assert page[fields["resolution"]["evidence"]["start"]:fields["resolution"]["evidence"]["end"]] == "DM-2023-001"
+    page = store.load(minutes).content.pages[fields["request"]["evidence"]["page"] - 1].text
+    assert page[fields["request"]["evidence"]["start"]:fields["request"]["evidence"]["end"]] == "2023-0379"
 
     before = snapshot(store.root)
-    refused = run_cli("label", "set", minutes, "resolution=DM-2099-999", store=store.root)
+    refused = run_cli("label", "set", minutes, "request=2099-9999", store=store.root)
     assert refused.exit_code == 2 and "looked through its 2 page(s)" in refused.stderr
     # no amendment template for minutes: a contradiction would put a lease's words in them
     refused = run_cli("mutate", minutes, "--contradict", "notice_date", store=store.root)
