@@ -20,8 +20,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Mapping
-from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -202,26 +201,23 @@ def _cost(old: str, new: str) -> int:
 
 def recoverable(value: str, noisy: str) -> bool:
     """Can a reader tell `value` from `noisy`? Yes when they differ only by spacing and by
-    glyph confusions OCR is known for (each differing piece is a pair of CONFUSIONS)."""
+    glyph confusions OCR is known for: `noisy` is `value`, spaces aside, with some glyphs (or
+    glyph pairs) read as one they are confused with (CONFUSIONS), and nothing lost or added."""
     clean, read = "".join(value.split()), "".join(noisy.split())
-    matcher = SequenceMatcher(None, clean, read, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        if tag != "replace" or not _confusable(clean[i1:i2], read[j1:j2]):
-            return False
-    return True
 
+    @cache
+    def readable(i: int, j: int) -> bool:  # clean[i:] can be read as read[j:]
+        if i == len(clean):
+            return j == len(read)
+        if j < len(read) and clean[i] == read[j] and readable(i + 1, j + 1):
+            return True
+        for size in (1, 2):
+            for wrong, _ in CONFUSIONS.get(clean[i : i + size], []) if i + size <= len(clean) else []:
+                if read.startswith(wrong, j) and readable(i + size, j + len(wrong)):
+                    return True
+        return False
 
-def _confusable(clean: str, read: str) -> bool:
-    """`read` is `clean` with each glyph (or glyph pair) read as one it is confused with."""
-    if not clean and not read:
-        return True
-    for size in (2, 1):
-        for wrong, _ in CONFUSIONS.get(clean[:size], []) if len(clean) >= size else []:
-            if read.startswith(wrong) and _confusable(clean[size:], read[len(wrong):]):
-                return True
-    return False
+    return readable(0, 0)
 
 
 def settle_noised_values(content: Any, fields: Mapping[str, FieldLabel]) -> dict[str, FieldLabel]:

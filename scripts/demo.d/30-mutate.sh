@@ -39,7 +39,7 @@ if [ -n "$LEASE" ]; then
   fi
   curator mutate "$LEASE" --truncate 0.8 --ocr-noise 0.05   # a chain, in this order
   curator mutate "$LEASE" --ocr-noise 0.05 --render       # the real path: Pillow + Tesseract, calibrated
-  curator mutate "$LEASE" --ocr-noise 0.15 --noise-values --seed 2   # values hit too: the truth says what is left
+  curator mutate "$LEASE" --ocr-noise 0.1 --noise-values --seed 2    # values hit too: the truth says what is left
   echo "--- one variant, with its lineage and transformed labels"
   VARIANT="$(curator mutate "$LEASE" --ocr-noise 0.08 --seed 1 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["variants"][0]["id"])')"
   curator show "$VARIANT"

@@ -114,7 +114,9 @@ def test_recoverable_means_spacing_and_known_glyph_confusions_only():
     assert recoverable("Dana Whitfield", "Dana Whit field")
     assert recoverable("Barnes", "Bames")  # rn read as m
     assert not recoverable("$1,250.00", "$1.250.00")  # a swapped separator changes the amount
-    assert not recoverable("Dana Whitfield", "Dana Whitfeld")  # a lost letter cannot be told back
+    assert recoverable("Dana Whitfield", "Dana Whitfeld")  # the fi ligature read as f
+    assert not recoverable("Dana Whitfield", "Dana Whitfiel")  # a lost letter cannot be told back
+    assert recoverable("$1,150.00", "$1,150.O0")  # whichever 0 the alignment would pick
     assert not recoverable("2024-01-15", "2024-01-1")
 
 
