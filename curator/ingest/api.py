@@ -22,7 +22,7 @@ from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
 from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
-from curator.ingest.suggest import guess_doc_type, suggest_revision
+from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
     anonymised_warnings,
     check_export_shape,
@@ -156,7 +156,11 @@ def import_sources(
         if created:
             vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
     for source_name, fixture, content, revisions in created:
-        report.created.append(_summary(source_name, fixture, content, revisions))
+        summary = _summary(source_name, fixture, content, revisions)
+        if isinstance(content, DocumentContent) and fixture.doc_type is None:
+            summary["warnings"] = [*summary["warnings"], f"{source_name}: "
+                                   + no_type_guessed(content, store.config, fixture.id)]
+        report.created.append(summary)
     return report
 
 
