@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
+from curator.anonymise.terms import fold
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -50,17 +51,21 @@ class Entry:
 
 
 def normal(text: str) -> str:
-    """Table key of an original: case and runs of whitespace do not matter."""
-    return " ".join(text.split()).casefold()
+    """Table key of an original: case, accents and runs of whitespace do not matter
+    ("Renée" and "renee" are one person)."""
+    return fold(" ".join(text.split()))
 
 
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "jr", "sr", "ii", "iii", "iv",
                     "md", "phd", "dds", "dvm", "esq"})
+# Words inside surnames ("Pieter de Wit", "Ludwig van Beethoven"): kept as written, name nobody
+NAME_PARTICLES = frozenset({"de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "le", "la",
+                            "dos", "das", "ter", "ten", "bin", "ibn", "al", "el"})
 
 
 def tokens(text: str) -> list[str]:
-    """Name tokens of a value; titles and suffixes ("Dr.", "Jr.", "MD") name nobody."""
-    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES]
+    """Name tokens of a value; titles, suffixes and particles ("Dr.", "Jr.", "MD", "de") name nobody."""
+    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES and t not in NAME_PARTICLES]
 
 
 class Vault:
@@ -156,6 +161,9 @@ class Vault:
                     "another pseudonym); nothing was saved, run it again")
 
     # ------------------------------------------------------------ reading
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def originals(self) -> list[str]:
         return [e.original for e in self._entries.values()]
@@ -258,7 +266,8 @@ class Vault:
             "first_name": lambda: gen.first_name(original, rng, self.locale),
             "last_name": lambda: gen.last_name(original, rng, self.locale),
             "nickname": lambda: gen.nickname(original, rng, self.locale),
-            "id": lambda: gen.identifier(original, rng),
+            # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+            "id": lambda: gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng),
             "national_id": lambda: gen.identifier(original, rng),
             "phone": lambda: gen.phone(original, rng),
             "credit_card": lambda: gen.credit_card(original, rng),
@@ -355,7 +364,9 @@ class Vault:
 
 
 def _is_title(word: str) -> bool:
-    return word.rstrip(".,").casefold() in TITLES
+    """Titles, suffixes and surname particles stay as written in a pseudonym."""
+    folded = word.rstrip(".,").casefold()
+    return folded in TITLES or folded in NAME_PARTICLES
 
 
 def _mac(key: bytes, rows: list[tuple[str, str, str]]) -> str:

@@ -17,7 +17,7 @@ from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
-from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
+from curator.ingest.privacy import anonymise_name, anonymise_one, kept_terms, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, suggest_revision
 from curator.ingest.threads import (
@@ -70,10 +70,13 @@ def import_sources(
     workers: int | None = None,
     progress: bool = False,
     author: str | None = None,
+    keep: Sequence[str] = (),
 ) -> ImportReport:
     """Import threads (.json), chat logs (.jsonl) and PDFs as anonymised draft fixtures.
 
-    Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease")
+    `keep`: terms kept as written for this run, on top of `[anonymise] keep` in curator.toml.
+
+    Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease", keep=["Linn"])
     """
     _check_options(store, doc_type, category, rubrics, ocr)
     raws = [(read_source(path), kind) for path, kind in expand(sources)]
@@ -107,6 +110,7 @@ def import_sources(
     if not parsed:
         return report
     author = author or default_author()
+    kept = kept_terms(store.config, keep)
     fixtures = []
     names: list[str] = []
     # The vault is read, extended and saved under the store lock, so two imports running at
@@ -118,7 +122,7 @@ def import_sources(
             if raw.sha256 in raced:
                 continue
             fixture, content, revisions = _build(store, raw, item, vault, doc_type=doc_type,
-                                                 category=category, rubrics=rubrics, author=author)
+                                                 category=category, rubrics=rubrics, author=author, keep=kept)
             txn.create_fixture(fixture, content, revisions)
             fixtures.append((fixture, content, revisions))
             names.append(raw.name)  # the report shows the user their own file name
@@ -187,7 +191,7 @@ def _quick_check(raw: RawSource, kind: str) -> None:
 
 
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,
-           category: str, rubrics: Sequence[str], author: str,
+           category: str, rubrics: Sequence[str], author: str, keep: Any,
            ) -> tuple[Fixture, Content, list[LabelRevision]]:
     config = store.config
     content = item.content
@@ -205,7 +209,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         previous = revisions[-1] if revisions else None
         revisions.append(revise(config, chosen, content, previous, add_rubrics=rubrics, author=author,
                                 source="manual", reason="rubrics given at import"))
-    content, revisions = anonymise_one(raw.name, content, revisions, vault, spec)
+    anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
+    content, revisions = anonymised.content, list(anonymised.revisions)
     title = _title(content, chosen)
     warnings = anonymised_warnings(content, item.warnings)
     fixture = Fixture(
@@ -216,9 +221,10 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         title=title,
         created_at=clock.now_iso(),
         # The base name only, and through the anonymiser: file names can name people too.
-        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault),
+        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault, keep),
                               importer=item.importer, imported_at=clock.now_iso(),
-                              vault_id=vault.fingerprint),
+                              vault_id=vault.fingerprint, kept=sorted(anonymised.kept.terms),
+                              kept_hosts=sorted(anonymised.kept.hosts)),
         warnings=warnings,
     )
     return fixture, content, revisions

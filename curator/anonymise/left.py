@@ -1,0 +1,321 @@
+"""Personal data left in a text: the one definition the rewriter and every checker share.
+
+`Judge.spans` says which characters of a text are personal data: known originals (the
+vault's, and the input's own records and labelled values), unexempted detector hits,
+`@mentions` of people, percent-encoded text that holds any of these, and (in threads) bare
+Mattermost ids. The rewriter replaces exactly these spans; the import self-check, `curator
+audit` and the bundle leak gate report exactly these spans as leaks. So a checker can only
+flag what the rewriter would have rewritten, and the rewriter's output judges clean unless a
+value truly could not be rewritten.
+
+What is not personal data: pseudonyms this vault handed out and values in reserved example
+ranges (`is_safe`), values curator's mutations made up (`synthetic`), terms and hosts the
+user keeps (`Keep`), and digits inside a URL (an anchor or version is no phone number).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from curator.anonymise import pseudonyms as gen
+from curator.anonymise.detect import KIND_PRIORITY, Detector
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.vault import Vault, normal, tokens
+from curator.model import AnonymiseSettings
+
+# Without the vault a pseudonymised name cannot be told from a real one, so name hits are
+# only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
+# reserved ranges).
+VAULT_ONLY = frozenset({"person", "organisation", "address", "username"})
+# A lone first or last name in another vault's fixture is that vault's pseudonym sharing a
+# common word with one of our people ("Andrea"), not our person: only whole values count.
+NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
+# Values rewritten where they stand (user record fields) but not hunted in free text: a job
+# title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
+UNSEARCHED_KINDS = frozenset({"position", "url"})
+# Kinds whose pseudonyms stand in for people (a lone original inside one is that pseudonym).
+PEOPLE_KINDS = ("person", "username", "organisation", "address")
+
+MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
+# "@kwame.mensah", not the "@" of an e-mail address
+MENTION = re.compile(r"(?<![\w@.+-])@([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+MENTION_GROUPS = frozenset({"all", "channel", "here", "everyone"})
+# a run holding %XX escapes: a query value, a path segment
+ENCODED = re.compile(r"[^\s\"'<>()\[\]{}&=?#]*%[0-9A-Fa-f]{2}[^\s\"'<>()\[\]{}&=?#]*")
+DISTINCT_ID = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]{20,}|[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}")
+
+
+@dataclass(frozen=True)
+class DetectedSpan:
+    """Characters [start, end) of a text that a detector took for a value of `kind`."""
+
+    start: int
+    end: int
+    kind: str
+    rank: int  # 0 known original, 1 pattern/name/mention/encoded, 2 bare id
+    original: str = ""  # for a known original: the vault's spelling of it
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What the user decided is not personal: terms kept as written, public hosts.
+
+    A span that overlaps a kept term is kept (a detected "Linn Electronics" when "Linn" is
+    kept); a URL whose host is a kept host, or under one, keeps its host while names, ids
+    and e-mails in its path are still judged on their own.
+    """
+
+    terms: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ()
+    index: TermIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", TermIndex((term, "kept") for term in self.terms if term.strip()))
+
+    def kept_spans(self, text: str) -> list[tuple[int, int, str]]:
+        return [(m.start, m.end, m.term.original) for m in self.index.find(text)]
+
+    def host_of(self, url: str) -> str | None:
+        """The kept host this URL is on, or None."""
+        host = _host(url)
+        for kept in self.hosts:
+            kept = kept.lower().strip(".")
+            if kept and (host == kept or host.endswith("." + kept)):
+                return kept
+        return None
+
+    def merged(self, terms: Iterable[str] = (), hosts: Iterable[str] = ()) -> Keep:
+        return Keep(tuple(dict.fromkeys([*self.terms, *terms])), tuple(dict.fromkeys([*self.hosts, *hosts])))
+
+    @classmethod
+    def of(cls, settings: AnonymiseSettings, terms: Iterable[str] = ()) -> Keep:
+        """The store's `[anonymise]` settings plus terms kept for one run (`--keep`)."""
+        return cls(tuple(dict.fromkeys(t.strip() for t in [*settings.keep, *terms] if t.strip())),
+                   tuple(settings.keep_hosts))
+
+
+NOTHING_KEPT = Keep()
+
+
+@dataclass
+class Used:
+    """The kept terms and hosts a judge let stand: recorded in the fixture's provenance."""
+
+    terms: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+
+
+def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
+    """A detected value that is not a leak: a pseudonym of this vault or a reserved example."""
+    if gen.is_reserved(kind, value):
+        return True
+    if vault is None:
+        return False
+    if vault.is_pseudonym(value):
+        return True
+    if kind == "person":
+        return _pseudonym_name(vault, tokens(value))
+    return False
+
+
+def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
+    """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
+
+    Every word is a pseudonym word or no known name at all, at least one is a pseudonym
+    word, and none is a word of an original: "Karen Ford" stays a hit, since Karen is a name.
+    """
+    from curator.anonymise.names import known_name_words
+
+    if not words:
+        return True  # only titles ("Mr", "Dr."): they name nobody
+    if any(vault.is_original_token(w) for w in words):
+        return False
+    known = known_name_words()
+    pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
+    return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
+
+
+def vault_terms(vault: Vault | None, extra: TermIndex | None = None) -> TermIndex:
+    """Every original in the vault (and `extra`) as searchable terms.
+
+    Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
+    chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
+    """
+    index = TermIndex()
+    if extra is not None:
+        for term in extra.terms():
+            index.add(term.original, term.kind)
+    if vault is not None:
+        for entry in vault.entries():
+            if entry.kind in UNSEARCHED_KINDS or (entry.kind == "id" and not distinct_id(entry.original)):
+                continue
+            index.add(entry.original, entry.kind)
+    return index
+
+
+def distinct_id(value: str) -> bool:
+    return DISTINCT_ID.fullmatch(value) is not None
+
+
+def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Non-overlapping spans: longer first, then the stronger detector."""
+    chosen: list[DetectedSpan] = []
+    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
+        if span.end <= span.start:
+            continue
+        if all(span.end <= c.start or span.start >= c.end for c in chosen):
+            chosen.append(span)
+    return sorted(chosen, key=lambda s: s.start)
+
+
+class Judge:
+    """Decides what in a text is personal data, against one vault and one set of terms.
+
+    `terms` are the input's own originals (its user records, its labelled values): always
+    personal. The vault's originals count too, except a lone first or last name that is also
+    one of the vault's pseudonym words (it cannot be told apart) and, with
+    `judge_names=False` (texts another vault anonymised), lone name parts and name guesses.
+    """
+
+    def __init__(self, vault: Vault | None, detector: Detector, *, terms: TermIndex | None = None,
+                 keep: Keep = NOTHING_KEPT, synthetic: Iterable[str] = (), judge_names: bool = True,
+                 ids: bool = False) -> None:
+        self.vault = vault
+        self.detector = detector
+        self.certain = terms if terms is not None else TermIndex()
+        self.known = vault_terms(vault)
+        self.keep = keep
+        self.made_up = {normal(value) for value in synthetic if value}
+        self.judge_names = judge_names and vault is not None
+        self.ids = ids
+        self.used = Used()
+        self._disguises = self._pseudonym_terms()
+
+    def spans_many(self, texts: Sequence[str]) -> list[list[DetectedSpan]]:
+        self.detector.detect_many(texts)  # one batched pass; spans() then reads the cache
+        return [self.spans(text) for text in texts]
+
+    def spans(self, text: str, *, in_url: bool = False) -> list[DetectedSpan]:
+        """Personal data in `text`, non-overlapping, in order. `in_url`: the text is the path of
+        a URL being rewritten, so URLs are not looked for again and digits are no phone."""
+        if not text or not text.strip():
+            return []
+        hits = self.detector.detect(text)
+        if in_url:
+            hits = [h for h in hits if h.kind not in ("url", "phone")]
+        candidates = self._originals(text)
+        candidates += self._detected(text, hits)
+        if self.judge_names:
+            candidates += self._mentions(text)
+        candidates += self._encoded(text)
+        if self.ids:
+            candidates += [DetectedSpan(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
+                           if self.vault is None or not self.vault.is_pseudonym(m.group())]
+        return resolve(self._not_kept(text, candidates))
+
+    # ------------------------------------------------------------ the detectors
+
+    def _originals(self, text: str) -> list[DetectedSpan]:
+        found = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.certain.find(text)]
+        disguised = [(m.start, m.end) for m in self._disguises.find(text)]
+        for m in self.known.find(text):
+            if _inside_longer(m.start, m.end, disguised):
+                continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
+            if m.term.kind in NAME_PARTS and (not self.judge_names or self._also_a_pseudonym_word(text[m.start:m.end])):
+                continue
+            found.append(DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original))
+        return found
+
+    def _detected(self, text: str, hits: list) -> list[DetectedSpan]:
+        urls = [(h.start, h.end) for h in hits if h.entity == "URL"]
+        found = []
+        for hit in hits:
+            value = text[hit.start : hit.end]
+            if is_safe(self.vault, hit.kind, value) or normal(value) in self.made_up:
+                continue
+            if not self.judge_names and hit.kind in VAULT_ONLY:
+                continue
+            if hit.kind == "phone" and any(s <= hit.start and hit.end <= e for s, e in urls):
+                continue  # "#section-20240101" or "/v2/1234567": digits of a URL, not a number to call
+            if hit.kind == "url":
+                host = self.keep.host_of(value)
+                if host is not None:
+                    self.used.hosts.add(host)
+                    continue  # its path is judged by the other detectors
+            found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
+        return found
+
+    def _mentions(self, text: str) -> list[DetectedSpan]:
+        """`@handle` whose parts include a name: a username, member of the thread or not."""
+        from curator.anonymise.names import known_name_words
+
+        names = known_name_words()
+        found = []
+        for match in MENTION.finditer(text):
+            handle = match.group(1)
+            if handle.lower() in MENTION_GROUPS or (self.vault is not None and self.vault.is_pseudonym(handle)):
+                continue
+            parts = [p.casefold() for p in re.findall(r"[^\W\d_]+", handle)]
+            if any(p in names or (self.vault is not None and self.vault.is_original_token(p)) for p in parts):
+                found.append(DetectedSpan(match.start(1), match.end(1), "username", 1))
+        return found
+
+    def _encoded(self, text: str) -> list[DetectedSpan]:
+        """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal data."""
+        if "%" not in text:
+            return []
+        found = []
+        for match in ENCODED.finditer(text):
+            decoded = unquote(match.group())
+            if decoded != match.group() and self.spans(decoded):
+                found.append(DetectedSpan(match.start(), match.end(), "encoded", 1))
+        return found
+
+    # ------------------------------------------------------------ exemptions
+
+    def _not_kept(self, text: str, candidates: list[DetectedSpan]) -> list[DetectedSpan]:
+        if not self.keep.terms:
+            return candidates
+        kept = self.keep.kept_spans(text)
+        if not kept:
+            return candidates
+        out = []
+        for span in candidates:
+            overlapping = [term for s, e, term in kept if s < span.end and span.start < e]
+            if overlapping:
+                self.used.terms.update(overlapping)
+            else:
+                out.append(span)
+        return out
+
+    def _also_a_pseudonym_word(self, word: str) -> bool:
+        # A lone first or last name that this vault also handed out as a pseudonym word (to
+        # someone imported before a real "Rebecca" arrived) cannot be told apart: whole names
+        # still decide. Known limit, in the README.
+        return self.vault is not None and " " not in word.strip() and self.vault.is_pseudonym_token(word.strip())
+
+    def _pseudonym_terms(self) -> TermIndex:
+        """Values that stand in for people: the vault's pseudonyms and curator's made-up values."""
+        index = TermIndex()
+        for value in self.made_up:
+            index.add(value, "synthetic")
+        if self.vault is not None:
+            for entry in self.vault.entries():
+                if entry.kind in PEOPLE_KINDS:
+                    index.add(entry.pseudonym, "pseudonym")
+        return index
+
+
+def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]]) -> bool:
+    # A pseudonym handed out before a later original shared one of its words ("Smith"), or
+    # a made-up name that happens to share one: inside the whole value, it is that value.
+    return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
+
+
+def _host(url: str) -> str:
+    rest = url.split("://", 1)[-1]
+    host = re.split(r"[/?#:]", rest, maxsplit=1)[0]
+    return host.rsplit("@", 1)[-1].lower()
