@@ -259,9 +259,16 @@ class Judge:
             if handle.lower() in MENTION_GROUPS or (self.vault is not None and self.vault.is_pseudonym(handle)):
                 continue
             parts = [p.casefold() for p in re.findall(r"[^\W\d_]+", handle)]
-            if any(p in names or (self.vault is not None and self.vault.is_original_token(p)) for p in parts):
+            if any(self._real_name_word(p, names) for p in parts):
                 found.append(DetectedSpan(match.start(1), match.end(1), "username", 1))
         return found
+
+    def _real_name_word(self, word: str, names: frozenset[str]) -> bool:
+        """A word of a real name: one of the vault's originals, or a known name that is not
+        one of its pseudonym words ("@maria.lopez" after rewriting names no one)."""
+        if self.vault is None:
+            return word in names
+        return self.vault.is_original_token(word) or (word in names and not self.vault.is_pseudonym_token(word))
 
     def _encoded(self, text: str) -> list[DetectedSpan]:
         """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal data."""
