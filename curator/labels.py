@@ -165,18 +165,25 @@ def set_labels(
     """Append a manual revision to a fixture; nothing is written when any part is invalid."""
     if not assignments and not add_rubrics and not drop_rubrics and reference is None:
         raise CuratorError("nothing to set: give FIELD=VALUE pairs, --rubric or --reference")
+    from curator.anonymise.typed import TypedText
+
     with store.transaction() as txn:
         record = store.load(fixture_id)
+        # what the reviewer typed, through the vault first: a real name becomes the
+        # pseudonym the content uses, and is then located in the content like any value
+        typed = TypedText.of(store, record.fixture)
+        doc_type = record.fixture.doc_type
         revision = revise(
             store.config,
-            record.fixture.doc_type,
+            doc_type,
             record.content,
             record.labels,
-            assignments=assignments,
-            add_rubrics=add_rubrics,
-            drop_rubrics=drop_rubrics,
-            reference=reference,
+            assignments={f: typed.field_value(store.config, doc_type, f, v) for f, v in (assignments or {}).items()},
+            add_rubrics=[typed.text(t) for t in add_rubrics],
+            drop_rubrics=[typed.text(t) for t in drop_rubrics],
+            reference=None if reference is None else typed.text(reference),
             author=author or default_author(),
-            reason=reason,
+            reason=None if reason is None else typed.text(reason),
         )
+        typed.save()  # before the revision lands: a pseudonym is never used but unrecorded
         return txn.append_revision(fixture_id, revision)
