@@ -32,10 +32,14 @@ class TypedText:
         """For typing into `fixture` (its kept terms count); call under the store lock."""
         from curator.anonymise.vault import Vault
 
-        keep = Keep.of(store.config.anonymise)
-        if fixture is not None:
-            keep = keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
-        return cls(Vault.load(store), keep)
+        typed = cls(Vault.load(store), Keep.of(store.config.anonymise))
+        return typed if fixture is None else typed.for_fixture(fixture)
+
+    def for_fixture(self, fixture: Fixture) -> TypedText:
+        """The same vault, with what `fixture`'s provenance records as kept."""
+        typed = TypedText(self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts))
+        typed._size = self._size
+        return typed
 
     def text(self, text: str) -> str:
         """Free text with the vault's mapping and pattern PII rewritten."""

@@ -124,8 +124,7 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
     if not annotations:
         return
     content = store.load(fixture_id).content
-    kept = txn.fixture(fixture_id).provenance
-    typed = TypedText(typed.vault, typed.keep.merged(kept.kept, kept.kept_hosts))
+    typed = typed.for_fixture(txn.fixture(fixture_id))
     pulled = {r.source for r in txn.revisions(fixture_id)}
     answers = []
     for annotation in annotations:
