@@ -24,11 +24,13 @@ if TYPE_CHECKING:
               help="OCR pages without a usable text layer (auto), every page, or none.")
 @click.option("--split-threads", is_flag=True, help="One fixture per thread of a channel export.")
 @click.option("--workers", type=click.IntRange(min=1), help="OCR processes (default: one per core).")
+@click.option("--keep", "kept", multiple=True, metavar="TERM",
+              help="Keep TERM as written: it names no one (a product, a public company). Repeatable.")
 @prints_result
 @pass_env
 def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, category: str,
                    rubrics: tuple[str, ...], rubric_file: str | None, ocr: str, split_threads: bool,
-                   workers: int | None) -> ImportReport:
+                   workers: int | None, kept: tuple[str, ...]) -> ImportReport:
     """Import Mattermost thread exports (.json), chat logs (.jsonl) and PDFs as draft fixtures.
 
     Everything is anonymised before it is written. A folder imports the files in it;
@@ -41,7 +43,8 @@ def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, cat
 
     all_rubrics = list(rubrics) + (read_rubric_file(rubric_file) if rubric_file else [])
     report = run_import(env.store(), sources, doc_type=doc_type, category=category, rubrics=all_rubrics,
-                        ocr=ocr, split_threads=split_threads, workers=workers, progress=show_progress())
+                        ocr=ocr, split_threads=split_threads, workers=workers, progress=show_progress(),
+                        keep=kept)
     for message in report.warnings():
         warn(message)
     return report

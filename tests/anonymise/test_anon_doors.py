@@ -9,6 +9,7 @@ import json
 import pytest
 
 from curator.anonymise import Vault, anonymise
+from curator.store import Store
 from tests.anonymise.conftest import lease
 from tests.conftest import run_cli
 from tests.ingest.conftest import EXAMPLES
@@ -89,3 +90,41 @@ def test_a_rubric_given_at_import_reads_like_the_content(store):
     pseudonym = Vault.load(store).lookup(name, "person")
     assert [r.text for r in store.load(fixture_id).labels.rubrics] == [f"Thanks {pseudonym} by name"]
     assert user["last_name"] not in _fixture_text(store, fixture_id)
+
+
+LOG = ('{"author": "Dana Whitfield", "text": "Linn Electronics ships the LinnDrum; ask LINN ELECTRONICS support, '
+       'Dana Whitfield says.", "time": "2024-05-06T07:58:00Z"}\n')
+
+
+def _import_log(store, tmp_path, *args: str) -> str:
+    log = tmp_path / "brochure-chat.jsonl"
+    log.write_text(LOG, encoding="utf-8")
+    run = run_cli("import", str(log), *args, "--json", store=store.root)
+    assert run.exit_code == 0, run.stderr
+    return json.loads(run.stdout)["created"][0]["id"]
+
+
+def test_import_keep_keeps_a_term_records_the_decision_and_the_audit_respects_it(store, tmp_path):
+    fixture_id = _import_log(store, tmp_path, "--keep", "Linn Electronics")
+    record = store.load(fixture_id)
+    [post] = record.content.export.posts.values()
+    assert post.message.startswith("Linn Electronics ships the LinnDrum; ask LINN ELECTRONICS support, ")
+    assert "Whitfield" not in post.message
+    assert record.fixture.provenance.kept == ["Linn Electronics"]
+    assert run_cli("audit", store=store.root).exit_code == 0  # a decision, not a miss
+
+
+def test_without_the_decision_the_same_words_are_taken_for_a_name_and_rewritten(store, tmp_path):
+    fixture_id = _import_log(store, tmp_path)
+    [post] = store.load(fixture_id).content.export.posts.values()
+    assert "Linn Electronics" not in post.message and "LINN ELECTRONICS" not in post.message
+    assert store.load_fixture(fixture_id).provenance.kept == []
+
+
+def test_keep_in_curator_toml_applies_to_every_import(store, tmp_path):
+    config = store.root / "curator.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace("keep = []", 'keep = ["Linn Electronics"]'),
+                      encoding="utf-8")
+    fixture_id = _import_log(Store(store.root), tmp_path)
+    [post] = store.load(fixture_id).content.export.posts.values()
+    assert "LINN ELECTRONICS" in post.message
