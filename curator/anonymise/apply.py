@@ -14,7 +14,7 @@ from curator.anonymise.audit import Leak, find_leaks
 from curator.anonymise.detect import Detector, detector_for
 from curator.anonymise.documents import field_kind, reserved_document_terms
 from curator.anonymise.left import NOTHING_KEPT, Keep, Used
-from curator.anonymise.rewrite import Rewriter, settle
+from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
 from curator.anonymise.strings import strings_of
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.threads import ThreadRewriter
@@ -111,7 +111,7 @@ def _rewrite_document(content: DocumentContent, revisions: list[LabelRevision], 
 def anonymise_text(text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT) -> str:
     """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
     detector = detector if detector is not None else detector_for()
-    Rewriter(vault, TermIndex(), detector).reserve([text])
+    reserve_hits(vault, detector, [text])
     return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))
 
 
@@ -134,7 +134,7 @@ def anonymise_file_name(name: str, vault: Vault, detector: Detector | None = Non
         stem, dot, suffix = name, "", ""
     spaced = stem.replace("-", " ").replace("_", " ")
     detector = detector if detector is not None else detector_for()
-    Rewriter(vault, TermIndex(), detector).reserve([spaced])
+    reserve_hits(vault, detector, [spaced])
     new, offsets = settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced))
     if new == spaced:
         return name

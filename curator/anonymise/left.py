@@ -19,11 +19,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import unquote
+from weakref import WeakKeyDictionary
 
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.terms import TermIndex
-from curator.anonymise.vault import Vault, normal, tokens
+from curator.anonymise.vault import Entry, Vault, normal, tokens
 from curator.model import AnonymiseSettings
 
 # Without the vault a pseudonymised name cannot be told from a real one, so name hits are
@@ -42,6 +43,7 @@ PEOPLE_KINDS = ("person", "username", "organisation", "address")
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
 # "@kwame.mensah", not the "@" of an e-mail address
 MENTION = re.compile(r"(?<![\w@.+-])@([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+SCHEMED_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+", re.I)
 MENTION_GROUPS = frozenset({"all", "channel", "here", "everyone"})
 # a run holding %XX escapes: a query value, a path segment
 ENCODED = re.compile(r"[^\s\"'<>()\[\]{}&=?#]*%[0-9A-Fa-f]{2}[^\s\"'<>()\[\]{}&=?#]*")
@@ -138,22 +140,30 @@ def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
     return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
 
 
-def vault_terms(vault: Vault | None, extra: TermIndex | None = None) -> TermIndex:
-    """Every original in the vault (and `extra`) as searchable terms.
+_INDEXES: WeakKeyDictionary[Vault, tuple[int, TermIndex]] = WeakKeyDictionary()
 
-    Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
-    chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
+
+def vault_index(vault: Vault | None) -> TermIndex:
+    """Every original in the vault as searchable terms: the list every checker checks.
+
+    Kept per vault and extended with the entries added since (a vault only ever gains
+    entries, and each judge of each rewriting round needs its index). Ids are searched only
+    where they are distinctive (Mattermost's 26 characters, UUIDs): a chat message id "12" or
+    "m7" is remapped where it is an id, not in every "12" of a text.
     """
-    index = TermIndex()
-    if extra is not None:
-        for term in extra.terms():
-            index.add(term.original, term.kind)
-    if vault is not None:
-        for entry in vault.entries():
-            if entry.kind in UNSEARCHED_KINDS or (entry.kind == "id" and not distinct_id(entry.original)):
-                continue
+    if vault is None:
+        return TermIndex()
+    done, index = _INDEXES.get(vault, (0, TermIndex()))
+    entries = vault.entries()
+    for entry in entries[done:]:
+        if searched(entry):
             index.add(entry.original, entry.kind)
+    _INDEXES[vault] = (len(entries), index)
     return index
+
+
+def searched(entry: Entry) -> bool:
+    return entry.kind not in UNSEARCHED_KINDS and (entry.kind != "id" or distinct_id(entry.original))
 
 
 def distinct_id(value: str) -> bool:
@@ -186,7 +196,7 @@ class Judge:
         self.vault = vault
         self.detector = detector
         self.certain = terms if terms is not None else TermIndex()
-        self.known = vault_terms(vault)
+        self.known = vault_index(vault)
         self.keep = keep
         self.made_up = {normal(value) for value in synthetic if value}
         self.judge_names = judge_names and vault is not None
@@ -230,7 +240,8 @@ class Judge:
         return found
 
     def _detected(self, text: str, hits: list) -> list[DetectedSpan]:
-        urls = [(h.start, h.end) for h in hits if h.entity == "URL"]
+        # a pseudonym host ("x-y.example") is no top-level domain the URL recognizer knows
+        urls = [(h.start, h.end) for h in hits if h.entity == "URL"] + [m.span() for m in SCHEMED_URL.finditer(text)]
         found = []
         for hit in hits:
             value = text[hit.start : hit.end]

@@ -27,6 +27,7 @@ from curator.spans import Edit, OffsetMap, apply_edits
 
 URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
 MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rounds usually do
+POLISH_PASSES = 2  # rewrites of a rewritten text whose new context the judge still finds personal
 T = TypeVar("T")
 
 
@@ -38,24 +39,28 @@ class Rewriter:
         self.judge = Judge(vault, detector, terms=terms, keep=keep, ids=ids)
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
 
-    def spans(self, text: str) -> list[DetectedSpan]:
-        return self.judge.spans(text)
-
     def prefetch(self, texts: list[str]) -> None:
         """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
         self.detector.detect_many(t for t in texts if t not in self._cache)
-
-    def reserve(self, texts: list[str]) -> None:
-        """Reserve (see Vault.reserve) every name-like value the detectors find in `texts`."""
-        reserve_hits(self.vault, self.detector, texts)
 
     def texts(self, texts: list[str]) -> list[str]:
         self.prefetch(texts)
         return [self.text(t) for t in texts]
 
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
+        """The text rewritten, and where its old offsets went.
+
+        Rewriting changes the context a detector reads ("BALDA Clemente" becomes "Spencer
+        Clemente", now two names in a row), so the result is judged again, and rewritten
+        again where the judge still finds something, as every checker will judge it."""
         if text not in self._cache:
-            self._cache[text] = self._rewrite(text)
+            new, offsets = self._rewrite(text)
+            for _ in range(POLISH_PASSES):
+                if not self.judge.spans(new):
+                    break
+                new, more = self._rewrite(new)
+                offsets = offsets.then(more)
+            self._cache[text] = (new, offsets)
         return self._cache[text]
 
     def text(self, text: str) -> str:

@@ -147,3 +147,12 @@ def test_a_thread_with_a_file_called_notes_keeps_its_name(vault, export):
     info["name"] = "notes.txt"
     result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
     assert [i["name"] for i in result.content.export.file_infos.values()] == ["notes.txt"]
+
+
+def test_a_rewrite_that_makes_a_new_name_in_its_context_is_rewritten_again(vault):
+    """"Balda" (an original the gazetteer does not know) becomes a first name, and the surname
+    after it now reads as half of a person: the result is judged as a checker would judge it."""
+    vault.pseudonym("Balda", "first_name")
+    new = anonymise_text("Ask Balda Garcia today.", vault)
+    assert "Balda" not in new and "Garcia" not in new
+    assert find_leaks([("x", new)], vault) == []
