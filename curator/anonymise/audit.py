@@ -20,7 +20,8 @@ from curator.anonymise.strings import strings_of
 
 if TYPE_CHECKING:
     from curator.anonymise.detect import Detector
-    from curator.anonymise.left import DetectedSpan, Keep
+    from curator.anonymise.keep import Keep
+    from curator.anonymise.left import DetectedSpan
     from curator.anonymise.vault import Vault
     from curator.model import Fixture
     from curator.store import Store
@@ -61,7 +62,8 @@ def find_leaks(
     `detector_for()`.
     """
     from curator.anonymise.detect import detector_for
-    from curator.anonymise.left import NOTHING_KEPT, Judge
+    from curator.anonymise.keep import NOTHING_KEPT
+    from curator.anonymise.left import Judge
 
     judge = Judge(vault, detector if detector is not None else detector_for(), keep=keep or NOTHING_KEPT,
                   synthetic=synthetic, judge_names=judge_names)
@@ -147,7 +149,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
 
 def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:
     """What curator.toml keeps, plus what the given fixtures' provenance records as kept."""
-    from curator.anonymise.left import Keep
+    from curator.anonymise.keep import Keep
 
     fixtures = list(fixtures)
     keep = Keep.of(store.config.anonymise)

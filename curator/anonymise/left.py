@@ -16,16 +16,16 @@ user keeps (`Keep`), and digits inside a URL (an anchor or version is no phone n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from urllib.parse import unquote
 from weakref import WeakKeyDictionary
 
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import KIND_PRIORITY, Detector
+from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Entry, Vault, normal, tokens
-from curator.model import AnonymiseSettings
 
 # Without the vault a pseudonymised name cannot be told from a real one, so name hits are
 # only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
@@ -43,6 +43,7 @@ PEOPLE_KINDS = ("person", "username", "organisation", "address")
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
 # "@kwame.mensah", not the "@" of an e-mail address
 MENTION = re.compile(r"(?<![\w@.+-])@([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 SCHEMED_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+", re.I)
 MENTION_GROUPS = frozenset({"all", "channel", "here", "everyone"})
 # a run holding %XX escapes: a query value, a path segment
@@ -59,55 +60,6 @@ class DetectedSpan:
     kind: str
     rank: int  # 0 known original, 1 pattern/name/mention/encoded, 2 bare id
     original: str = ""  # for a known original: the vault's spelling of it
-
-
-@dataclass(frozen=True)
-class Keep:
-    """What the user decided is not personal: terms kept as written, public hosts.
-
-    A span that overlaps a kept term is kept (a detected "Linn Electronics" when "Linn" is
-    kept); a URL whose host is a kept host, or under one, keeps its host while names, ids
-    and e-mails in its path are still judged on their own.
-    """
-
-    terms: tuple[str, ...] = ()
-    hosts: tuple[str, ...] = ()
-    index: TermIndex = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "index", TermIndex((term, "kept") for term in self.terms if term.strip()))
-
-    def kept_spans(self, text: str) -> list[tuple[int, int, str]]:
-        return [(m.start, m.end, m.term.original) for m in self.index.find(text)]
-
-    def host_of(self, url: str) -> str | None:
-        """The kept host this URL is on, or None."""
-        host = _host(url)
-        for kept in self.hosts:
-            kept = kept.lower().strip(".")
-            if kept and (host == kept or host.endswith("." + kept)):
-                return kept
-        return None
-
-    def merged(self, terms: Iterable[str] = (), hosts: Iterable[str] = ()) -> Keep:
-        return Keep(tuple(dict.fromkeys([*self.terms, *terms])), tuple(dict.fromkeys([*self.hosts, *hosts])))
-
-    @classmethod
-    def of(cls, settings: AnonymiseSettings, terms: Iterable[str] = ()) -> Keep:
-        """The store's `[anonymise]` settings plus terms kept for one run (`--keep`)."""
-        return cls(tuple(dict.fromkeys(t.strip() for t in [*settings.keep, *terms] if t.strip())),
-                   tuple(settings.keep_hosts))
-
-
-NOTHING_KEPT = Keep()
-
-
-@dataclass
-class Used:
-    """The kept terms and hosts a judge let stand: recorded in the fixture's provenance."""
-
-    terms: set[str] = field(default_factory=set)
-    hosts: set[str] = field(default_factory=set)
 
 
 def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
@@ -140,25 +92,37 @@ def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
     return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
 
 
-_INDEXES: WeakKeyDictionary[Vault, tuple[int, TermIndex]] = WeakKeyDictionary()
+_INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, TermIndex]]] = WeakKeyDictionary()
 
 
 def vault_index(vault: Vault | None) -> TermIndex:
     """Every original in the vault as searchable terms: the list every checker checks.
 
-    Kept per vault and extended with the entries added since (a vault only ever gains
-    entries, and each judge of each rewriting round needs its index). Ids are searched only
-    where they are distinctive (Mattermost's 26 characters, UUIDs): a chat message id "12" or
-    "m7" is remapped where it is an id, not in every "12" of a text.
+    Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
+    chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
     """
+    return _grown(vault, "originals", lambda entry: (entry.original, entry.kind) if searched(entry) else None)
+
+
+def pseudonym_index(vault: Vault | None) -> TermIndex:
+    """The vault's pseudonyms of people, usernames, organisations and addresses."""
+    return _grown(vault, "pseudonyms", lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in PEOPLE_KINDS
+                  else None)
+
+
+def _grown(vault: Vault | None, name: str, term: Callable[[Entry], tuple[str, str] | None]) -> TermIndex:
+    """An index of the vault's entries, kept per vault and extended with the entries added
+    since: a vault only ever gains entries, and every judge of every rewriting round needs it."""
     if vault is None:
         return TermIndex()
-    done, index = _INDEXES.get(vault, (0, TermIndex()))
+    indexes = _INDEXES.setdefault(vault, {})
+    done, index = indexes.get(name, (0, TermIndex()))
     entries = vault.entries()
     for entry in entries[done:]:
-        if searched(entry):
-            index.add(entry.original, entry.kind)
-    _INDEXES[vault] = (len(entries), index)
+        found = term(entry)
+        if found is not None:
+            index.add(*found)
+    indexes[name] = (len(entries), index)
     return index
 
 
@@ -202,7 +166,8 @@ class Judge:
         self.judge_names = judge_names and vault is not None
         self.ids = ids
         self.used = Used()
-        self._disguises = self._pseudonym_terms()
+        # values that stand in for people: the vault's pseudonyms and curator's made-up values
+        self._disguises = (pseudonym_index(vault), TermIndex((value, "synthetic") for value in self.made_up))
 
     def spans_many(self, texts: Sequence[str]) -> list[list[DetectedSpan]]:
         self.detector.detect_many(texts)  # one batched pass; spans() then reads the cache
@@ -230,7 +195,7 @@ class Judge:
 
     def _originals(self, text: str) -> list[DetectedSpan]:
         found = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.certain.find(text)]
-        disguised = [(m.start, m.end) for m in self._disguises.find(text)]
+        disguised = [(m.start, m.end) for index in self._disguises for m in index.find(text)]
         for m in self.known.find(text):
             if _inside_longer(m.start, m.end, disguised):
                 continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
@@ -256,8 +221,24 @@ class Judge:
                 if host is not None:
                     self.used.hosts.add(host)
                     continue  # its path is judged by the other detectors
+            if hit.kind == "person" and self.vault is not None:
+                found += self._real_words(text, hit.start, hit.end)
+                continue
             found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         return found
+
+    def _real_words(self, text: str, start: int, end: int) -> list[DetectedSpan]:
+        """A name hit that holds pseudonym words ("Spencer Clemente" once "BALDA" became
+        "Spencer"): only the other words are personal; the whole when none is a pseudonym's."""
+        vault = self.vault
+        assert vault is not None
+        words = [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
+        disguised = [(s, e) for s, e in words
+                     if vault.is_pseudonym_token(text[s:e]) and not vault.is_original_token(text[s:e])]
+        if not disguised:
+            return [DetectedSpan(start, end, "person", 1)]
+        return [DetectedSpan(s, e, "person", 1) for s, e in words
+                if (s, e) not in disguised and not is_safe(vault, "person", text[s:e])]
 
     def _mentions(self, text: str) -> list[DetectedSpan]:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
@@ -315,25 +296,9 @@ class Judge:
         # still decide. Known limit, in the README.
         return self.vault is not None and " " not in word.strip() and self.vault.is_pseudonym_token(word.strip())
 
-    def _pseudonym_terms(self) -> TermIndex:
-        """Values that stand in for people: the vault's pseudonyms and curator's made-up values."""
-        index = TermIndex()
-        for value in self.made_up:
-            index.add(value, "synthetic")
-        if self.vault is not None:
-            for entry in self.vault.entries():
-                if entry.kind in PEOPLE_KINDS:
-                    index.add(entry.pseudonym, "pseudonym")
-        return index
-
 
 def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]]) -> bool:
     # A pseudonym handed out before a later original shared one of its words ("Smith"), or
     # a made-up name that happens to share one: inside the whole value, it is that value.
     return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
 
-
-def _host(url: str) -> str:
-    rest = url.split("://", 1)[-1]
-    host = re.split(r"[/?#:]", rest, maxsplit=1)[0]
-    return host.rsplit("@", 1)[-1].lower()

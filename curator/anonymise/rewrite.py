@@ -20,7 +20,8 @@ from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import Detector
-from curator.anonymise.left import NOTHING_KEPT, DetectedSpan, Judge, Keep, is_safe
+from curator.anonymise.keep import NOTHING_KEPT, Keep
+from curator.anonymise.left import DetectedSpan, Judge, is_safe
 from curator.anonymise.terms import TOKEN, TermIndex
 from curator.anonymise.vault import Vault
 from curator.spans import Edit, OffsetMap, apply_edits

@@ -20,7 +20,7 @@ from typing import Any
 
 from curator.anonymise.attachments import read_attachment
 from curator.anonymise.detect import Detector
-from curator.anonymise.left import NOTHING_KEPT, Keep
+from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
 from curator.anonymise.strings import strings_of
 from curator.anonymise.terms import TermIndex, fold

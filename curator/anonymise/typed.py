@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from curator.anonymise.left import Keep, is_safe
+from curator.anonymise.keep import Keep
+from curator.anonymise.left import is_safe
 
 if TYPE_CHECKING:
     from curator.anonymise.vault import Vault

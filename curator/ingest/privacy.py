@@ -26,7 +26,7 @@ def open_vault(store: Any) -> Any:
 
 def kept_terms(config: StoreConfig, terms: Sequence[str] = ()) -> Any:
     """What is kept as written: `[anonymise]` in curator.toml plus `terms` for this run."""
-    from curator.anonymise.left import Keep
+    from curator.anonymise.keep import Keep
 
     return Keep.of(config.anonymise, terms)
 
@@ -47,7 +47,7 @@ def anonymise_one(
     terminal; nothing is written) and how to keep it if it is not personal.
     """
     from curator.anonymise import anonymise
-    from curator.anonymise.left import NOTHING_KEPT
+    from curator.anonymise.keep import NOTHING_KEPT
 
     try:
         result = anonymise(content, vault, revisions=revisions, doc_spec=doc_spec, keep=keep or NOTHING_KEPT)
@@ -69,7 +69,7 @@ def anonymise_name(name: str, vault: Any, keep: Any = None) -> str:
     """A source's file name with the same mapping as its content ("jane-doe-lease.pdf"),
     rewritten only where it names someone."""
     from curator.anonymise.apply import anonymise_file_name
-    from curator.anonymise.left import NOTHING_KEPT
+    from curator.anonymise.keep import NOTHING_KEPT
 
     return anonymise_file_name(name, vault, keep=keep or NOTHING_KEPT)
 

@@ -15,7 +15,8 @@ import pytest
 from curator.anonymise import anonymise, anonymise_text, find_leaks
 from curator.anonymise.apply import anonymise_file_name
 from curator.anonymise.detect import detector_for
-from curator.anonymise.left import Judge, Keep
+from curator.anonymise.keep import Keep
+from curator.anonymise.left import Judge
 from curator.anonymise.rewrite import Rewriter
 from curator.anonymise.terms import TermIndex
 from curator.model import AnonymiseSettings, DocumentContent, Page, ThreadContent
