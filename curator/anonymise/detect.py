@@ -1,4 +1,6 @@
-"""Pattern PII and names, found with Presidio's recognizers configured to run offline.
+"""Pattern PII, people and street addresses, found with Presidio's recognizers configured to
+run offline and curator's own finders (names.py, addresses.py, numbers.py), which are
+Presidio recognizers too (`local_recognizer`), so vanilla Presidio can run the same rules.
 
 Offline: no spaCy model is downloaded (a blank English pipeline, or an installed model named
 with --ner-model / $CURATOR_NER_MODEL, see `detector_for`), and the email recognizer's domain
@@ -8,6 +10,7 @@ Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spa
 every recognizer on it), curator calls the same recognizers directly, skips those that
 cannot match a text (no "@", too few digits, ...), runs each one once over a batch of texts
 joined by a separator no pattern can span, and caches results for repeated strings.
+Curator's own finders read one whole text at a time.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from curator.anonymise.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -42,12 +46,13 @@ KINDS = {
     "PERSON": "person",
     "ORGANIZATION": "organisation",
     "LOCATION": "address",
+    "STREET_ADDRESS": "address",
 }
 # When two hits cover the same characters, the more specific one (checksummed, structured)
 # names the value: "4111 1111 1111 1111" is a card before it is a phone number.
 KIND_PRIORITY = {kind: i for i, kind in enumerate(
     ("email", "credit_card", "iban", "ip", "ssn", "national_id", "url", "phone", "person", "organisation", "address"))}
-PATTERN_ENTITIES = ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
+PATTERN_ENTITIES = ("EMAIL_ADDRESS", "STREET_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
 # Extensions people write in chat ("settings.py") that happen to be country TLDs.
 FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
 
@@ -73,7 +78,8 @@ _IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
 _NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
 _IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
-_NAME_HINT = re.compile(r"[A-Z][a-z]")
+_ADDRESS_HINT = re.compile(r"\d[^\n]{0,60}[A-Za-z]|[A-Za-z][^\n]{0,60}\d")
+_NAME_HINT = re.compile(r"[^\W\d_]{2}")  # lower-case and UPPER-CASE names too
 
 # Cheap tests: a recognizer runs on a text only when its test passes.
 PREFILTERS: dict[str, Callable[[str], bool]] = {
@@ -86,6 +92,7 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "US_SSN": _digits(9),
     "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
     "PERSON": lambda t: _NAME_HINT.search(t) is not None,
+    "STREET_ADDRESS": lambda t: _NAME_HINT.search(t) is not None and _ADDRESS_HINT.search(t) is not None,
 }
 
 
@@ -93,13 +100,31 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
 # whole text: phonenumbers' matcher is the slowest recognizer, and ids, hashes and
 # timestamps in chat would otherwise keep it busy.
 WINDOWS: dict[str, re.Pattern[str]] = {
-    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?)\s*\d{1,6})?(?!\w)"),
+    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"),
     # emails and URLs never contain whitespace: the recognizer sees only the words that could be one
     "EMAIL_ADDRESS": re.compile(r"\S*@\S*"),
     "URL": re.compile(r"\S*\w\.\w\S*"),
 }
-# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped.
+@cache
+def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
+    """Curator's own finders, called directly on one whole text at a time: a name found once
+    in a message is that person wherever else it stands in the message, never in the next."""
+    from curator.anonymise.addresses import find_addresses
+    from curator.anonymise.names import find_names
+    from curator.anonymise.numbers import find_cards, find_ibans
+
+    return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans, "STREET_ADDRESS": find_addresses}
+
+
+# Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; nine
+# bare digits taken for an SSN are no such claim ("Tel. 630222454").
 SKIP_CLAIMED = frozenset({"PHONE_NUMBER"})
+CLAIMING = frozenset({"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER", "IP_ADDRESS", "US_SSN"})
+# Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many digits.
+NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
+# Nine bare digits after "Tel." are a phone number, unless the text speaks of SSNs.
+SSN_CONTEXT = re.compile(r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b", re.I)
+PHONE_CONTEXT = re.compile(r"\b(?:tel|tél|phone|mobile?|móvil|movil|cell|call|fax|handy|mobil|portable|port)\b", re.I)
 
 
 def offline_environment() -> None:
@@ -121,32 +146,26 @@ def recognizers() -> list:
     offline_environment()
     from presidio_analyzer import Pattern, PatternRecognizer
     from presidio_analyzer.predefined_recognizers import (
-        CreditCardRecognizer,
         EmailRecognizer,
-        IbanRecognizer,
         IpRecognizer,
-        PhoneRecognizer,
         UkNinoRecognizer,
         UrlRecognizer,
         UsSsnRecognizer,
     )
 
-    from curator.anonymise.names import NameRecognizer
+    from curator.anonymise.numbers import phone_recognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
             return offline_tld_extract()(pattern_text).fqdn != ""
 
-    # Presidio's card pattern predates Mastercard's 2-series BINs (2221-2720); same Luhn check.
-    card_patterns = [*CreditCardRecognizer.PATTERNS, Pattern(
-        "Mastercard 2-series", r"\b2(?:2[2-9]\d|[3-6]\d\d|7[01]\d|720)[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}\b", 0.3)]
-
     # Order matters to Detector: the phone recognizers run last among the number-shaped
     # ones, so a window already claimed by a checksummed card, IBAN, IP or SSN is skipped.
     return [
         OfflineEmailRecognizer(),
-        CreditCardRecognizer(patterns=card_patterns),
-        IbanRecognizer(),
+        local_recognizer("STREET_ADDRESS"),
+        local_recognizer("CREDIT_CARD"),
+        local_recognizer("IBAN_CODE"),
         IpRecognizer(),
         UrlRecognizer(),
         UsSsnRecognizer(),
@@ -155,9 +174,27 @@ def recognizers() -> list:
         PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
             Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
         ], context=["phone", "call", "cell", "mobile"]),
-        PhoneRecognizer(),
-        NameRecognizer(),
+        phone_recognizer(),
+        local_recognizer("PERSON"),
     ]
+
+
+def local_recognizer(entity: str):  # noqa: ANN201 - a presidio LocalRecognizer, imported lazily
+    """One of curator's own finders (PER_TEXT) as a Presidio recognizer, so that vanilla
+    Presidio runs the very same rules in the benchmark."""
+    from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+    class Finder(LocalRecognizer):
+        def __init__(self) -> None:
+            super().__init__(supported_entities=[entity], supported_language="en", name=f"Curator{entity.title()}Recognizer")
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
+            return [RecognizerResult(entity, start, end, score) for start, end, score in per_text()[entity](text)]
+
+    return Finder()
 
 
 def blank_nlp_engine(model: str | None = None):  # noqa: ANN201 - presidio NlpEngine
@@ -192,7 +229,7 @@ class Detector:
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
 
         self._cache: dict[str, list[Hit]] = {}
-        self._intl_phone: PhoneRecognizer | None = None
+        self._phones: dict[str, PhoneRecognizer] = {}  # one-region recognizers
         self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
@@ -212,14 +249,22 @@ class Detector:
         """(piece, result with offsets inside the piece) for every hit, one call per batch.
 
         A phone number written with its country code ("+44 ...") parses the same whatever the
-        default region, so those windows go to a one-region recognizer instead of eight."""
-        if type(recognizer).__name__ == "PhoneRecognizer":
-            international = [p for p in pieces if _one_international_number(p[2])]
-            rest = [p for p in pieces if not _one_international_number(p[2])]
-            yield from self._batch(self._one_region_phone(), entity, international)
-            yield from self._batch(recognizer, entity, rest)
-        else:
+        default region, so those windows go to a one-region recognizer; the others try one
+        region after another, and a window a region read whole leaves the queue."""
+        regions = getattr(recognizer, "supported_regions", None)
+        if not regions:
             yield from self._batch(recognizer, entity, pieces)
+            return
+        international = [p for p in pieces if _one_international_number(p[2])]
+        rest = [p for p in pieces if not _one_international_number(p[2])]
+        yield from self._batch(self._region_phone("US"), entity, international)
+        for region in regions:
+            if not rest:
+                break
+            found = list(self._batch(self._region_phone(region), entity, rest))
+            yield from found
+            read = {id(piece) for piece, result in found if _reads_whole(piece[2], result.start, result.end)}
+            rest = [p for p in rest if id(p) not in read]
 
     @staticmethod
     def _batch(recognizer, entity: str, pieces: list[tuple[int, int, str]]):  # noqa: ANN001, ANN205
@@ -235,12 +280,12 @@ class Detector:
                 continue  # spans the separator: cannot be one real value
             yield pieces[k], result
 
-    def _one_region_phone(self) -> PhoneRecognizer:
-        if self._intl_phone is None:
-            from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+    def _region_phone(self, region: str) -> PhoneRecognizer:
+        if region not in self._phones:
+            from curator.anonymise.numbers import phone_recognizer
 
-            self._intl_phone = PhoneRecognizer(supported_regions=("US",))
-        return self._intl_phone
+            self._phones[region] = phone_recognizer((region,))
+        return self._phones[region]
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
         results: list[list[Hit]] = [[] for _ in texts]
@@ -253,11 +298,20 @@ class Detector:
                     continue
                 if entity in WINDOWS:
                     pieces.extend((i, m.start(), m.group()) for m in WINDOWS[entity].finditer(text)
-                                  if entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
+                                  if (entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
+                                  and (entity != "PHONE_NUMBER" or _could_be_phone(m.group())))
                 else:
                     pieces.append((i, 0, text))
+            if entity in per_text():
+                finder = per_text()[entity]
+                for index, _, text in pieces:
+                    results[index].extend(Hit(start, end, entity, score) for start, end, score in finder(text))
+                continue
             for (index, base, _), result in self._analyze(recognizer, entity, pieces):
-                hit = Hit(base + result.start, base + result.end, entity, result.score)
+                end = base + result.end
+                if entity == "PHONE_NUMBER":
+                    end = extend_extension(texts[index], end)  # "(713) 631-5246 x129", "... poste 219"
+                hit = Hit(base + result.start, end, entity, result.score)
                 if _plausible(texts[index], hit):
                     results[index].append(hit)
         if self._nlp is not None:
@@ -269,6 +323,16 @@ class Detector:
         return results
 
 
+def _could_be_phone(window: str) -> bool:
+    digits = sum(c.isdigit() for c in EXTENSION.sub("", window))
+    return 7 <= digits <= 15 and NOT_A_PHONE.fullmatch(window.strip("() ")) is None
+
+
+def _reads_whole(window: str, start: int, end: int) -> bool:
+    """The number found at [start, end) holds every digit of its window."""
+    return not any(c.isdigit() for c in window[:start] + EXTENSION.sub("", window[end:]))
+
+
 def _one_international_number(window: str) -> bool:
     """"+44 20 7946 0958": a country code and at most E.164's 15 digits, so one number."""
     return window.lstrip("(").startswith("+") and window.count("+") == 1 and sum(c.isdigit() for c in window) <= 15
@@ -278,7 +342,8 @@ def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
     """True when earlier recognizers already claimed the window's digits (a cheap pattern
     found the US number, or it is a Luhn-valid card): phonenumbers need not parse it in 8
     regions, since the longer or more specific hit wins the overlap anyway."""
-    claimed = [h for h in found if h.start < end and start < h.end]
+    claimed = [h for h in found if h.start < end and start < h.end and h.entity in CLAIMING
+               and not (h.entity == "US_SSN" and text[h.start : h.end].isdigit())]
     if not claimed:
         return False
     left = [c for i, c in enumerate(text[start:end], start) if c.isdigit() and not any(h.start <= i < h.end for h in claimed)]
@@ -308,6 +373,15 @@ def _plausible(text: str, hit: Hit) -> bool:
             return False
     elif hit.entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "IBAN_CODE", "UK_NINO"):
         if before.isalnum() or after.isalnum():
+            return False
+        if hit.entity == "US_SSN" and text[hit.start : hit.end].isdigit():
+            # nine bare digits: an SSN, unless the text is about phones and never about SSNs
+            return SSN_CONTEXT.search(text) is not None or PHONE_CONTEXT.search(text, max(0, hit.start - 24), hit.start) is None
+    elif hit.entity == "IP_ADDRESS":
+        # "4.98.63.73" inside "+33 (0)4.98.63.73.84" is part of a dotted phone number
+        if text[hit.end : hit.end + 2].startswith(".") and text[hit.end + 1 : hit.end + 2].isdigit():
+            return False
+        if hit.start >= 2 and text[hit.start - 1] == "." and text[hit.start - 2].isdigit():
             return False
     return True
 

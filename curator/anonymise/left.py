@@ -72,6 +72,10 @@ def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
         return True
     if kind == "person":
         return _pseudonym_name(vault, tokens(value))
+    if kind == "address":
+        # the start of an address pseudonym, cut short by a title's length limit
+        cut = normal(value)
+        return len(cut) >= 8 and any(e.kind == "address" and normal(e.pseudonym).startswith(cut) for e in vault.entries())
     return False
 
 

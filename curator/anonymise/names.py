@@ -1,118 +1,525 @@
-"""Names in free text without a language model: Faker's name lists plus context words.
+"""People named in free text, without a language model: name lists, case and context.
 
-Two rules, both conservative because a false name is rewritten in a golden fixture:
-- a known first name followed by a known last name or another Capitalised word that is not
-  an everyday word ("Jennifer Walsh", "Claudio Costa", "Ana M. Ruiz");
-- one to three Capitalised words after a context cue ("Mr.", "Dr", "Tenant:", "signed by",
-  "Dear", "Attn:"), whatever they are, since the cue says a name follows.
+The lists (namedata.py) say which words are given or family names somewhere in the world
+and how common each is as an ordinary word in English, French, German and Spanish. The
+rules below decide, word by word, whether a name-shaped word here names a person:
 
-Importing this module imports Presidio: only detect.py imports it, inside a function.
+1. Runs of Capitalised or UPPER-CASE words, initials and particles ("Youssef El Amrani",
+   "HAROLD T. BRANSFORD", "K. Baumgartner", "Le Goff") are a person when they hold a known
+   name and every other word is a name too or no everyday word ("Park Ji-woo" yes, "Rose
+   Garden", "Deutsche Bahn", "Kessler Tooling GmbH" no).
+2. A lone Capitalised given name is a person mid-sentence ("ask Dwayne instead") unless a
+   determiner or a preposition of place makes it a thing ("the Victoria data centre", "im
+   August"). At the start of a sentence it must be the subject of one ("Margaret is out",
+   "Olivier a dit") or no everyday word: "Will you", "Grant access", "Hope so" stay.
+3. Cues make anything name-shaped a person: titles ("Dr.", "Mme", "Herrn", "Sra."), labels
+   ("Cardholder:", "Signé :", "Present:" lists), greetings ("hi maria", "merci noémie"),
+   sign-offs ("Kind regards,\\n\\nHarriet Osei"), "said"/"asked", a role after a comma in
+   capitals ("..., ESQ.", "..., WARDEN"), reversed list entries ("HOFFMANN, Jürgen").
+4. Lower case only with a strong cue: a greeting, a name opening a message ("javier
+   llámame"), a given+family pair ("sabine wendt"), or a given name no language uses as a
+   word ("ok so chukwuemeka found it").
+5. A word once found as part of a person's name is that person wherever else it stands
+   Capitalised in the same text ("Ngozi Adeyemi ... Ngozi joined ... Ms. Adeyemi's work").
+
+A missed name leaks; a false one rewrites a word, and a rewritten everyday word changes the
+meaning of a fixture: that is why rule 2 is the strict one.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import NamedTuple
 
-from presidio_analyzer import LocalRecognizer, RecognizerResult
+from curator.anonymise import name_cues as cue
+from curator.anonymise.namedata import LANGS, NameData, fold, name_data
 
-LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL")
-
-WORD = re.compile(r"\b[A-Z][a-z\u00e0-\u00ff]+(?:[-'][A-Z][a-z\u00e0-\u00ff]+)?\b|\b[A-Z]\.")
-CUE = re.compile(
-    r"(?:\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Madam)\.?"
-    r"|\b(?:Tenant|Tenants|Landlord|Lessee|Lessor|Guarantor|Witness|Attn|Attention|Name|Signed|Contact"
-    r"|Employee|Customer|Patient|Client|Borrower|Owner|Agent|Signatory)\s*:"
-    r"|\b(?:signed by|Signed by|executed by|prepared by|Dear|between|and between|c/o|cc)\b,?)\s+$"
-)
-NOT_NAMES = frozenset(
-    """The This That These Those And But Or For Nor Yet So A An In On At To From By With Of
-    Street St Avenue Ave Road Rd Lane Drive Court Boulevard Way Place Suite Unit Floor Apt
-    Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June
-    July August September October November December Inc Ltd LLC Corp Company Co Group Team Channel
-    Meeting Project Issue Bug Release Server Client Service Services Bank Hotel University School
-    City County State North South East West New Old Hi Hey Thanks Thank Yes No Ok Okay Please
-    Agreement Lease Invoice Tenant Landlord Lessee Lessor Premises Property Address Rent Deposit
-    Total Amount Date Due Number Payment Bill Vendor Supplier Customer Page Section Clause""".split()
-)
+ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
+RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word
+AMBIGUOUS = 4.3  # names are common words too ("kevin" 4.6): a name this common is doubtful
+WIDESPREAD = 6  # ... unless this many sources (Faker locales, the census) list it as a name
+RARE = 2.5  # below this in every language, a given name is no word at all ("chukwuemeka")
+WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+_LABEL = re.compile(r"([^\W\d_][\w\- ]*?)\s*:\s*$")
+_BY = re.compile(r"\b(by)\s+$", re.I)
+_LIST_HEAD = re.compile(r"([^\W\d_][\w\- ]*?)\s*:[^:\n]*[,;]\s*$")
+_LINE_ENDS = re.compile(r"[ \t.]*(?:$|,)")
+_CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
+SENTENCE_END = frozenset(".!?:;\x00•*>|\"“”«»(")
+LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
 
-@cache
-def gazetteer() -> tuple[frozenset[str], frozenset[str]]:
-    """(first names, last names) from Faker's person providers in several locales."""
-    import importlib
+@dataclass(slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    key: str  # casefolded, without a possessive 's
+    shape: str  # "cap" Maria, "upper" MARIA, "lower" maria, "initial" M., "other"
+    first: int = 0  # sources naming it a given name (0: none)
+    last: int = 0  # sources naming it a family name
+    common: float = 0.0  # how common it is as a word in the text's language (Zipf)
+    everyday: float = 0.0  # how common it is as a word in the language using it most
+    function: bool = False  # "the", "und", "l'adresse": never a name
+    place: bool = False  # a country, state or region ("Georgia")
+    possessive: bool = False  # "Sabines Vorschlag", "Dwayne's form"
+    next_cap: bool = False  # a Capitalised word follows after one space (German: a noun)
 
-    first: set[str] = set()
-    last: set[str] = set()
-    for locale in LOCALES:
-        try:
-            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        except ImportError:
+    @property
+    def named(self) -> bool:
+        return bool(self.first or self.last)
+
+    @property
+    def name_shaped(self) -> bool:
+        return self.shape in ("cap", "upper", "initial")
+
+    @property
+    def ambiguous(self) -> bool:
+        """A name that is also a very common word here and no widespread name ("Will", "Park";
+        "José", "Rose" and "Frank" are common words, but listed by many name sources)."""
+        return self.common >= AMBIGUOUS and max(self.first, self.last) < WIDESPREAD
+
+
+@dataclass
+class Text:
+    text: str
+    lang: str
+    tokens: list[Token]
+    found: list[tuple[int, int]] = field(default_factory=list)  # token index ranges [i, j)
+
+
+def find_names(text: str) -> list[tuple[int, int, float]]:
+    """(start, end, score) of every person named in `text`."""
+    if not any(c.isalpha() for c in text):
+        return []
+    doc = _read(text, name_data())
+    rules = (_cued, _reversed, _captions, _runs, _lone_given_names, _lower_case, _joined, _echoes)
+    for rule in rules:
+        for i, j in rule(doc):
+            _mark(doc, i, j)
+    spans = []
+    for i, j in sorted(doc.found):
+        spans.append((doc.tokens[i].start, doc.tokens[j - 1].end, 0.85))
+    return _merge(spans)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def guess_language(words: list[str], data: NameData) -> str:
+    """The language whose function words the text uses most (English when none)."""
+    counts = {lang: sum(1 for w in words if w in data.stop[lang]) for lang in LANGS}
+    best = max(LANGS, key=lambda lang: (counts[lang], lang == "en"))
+    return best if counts[best] else "en"
+
+
+def _read(text: str, data: NameData) -> Text:
+    tokens = []
+    for match in WORD.finditer(text):
+        word, start, end = match.group(), match.start(), match.end()
+        possessive = word[-2:-1] in ("'", "’") and word[-1] in "sS" and len(word) > 3
+        if possessive:
+            word, end = word[:-2], end - 2
+        token = Token(word, start, end, fold(word), _shape(word, text, end), possessive=possessive)
+        if text[end : end + 1].isdigit() or text[start - 1 : start].isdigit() or text[start - 1 : start] == "/" and text[end : end + 1] == "/":
+            token.shape = "other"  # "NPKAUS33", "12/Mar/2024"
+        tokens.append(token)
+    lang = guess_language([t.key for t in tokens], data)
+    for token, after in zip(tokens, tokens[1:], strict=False):
+        token.next_cap = after.shape == "cap" and text[token.end : after.start] == " "
+    for token in tokens:
+        if token.shape == "initial":
+            token.end += 1  # the dot
             continue
-        for attribute in ("first_names", "first_names_female", "first_names_male"):
-            first.update(n for n in (getattr(provider, attribute, ()) or ()) if n.isalpha())
-        last.update(n for n in (getattr(provider, "last_names", ()) or ()) if n.isalpha())
-    return frozenset(first - NOT_NAMES), frozenset(last - NOT_NAMES)
+        _look_up(token, lang)
+    for before, token in zip(tokens, tokens[1:], strict=False):
+        if before.key in cue.PLACE_PREFIXES and token.shape == "cap":
+            token.place = True  # "Santa Cruz", "San José"
+    return Text(text, lang, tokens)
+
+
+def _shape(word: str, text: str, end: int) -> str:
+    if len(word) == 1 and word.isupper() and text[end : end + 1] == ".":
+        return "initial"
+    if word.isupper() and len(word) > 1:
+        return "upper"
+    if word.islower():
+        return "lower"
+    if word[0].isupper() and any(c.islower() for c in word[1:]):
+        return "cap"
+    return "other"
+
+
+def _look_up(token: Token, lang: str) -> None:
+    key = token.key
+    facts = _facts(key, lang)
+    if lang == "de" and key.endswith("s") and token.shape == "cap" and token.next_cap:
+        genitive = _facts(key[:-1], lang)
+        if genitive.first > max(facts.first, facts.last):  # "Sabines Vorschlag"
+            token.key, token.end, token.text, token.possessive = key[:-1], token.end - 1, token.text[:-1], True
+            facts = genitive
+    token.first, token.last, token.place, token.common, token.everyday, token.function = facts
+    if token.shape == "upper" and len(key) <= 3 and token.first < 3 and key not in cue.PARTICLES:
+        token.shape = "other"  # "IP", "HR", "NAS": acronyms
+
+
+class Facts(NamedTuple):
+    first: int
+    last: int
+    place: bool
+    common: float
+    everyday: float
+    function: bool
+
+
+@lru_cache(maxsize=200_000)
+def _facts(key: str, lang: str) -> Facts:
+    """What the lists say about one casefolded word read in `lang` (cached: words repeat)."""
+    data = name_data()
+    first, last = data.first.get(key, 0), data.last.get(key, 0)
+    if "-" in key:
+        parts = key.split("-")
+        if all(p in data.first for p in parts):
+            first = max(first, *(data.first[p] for p in parts))
+        elif not (first or last) and all(p in data.last or p in data.first for p in parts):
+            last = 1
+    common = data.zipf[lang].get(key, 0.0)
+    everyday = max(data.zipf[other].get(key, 0.0) for other in LANGS)
+    if max(first, last) == 1 and everyday >= 4.0:
+        first = last = 0  # one list's oddity, everyone's word: "Number", "Service"
+    place = key in data.places or key.split("-")[0] in cue.PLACE_PREFIXES
+    rest = key[2:]
+    elided = len(key) > 2 and key[1] in "'’" and key[0] in "cdjlmnst" and (
+        rest in data.stop[lang] or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY)
+    stop = key in data.stop[lang] and key not in cue.PARTICLES and key not in cue.NAMES_AMONG_FUNCTION_WORDS
+    return Facts(first, last, place, common, everyday, elided or stop or key in cue.TITLES)
+
+
+# ------------------------------------------------------------------ context
+
+
+def _gap(doc: Text, i: int) -> str:
+    """The characters between token i-1 and token i (from the text start for the first)."""
+    before = doc.tokens[i - 1].end if i else 0
+    return doc.text[before : doc.tokens[i].start]
+
+
+def _sentence_start(doc: Text, i: int) -> bool:
+    if i == 0:
+        return True
+    gap = _gap(doc, i)
+    if "\n" in gap and LINE_START.match(gap.rsplit("\n", 1)[-1]):
+        return True
+    stripped = gap.strip()
+    return bool(stripped) and (stripped[-1] in SENTENCE_END or stripped[0] in ".!?") and not doc.tokens[i - 1].shape == "initial"
+
+
+def _prev_word(doc: Text, i: int) -> str:
+    """The word just before token i on the same line, casefolded ("" if none or punctuation between)."""
+    if i == 0:
+        return ""
+    gap = _gap(doc, i)
+    if gap.strip(" .") or "\n" in gap:
+        return ""
+    return doc.tokens[i - 1].key
+
+
+def _next_word(doc: Text, j: int) -> str:
+    """The word right after a span ending before token j ("" at a line end or punctuation)."""
+    if j >= len(doc.tokens):
+        return ""
+    gap = _gap(doc, j)
+    return doc.tokens[j].key if gap.strip() in ("", "'s", "’s") and "\n" not in gap else ""
+
+
+def _after(doc: Text, j: int) -> str:
+    """Text after the span that ends before token j, up to the line end."""
+    end = doc.tokens[j - 1].end
+    line_end = doc.text.find("\n", end)
+    return doc.text[end : line_end if line_end >= 0 else len(doc.text)]
+
+
+def _cue_before(doc: Text, i: int) -> str:
+    """"title", "label", "list", "greeting" or "" for what stands right before token i."""
+    gap = _gap(doc, i)
+    if i and doc.tokens[i - 1].key in cue.TITLES and gap.strip(" .") == "" and "\n" not in gap:
+        return "title" if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña") else ""
+    head = doc.text[doc.text.rfind("\n", 0, doc.tokens[i].start) + 1 : doc.tokens[i].start]
+    label = _LABEL.search(head) or _BY.search(head)
+    if label:
+        words = fold(label.group(1)).split()
+        if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
+            return "list" if words[-1] in cue.LIST_LABELS else "label"
+    list_head = _LIST_HEAD.search(head) if ("," in head or ";" in head) else None
+    if list_head and fold(list_head.group(1)).split()[-1:] and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
+        return "list"
+    if i and gap.strip(" ,") == "" and "\n" not in gap:
+        prev = doc.tokens[i - 1].key
+        if prev in cue.GREETINGS or (i > 1 and (doc.tokens[i - 2].key, prev) in cue.GREETING_PAIRS):
+            return "greeting"
+    return ""
+
+
+def _signed_line(doc: Text, i: int) -> bool:
+    """Token i opens the first non-empty line after a sign-off ("Kind regards,")."""
+    if not _sentence_start(doc, i) or "\n" not in _gap(doc, i):
+        return False
+    before = doc.text[: doc.tokens[i].start].rstrip()
+    last_line = before.rsplit("\n", 1)[-1].strip().rstrip(",.!").strip()
+    return fold(last_line) in cue.SIGN_OFFS
+
+
+# ------------------------------------------------------------------ rules
+
+
+def _usable(token: Token) -> bool:
+    """Could be (part of) a name: shaped like one and no function or place word."""
+    return token.name_shaped and token.key not in cue.NOT_NAMES and not token.function or token.key in cue.PARTICLES
+
+
+def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> int:
+    """End (exclusive) of the run of name-shaped words from token i: single spaces between
+    them, at most five words; across one line break only when `lines` (a signed name).
+    A `lower` run is lower-case known names ("sabine wendt")."""
+    tokens = doc.tokens
+    j = i + 1
+    while j < len(tokens) and j - i < 5 and (_usable(tokens[j]) if not lower else tokens[j].shape == "lower" and tokens[j].named and tokens[j].common < ORDINARY):
+        gap = _gap(doc, j)
+        if gap not in (" ", "\n") and not (gap == "/" and tokens[j].shape == "upper"):
+            break
+        if gap == "\n" and not (lines and j - i == 1 and _LINE_ENDS.match(_after(doc, j + 1))):
+            break  # "Signed: Giulia\nMoretti", not "M. Öztürk\nProtokoll: ..."
+        j += 1
+    while j > i + 1 and tokens[j - 1].key in cue.PARTICLES:
+        j -= 1
+    return j
+
+
+def _cued(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 3: whatever is name-shaped after a title, a label, a greeting or a sign-off."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        lower = token.shape == "lower" and token.first > 0 and not token.function and token.key not in cue.NOT_NAMES
+        if not (_usable(token) or lower) or token.key in cue.CALENDAR:
+            continue
+        if token.key in cue.PARTICLES and not (i + 1 < len(tokens) and tokens[i + 1].last):
+            continue
+        kind = _cue_before(doc, i)
+        signed = not kind and not lower and _signed_line(doc, i)
+        if not (kind or signed):
+            if not lower and _next_word(doc, i + 1) in cue.SPEECH_VERBS and (token.named or token.everyday < ORDINARY):
+                yield i, i + 1  # "Lee said"
+            continue
+        if lower and kind not in ("greeting", "list"):
+            continue
+        j = _segment(doc, i, lines=kind in ("label", "title") or signed, lower=lower)
+        if kind in ("greeting", "list") and not _plausible_cued(tokens[i:j]):
+            continue
+        if kind != "title" and all(t.everyday >= ORDINARY and not t.named for t in tokens[i:j]):
+            continue  # "Contact: Customer Relations"
+        yield i, j
+
+
+def _reversed(doc: Text) -> Iterator[tuple[int, int]]:
+    """"HOFFMANN, Jürgen" and "ALVARADO, Diego" opening a line: family name first."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        if token.shape != "upper" or not _sentence_start(doc, i) or token.function:
+            continue
+        j = _segment(doc, i)
+        if j < len(tokens) and _gap(doc, j) == ", " and tokens[j].shape == "cap" and tokens[j].first and all(t.shape == "upper" for t in tokens[i:j]):
+            end = _segment(doc, j)
+            if end == len(tokens) or "\n" in _gap(doc, end) or _gap(doc, end).startswith(","):
+                yield i, end
+
+
+def _captions(doc: Text) -> Iterator[tuple[int, int]]:
+    """Case captions: "Smith v. Oyelaran", "Doe vs. Roe"."""
+    if " v" not in doc.text:
+        return
+    for match in _CAPTION.finditer(doc.text):
+        for group in (1, 2):
+            for i, token in enumerate(doc.tokens):
+                if token.start == match.start(group) and not token.function:
+                    yield i, i + 1
+
+
+def _plausible_cued(run: list[Token]) -> bool:
+    """After a greeting or in a list: a known name, or no everyday word ("hi all", "cc HR file")."""
+    head = run[0]
+    if head.shape == "lower":
+        return head.named and head.common < 5.0 and len(head.key) > 2
+    return head.named or head.everyday < ORDINARY
+
+
+def _runs(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 1: runs of two or more name-shaped words holding a known name."""
+    tokens = doc.tokens
+    i = 0
+    while i < len(tokens):
+        if not _usable(tokens[i]) or tokens[i].shape not in ("cap", "upper", "initial"):
+            i += 1  # a lower-case particle opens no name ("la nómina de Phoenix")
+            continue
+        j = _segment(doc, i)
+        span = _person_run(doc, i, j)
+        if span:
+            yield span
+            i = span[1]
+        else:
+            i += 1
+
+
+def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
+    tokens = doc.tokens
+    while j - i > 1 and tokens[i].key in cue.GREETINGS and tokens[i].shape == "cap":
+        i += 1  # "Ping Desiree Gilbert", "Thanks Jennifer Walsh": the cue is no part of the name
+    run = tokens[i:j]
+    if len(run) < 2 or all(t.shape == "initial" for t in run):
+        return None
+    if _next_word(doc, j) in cue.ORG_AFTER or _after(doc, j).lstrip().startswith("&"):
+        return None  # "Kessler Tooling GmbH", "Halvorsen & Pike"
+    if run[0].key in cue.PARTICLES and (not any(t.first for t in run) or run[0].shape == "cap" and _sentence_start(doc, i)):
+        return None  # "La Paz", "Der Wolf", "El Corte Inglés", but "LE GOFF Yannick"
+    if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang]:
+        return None
+    if j < len(tokens) and tokens[j].place and _gap(doc, j) == ", ":
+        return None  # "Sandy Springs, Georgia"
+    words = [t for t in run if t.shape != "initial" and t.key not in cue.PARTICLES]
+    initials = any(t.shape == "initial" for t in run)
+    if len(words) == 1 and sum(t.shape == "initial" for t in run[:2]) == 2:
+        return i, j  # "J. Q. Public": two initials make a name of any word (a section is "A. Overview")
+    strong = [t for t in words if t.named and not t.ambiguous]
+    weak = [t for t in words if t.named and t.ambiguous]
+    unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]
+    everyday = [t for t in words if not t.named and t.everyday >= RARE_WORD]
+    given = run[0].first >= 3 and not run[0].ambiguous
+    if not words or everyday and not (given and (initials or len(run) == 2 and run[1].common < 5)):
+        return None  # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
+    if not strong and not (weak and (unknown or initials)):
+        return None  # "Rose Garden"
+    if all(t.place or not t.named for t in words) and not initials:
+        return None  # "Santa Cruz"
+    if all(t.shape == "upper" for t in words) and not initials and not any(t.first and not t.ambiguous for t in words) and (weak or not unknown):
+        return None  # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE"
+    return i, j
+
+
+def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 2: a Capitalised given name on its own."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        if token.shape != "cap" or not token.first or token.place or token.key in cue.CALENDAR or not _usable(token):
+            continue
+        if token.first < 2 and token.everyday >= ORDINARY and not _subject(doc, i):
+            continue  # one Faker locale's name, everyone's word: "Case", "Orange"
+        if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang] or _proper_noun_neighbour(doc, i):
+            continue
+        if _sentence_start(doc, i) and token.common >= ORDINARY and not _subject(doc, i):
+            continue  # "Will you", "Grant access", "Joy!"
+        yield i, i + 1
+
+
+def _proper_noun_neighbour(doc: Text, i: int) -> bool:
+    """Next to a Capitalised word that is no name ("Porsche Design", "Galeries Lafayette"),
+    or before ", <state>" ("Jackson, Mississippi"): part of a place or brand."""
+    tokens = doc.tokens
+    neighbours = [i + 1] if doc.lang != "de" else []  # German nouns are Capitalised: "Jürgens Laptop"
+    if i and not _sentence_start(doc, i - 1):
+        neighbours.append(i - 1)  # "Appelle Yannick" opens a sentence
+    for k in neighbours:
+        if 0 <= k < len(tokens) and tokens[k].shape in ("cap", "upper") and not tokens[k].named and not tokens[k].function:
+            if _gap(doc, max(i, k)) == " ":
+                return True
+    return i + 1 < len(tokens) and tokens[i + 1].place and _gap(doc, i + 1) == ", "
+
+
+def _subject(doc: Text, i: int) -> bool:
+    """The name opening a sentence is its subject: "Margaret is out", "Olivier a dit"."""
+    tokens = doc.tokens
+    following = _next_word(doc, i + 1)
+    if tokens[i].possessive or following.endswith("ed") and len(following) > 3:
+        return True
+    if following in cue.AND:
+        return i + 2 < len(tokens) and tokens[i + 2].shape == "cap" and tokens[i + 2].named
+    return following in cue.SUBJECT_NEXT
+
+
+def _lower_case(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 4: lower-case names, only where the shape of the message says so."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        if token.shape != "lower" or not token.first or len(token.key) < 3 or token.common >= 5.0:
+            continue
+        pair = i + 1 < len(tokens) and _gap(doc, i + 1) == " " and tokens[i + 1].shape == "lower" and tokens[i + 1].last
+        if pair and token.common < ORDINARY and tokens[i + 1].common < ORDINARY:
+            yield i, i + 2  # "sabine wendt"
+        elif _opens_message(doc, i):
+            yield i, i + 1  # "javier llámame", "jean-baptiste tu peux"
+        elif token.everyday < RARE and len(token.key) >= 5:
+            yield i, i + 1  # "ok so chukwuemeka found the root cause"
+
+
+def _opens_message(doc: Text, i: int) -> bool:
+    if i and "\n" not in _gap(doc, i):
+        return False
+    rest = doc.text[doc.tokens[i].end :].lstrip(" ")
+    return rest[:1] in (",", ":", "?", "!") or _next_word(doc, i + 1) in _ADDRESSED
+
+
+_ADDRESSED = frozenset("you can could pls please tu peux pouvez du kannst bitte llámame puedes podrías".split())
+
+
+def _joined(doc: Text) -> Iterator[tuple[int, int]]:
+    """"Liu and Kenji": a Capitalised name word joined by "and" to a person found."""
+    tokens = doc.tokens
+    found = {i for i, j in doc.found for i in range(i, j)}
+    for i, token in enumerate(tokens):
+        if i in found or token.shape not in ("cap", "upper") or not token.named or token.place:
+            continue
+        if i + 2 < len(tokens) and tokens[i + 1].key in cue.AND and i + 2 in found and _gap(doc, i + 1) == " ":
+            yield i, i + 1
+        elif i >= 2 and tokens[i - 1].key in cue.AND and i - 2 in found and _gap(doc, i) == " ":
+            yield i, i + 1
+
+
+def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 5: words of a person found once are that person elsewhere in the text."""
+    tokens = doc.tokens
+    found = {i for i, j in doc.found for i in range(i, j)}
+    seen = {tokens[i].key for i in found if tokens[i].shape != "initial" and tokens[i].key not in cue.PARTICLES and len(tokens[i].key) > 2}
+    for i, token in enumerate(tokens):
+        if i in found or token.key not in seen or token.shape not in ("cap", "upper"):
+            continue
+        if _sentence_start(doc, i) and token.ambiguous:
+            continue
+        yield i, i + 1
+
+
+def _mark(doc: Text, i: int, j: int) -> None:
+    """Record tokens [i, j) as a person, without a leading particle ("de Phoenix")."""
+    while i < j and doc.tokens[i].key in cue.PARTICLES and not doc.tokens[i].named:
+        i += 1
+    if i >= j:
+        return
+    doc.found.append((i, j))
+
+
+def _merge(spans: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    merged: list[tuple[int, int, float]] = []
+    for start, end, score in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]), max(score, merged[-1][2]))
+        else:
+            merged.append((start, end, score))
+    return merged
 
 
 @cache
 def known_name_words() -> frozenset[str]:
-    """Every gazetteer first and last name, casefolded: "is this word some name at all?"."""
-    first, last = gazetteer()
-    return frozenset(name.casefold() for name in first | last)
-
-
-class NameRecognizer(LocalRecognizer):
-    """PERSON from the gazetteer and context cues (see the module docstring)."""
-
-    ENTITY = "PERSON"
-
-    def __init__(self) -> None:
-        super().__init__(supported_entities=[self.ENTITY], supported_language="en", name="GazetteerNameRecognizer")
-
-    def load(self) -> None:
-        gazetteer()
-
-    def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
-        return [
-            RecognizerResult(self.ENTITY, start, end, score)
-            for start, end, score in find_names(text)
-        ]
-
-
-def find_names(text: str) -> list[tuple[int, int, float]]:
-    first, last = gazetteer()
-    words = list(WORD.finditer(text))
-    found: list[tuple[int, int, float]] = []
-    i = 0
-    while i < len(words):
-        word = words[i]
-        run = _run(text, words, i)
-        cued = CUE.search(text, max(0, word.start() - 24), word.start()) is not None
-        if cued and run and words[i].group() not in NOT_NAMES:
-            end_index = i + min(len(run), 3) - 1
-            found.append((word.start(), words[end_index].end(), 0.85))
-            i = end_index + 1
-            continue
-        if word.group() in first and len(run) >= 2:
-            j = 1
-            if words[i + j].group().endswith(".") and len(run) >= 3:
-                j += 1  # middle initial
-            surname = words[i + j].group()
-            if surname in last or (surname not in NOT_NAMES and surname not in first and len(surname) > 2):
-                found.append((word.start(), words[i + j].end(), 0.85 if surname in last else 0.6))
-                i += j + 1
-                continue
-        i += 1
-    return found
-
-
-def _run(text: str, words: list[re.Match[str]], i: int) -> list[re.Match[str]]:
-    """Capitalised words from i on, separated by one space each (a name's shape)."""
-    run = [words[i]]
-    for k in range(i + 1, min(i + 4, len(words))):
-        gap = text[words[k - 1].end() : words[k].start()]
-        if gap != " " or words[k].group() in NOT_NAMES:
-            break
-        run.append(words[k])
-    return run
+    """Every listed given and family name, casefolded: "is this word some name at all?"."""
+    data = name_data()
+    stop = frozenset().union(*data.stop.values())
+    return frozenset(w for w in (*data.first, *data.last) if w not in stop)

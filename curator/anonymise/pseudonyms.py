@@ -162,7 +162,17 @@ def digits_like(original: str, rng: random.Random) -> str:
 
 
 def phone(original: str, rng: random.Random) -> str:
-    """Same layout; NANP numbers become 555-01XX lines, UK ones Ofcom drama numbers."""
+    """Same layout; NANP numbers become 555-01XX lines, UK ones Ofcom drama numbers. An
+    extension ("x129", "poste 219") gets new digits of its own; a "(0)" trunk stays."""
+    from curator.anonymise.numbers import EXTENSION
+
+    extension = EXTENSION.search(original)
+    if extension and extension.end() == len(original.rstrip()):
+        return phone(original[: extension.start()], rng) + digits_like(original[extension.start() :], rng)
+    if "(0)" in original:
+        head, _, tail = original.partition("(0)")
+        joined = phone(head + "#" + tail, rng)
+        return joined.replace("#", "(0)", 1)
     digits = [c for c in original if c.isdigit()]
     n = len(digits)
     stripped = original.lstrip()
@@ -299,7 +309,9 @@ def is_reserved(kind: str, value: str) -> bool:
     if kind == "ip":
         return text.startswith(tuple(b + "." for b in DOC_IPV4_BLOCKS)) or text.startswith("2001:db8:")
     if kind == "phone":
-        digits = re.sub(r"\D", "", text)
+        from curator.anonymise.numbers import EXTENSION
+
+        digits = re.sub(r"\D", "", EXTENSION.sub("", text))
         if len(digits) in (10, 11) and digits[-7:-2] == "55501":
             return True
         return "7700900" in digits or "2079460" in digits

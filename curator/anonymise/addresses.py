@@ -1,0 +1,204 @@
+"""Street addresses of many countries, on one line or several, without a language model.
+
+An address is a chain of parts separated by commas or line breaks:
+- it opens with a street ("221 Magnolia Court", "12 rue des Lilas", "Calle de Alcalá 214",
+  "Lindenstraße 42", "Am Mühlbach 7", "PO Box 1182"), or with a flat, unit or building
+  ("Flat 2", "Apt 5C", "Bât. C", "Résidence Les Acacias", "B-47") or a house number
+  ("2-11-3 Meguro") followed by one;
+- flats and floors ("Suite 410", "3º B", "piso 8"), districts and cities may follow;
+- it ends with a postcode and city in the country's own order ("Savannah, GA 31405",
+  "Sheffield S7 1QT", "Mississauga, ON L5G 1E2", "Fitzroy VIC 3065", "69003 Lyon",
+  "1050 Wien", "08025 Barcelona", "Bengaluru 560038", "Tokyo 153-0063", "C1005AAK Buenos
+  Aires"); a country on its own last line stays outside.
+A street alone is an address; a chain that does not open with a street is one only when it
+reaches a postcode (so "Sector 21" or "2024 Microsoft" alone are not).
+"""
+
+from __future__ import annotations
+
+import re
+
+UPPER = "A-ZÀ-ÖØ-Þ"
+NAME = rf"[{UPPER}][\w'’.-]*"  # a Capitalised word of a street or city name
+NUMBER = r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,3}"
+ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
+
+TYPES_AFTER = (  # "221 Magnolia Court", "3rd Main Road"
+    "Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Court|Ct|Boulevard|Blvd|Way|Place|Pl|Square|Sq|"
+    "Close|Crescent|Cres|Terrace|Tce|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Row|Mews|Grove|Gardens|Walk|"
+    "Parade|Esplanade|Trail|Alley|Quay|Wharf|Rise|Vale|Cross|Marg|Nagar|Path|Broadway|Plaza|Pike|Turnpike|"
+    "Expressway|Freeway|Loop|Point|Ridge|Run|Pass|Heights|Hollow|Landing|Green|Hill|Park|Common|Chase|Croft|"
+    "Dale|Gate|Glen|Mount|Oval|View|Yard|Main|Market|Strand"
+)
+TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
+    "rue|avenue|av|ave|boulevard|boul|bd|bld|allée|allee|impasse|place|pl|chemin|ch|quai|cours|route|voie|"
+    "passage|sentier|hameau|promenade|esplanade|ruelle|rang|montée|côte|platz|"
+    "square|faubourg|calle|c/|cl|avenida|avda|plaza|pza|paseo|pº|camino|carretera|ctra|ronda|travesía|travesera|"
+    "glorieta|gran vía|gran via|"
+    "rambla|carrer|passeig|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa"
+)
+# "Alte Landstraße 5", "Schönbrunner Straße 40": adjectives and place names before a street word
+STREET_ADJECTIVES = r"(?:Alte|Alter|Neue|Neuer|Große|Großer|Grosse|Kleine|Lange|Hohe|Obere|Untere|Breite|[A-ZÄÖÜ][a-zäöüß]+er)"
+GERMAN_SUFFIX = "straße|strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|steig|pfad|markt|straat|laan|gracht|plein|kade|singel|dijk|vej|gade|gatan|vägen"
+LINKS = r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|der|den|am|an|im|an der|on|upon|sur|en|bei)"
+
+STREETS = [
+    # number first, English type words after the name
+    re.compile(rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
+               rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"),
+    # number first, French and Italian type words before the name
+    re.compile(rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
+               rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"),
+    # type word first, number last: Spanish, Italian, Portuguese
+    re.compile(rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"),
+    # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
+    # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
+    re.compile(rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"),
+    re.compile(rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm)[ \t]+{NUMBER}\b"),
+    re.compile(rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)[ \t]+{NAME}[ \t]+{NUMBER}\b"),
+    # post boxes
+    re.compile(r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"),
+]
+UNIT = (r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
+        r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|departamento|oficina|local|"
+        r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|shop|lot|plot|tower|"
+        r"wing|phase|sector|app|bte|boîte|bus|"
+        r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
+        r"|\d{1,3}(?:st|nd|rd|th|e|er|ème|eme)[ \t]+(?i:floor|fl|étage|etage)"
+        r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|vorderhaus|cedex))")
+UNIT_PART = re.compile(
+    rf"(?:{UNIT}(?:[ \t]+[\w-]{{1,4}}\.?)?|\d{{1,2}}\.?[ \t]?[º°ª][ \t]*(?:[A-Z]|\d[ºª]|izda|izq|dcha|der|centro|int|ext)?\.?"
+    rf"(?:[ \t]+(?:\d\.?[ºª]|(?i:planta|piso|izda|izq|dcha|derecha|izquierda|puerta[ \t]\w+))\.?)?"
+    rf"|[A-Z]-?\d{{1,4}}|(?:Résidence|Residence|Résidences|Edificio|Torre|Tower|House|Court)[ \t]+(?:{NAME}[ \t]*){{1,3}}"
+    rf"|{NAME}(?:[ \t]+{NAME}){{0,2}}[ \t]+(?:Apartments|Apts|Residency|Towers|Building|House|Complex|Estate|"
+    rf"Cottage|Farm|Lodge|Hall|Manor|Barn|Mill|Mansions|Chambers|Centre|Center|Villas|Heights))"
+)
+CITY_PART = re.compile(rf"(?:{NAME}|{ORDINAL}|\d{{1,3}})(?:[ \t]+(?:{NAME}|{ORDINAL}|\d{{1,3}}|{LINKS}|\({NAME}\))){{0,3}}")
+# spelled out: "Springfield, Illinois 62701", "Toronto, Ontario M5V 2T6", "Sydney, New South Wales 2000"
+REGION_NAMES = (
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
+    "Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|"
+    "Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|"
+    "North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|"
+    "Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|Ontario|Quebec|Québec|British Columbia|"
+    "Alberta|Manitoba|Saskatchewan|Nova Scotia|New Brunswick|Newfoundland and Labrador|Prince Edward Island|"
+    "New South Wales|Victoria|Queensland|South Australia|Western Australia|Tasmania|Northern Territory"
+)
+US_STATES = ("AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
+             "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR")
+CITY = rf"{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}])|\([ \t]*{NAME}[ \t]*\)|\d{{1,2}}(?:e|er)?\b)){{0,3}}"
+AFTER_CITY = r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])|[ \t]+-[ \t]+[A-Z]{2}\b)?"
+POSTAL_PARTS = [
+    re.compile(rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"),  # US
+    re.compile(rf"(?:{CITY},?[ \t]+)?(?:(?:[A-Z]{{2}}|{REGION_NAMES}),?[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b"),  # Canada
+    re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}\b"),  # UK
+    re.compile(rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"),  # Australia
+    # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow ("Roma RM")
+    re.compile(rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"),
+    re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
+    re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
+    re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
+    re.compile(rf"{CITY}(?:[ \t]*[-–][ \t]*|[ \t]+)\d{{3}}[ \t]?\d{{3}}\b"),  # India
+    re.compile(rf"{CITY}[ \t]+\d{{3}}-\d{{4}}\b"),  # Japan
+]
+# Parts that open an address only when a postcode follows: a unit or building, a house number
+# ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
+OPENERS = [
+    re.compile(rf"(?<![\w-]){UNIT_PART.pattern}"),
+    re.compile(rf"(?<![\w.,/-])\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
+    re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
+    re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
+]
+SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
+INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
+UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
+UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
+MAX_PARTS = 7
+
+
+def find_addresses(text: str) -> list[tuple[int, int, float]]:
+    """(start, end, score) of every street address in `text`."""
+    if not any(c.isdigit() for c in text):
+        return []
+    found: list[tuple[int, int, float]] = []
+    starts = sorted({(m.start(), m.end(), True) for p in STREETS for m in p.finditer(text)}
+                    | {(m.start(), m.end(), False) for p in OPENERS for m in p.finditer(text)})
+    for start, end, street in starts:
+        if any(s <= start < e for s, e, _ in found):
+            continue
+        span = _chain(text, start, end, street)
+        if span:
+            found.append((*span, 0.8))
+    return found
+
+
+def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | None:
+    """The address whose first part spans [start, end), or None."""
+    start = _units_before(text, start) if street else start
+    unit = INLINE_UNIT.match(text, end)
+    end = unit.end() if unit else end  # "123 Main St Apt 4"
+    last_end = end
+    for _ in range(MAX_PARTS):
+        separator = SEPARATOR.match(text, last_end)
+        if not separator or separator.end() >= len(text):
+            break
+        at = separator.end()
+        postal = _postal(text, at)
+        if postal:
+            return start, postal
+        part_end = _whole_part(text, at)
+        if part_end is None:
+            break
+        last_end = part_end
+    postal = _postal(text, end, inline=True)
+    if postal:
+        return start, postal  # "Lindenstraße 42 10969 Berlin"
+    return (start, max(last_end, _units_after(text, end))) if street else None
+
+
+def _postal(text: str, at: int, inline: bool = False) -> int | None:
+    """End of a postcode part starting at `at` (after " " instead of a separator when inline)."""
+    if inline:
+        gap = re.match(r"[ \t]+", text[at:])
+        if not gap:
+            return None
+        at += gap.end()
+    for pattern in POSTAL_PARTS:
+        match = pattern.match(text, at)
+        if match:
+            return match.end()
+    return None
+
+
+def _whole_part(text: str, at: int) -> int | None:
+    """The end of the part at `at` when it is a street, a unit or a city, up to its separator."""
+    line_end = len(text)
+    for stop in (",", "\n"):
+        k = text.find(stop, at)
+        if k >= 0:
+            line_end = min(line_end, k)
+    part = text[at:line_end].rstrip(" \t")
+    street = any(pattern.fullmatch(part) for pattern in STREETS)
+    if street or UNIT_PART.fullmatch(part) or CITY_PART.fullmatch(part) and len(part.split()) <= 4:
+        return at + len(part)
+    return None
+
+
+def _units_before(text: str, start: int) -> int:
+    """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street."""
+    for _ in range(3):
+        before = text[:start]
+        match = UNIT_BEFORE.search(before)
+        if not match:
+            break
+        start = match.start(1)
+    return start
+
+
+def _units_after(text: str, end: int) -> int:
+    """Extend a street without a postcode over ", Apt 3B" and the like."""
+    while True:
+        match = UNIT_AFTER.match(text, end)
+        if not match:
+            return end
+        end = match.end()

@@ -1,0 +1,115 @@
+"""Card numbers, IBANs and phone numbers as people write them.
+
+- Cards: 12 to 19 digits of any brand (Visa to Troy, Mir, UnionPay, Maestro), grouped as
+  printed ("3752 801013 42454", "402448-3395836090122", "4024 7935 1108 6") or not, that
+  pass the Luhn check. Presidio's pattern knows the big brands at 13-16 digits only.
+- IBANs: any case and grouping ("nl84 rabo 1808 0491 52", "it25x0754..."), accepted on the
+  ISO 7064 mod-97 check; the groups after the last one that makes the checksum work are
+  words ("... 553 au nom de").
+- Phones: phonenumbers in the regions of the languages curator reads, "(+34)" and
+  "+33 (0)4..." trunk forms, "+CC" numbers phonenumbers only deems possible ("+52 1 33 ..."),
+  and the extension people type after a number ("x129", "ext 4520", "poste 219", "Durchwahl 12").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from presidio_analyzer import RecognizerResult
+
+CARD = re.compile(r"(?<![\w+./,-])(?<!\d[ -])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(?![\w-]|[.,/]\d)")
+IBAN = re.compile(r"(?<![\w/.-])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,5}){2,9}(?![\w-])")
+EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|poste|durchwahl|dw\.?|ext:|anexo|int\.)[ \t]*\d{1,6}\b", re.I)
+PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "AT", "CH", "CA", "AU", "IN", "MX", "BR", "IE")
+_BRACKETED_COUNTRY = re.compile(r"\(\+(\d{1,3})\)")
+_INTERNATIONAL = re.compile(r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
+
+
+def luhn_valid(digits: str) -> bool:
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        d = int(c) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def find_cards(text: str) -> list[tuple[int, int, float]]:
+    """(start, end, score) of Luhn-valid numbers of 12 to 19 digits, grouped or not."""
+    found = []
+    for match in CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 12 <= len(digits) <= 19 and luhn_valid(digits) and _card_grouping(match.group()):
+            found.append((match.start(), match.end(), 0.9))
+    return found
+
+
+def _card_grouping(value: str) -> bool:
+    """Groups of 3 or more digits, one separator kind, the last group may be short: the way
+    cards are printed, unlike "1 204 558 ..." counts or "12-03-2024 10" dates."""
+    groups = re.split(r"[ -]", value)
+    if len(set(re.findall(r"[ -]", value))) > 1:
+        return False
+    return all(len(g) >= 3 for g in groups[:-1]) and (len(groups) == 1 or len(groups[-1]) >= 1)
+
+
+def iban_valid(compact: str) -> bool:
+    """ISO 7064 mod 97-10 over the country, check digits and account (any case)."""
+    value = compact.upper()
+    if not (15 <= len(value) <= 34 and value[:2].isalpha() and value[2:4].isdigit()):
+        return False
+    rearranged = value[4:] + value[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def find_ibans(text: str) -> list[tuple[int, int, float]]:
+    found = []
+    for match in IBAN.finditer(text):
+        groups = match.group().split(" ")
+        for count in range(len(groups), 0, -1):
+            value = " ".join(groups[:count])
+            if iban_valid(value.replace(" ", "")):
+                found.append((match.start(), match.start() + len(value), 1.0))
+                break
+    return found
+
+
+def extend_extension(text: str, end: int) -> int:
+    """The end of a phone number found ending at `end`, with its extension if one follows."""
+    match = EXTENSION.match(text, end)
+    return match.end() if match else end
+
+
+def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 - presidio recognizer, imported lazily
+    """Presidio's PhoneRecognizer over more regions, with extensions and bracketed country codes."""
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    class PhoneNumbers(PhoneRecognizer):
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
+            results = super().analyze(text, entities, nlp_artifacts)  # type: ignore[arg-type]
+            results.extend(_possible_international(text, results))
+            for result in results:
+                result.end = extend_extension(text, result.end)
+            return results
+
+    return PhoneNumbers(supported_regions=regions)
+
+
+def _possible_international(text: str, found: list[RecognizerResult]) -> list[RecognizerResult]:
+    """"+52 1 33 0151 1926", "(+34) 750 23 60 26": a known country code and 8 to 15 digits
+    in groups is a phone number, whether or not phonenumbers knows its current plan."""
+    import phonenumbers
+    from presidio_analyzer import RecognizerResult
+
+    extra = []
+    for match in _INTERNATIONAL.finditer(text):
+        if any(r.start < match.end() and match.start() < r.end for r in found):
+            continue
+        try:
+            phonenumbers.parse(_BRACKETED_COUNTRY.sub(r"+\1", match.group()), None)
+        except phonenumbers.NumberParseException:
+            continue  # no such country code
+        if 8 <= len(re.sub(r"\D", "", match.group())) <= 15:
+            extra.append(RecognizerResult("PHONE_NUMBER", match.start(), match.end(), 0.4))
+    return extra

@@ -1,0 +1,135 @@
+"""People named in free text: the cues and the traps, on sentences written for this test
+(made-up people; none of them is from the labelled PII set)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from curator.anonymise.namedata import name_data
+from curator.anonymise.names import find_names, guess_language, known_name_words
+from tests.conftest import subprocess_env
+
+
+def names(text: str) -> list[str]:
+    return [text[s:e] for s, e, _ in find_names(text)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # everyday words that are also names, in ordinary use, stay
+    ("Will you merge it before lunch?", []),
+    ("Grant read access to the auditors, please.", []),
+    ("Mark the ticket as blocked.", []),
+    ("Hope so! The vendor is late again.", []),
+    ("Frank answers help more than polite ones.", []),
+    ("We ship in May, not in June.", []),
+    ("Der Koch hat heute frei. Im August ist Betriebsurlaub.", []),
+    ("La luz del garaje sigue rota.", []),
+    # the same words as names
+    ("Will Fairbanks will chair the review.", ["Will Fairbanks"]),
+    ("Can Bill sign the bill today?", ["Bill"]),
+    ("Frank Adewale was very frank about the delay.", ["Frank Adewale"]),
+    ("May Okonjo joined the platform team.", ["May Okonjo"]),
+    ("Ping Desiree Albright about the badge printer.", ["Desiree Albright"]),
+    # a lone given name mid-sentence, and as the subject of a sentence
+    ("Could someone ask Rosalind about the backup job?", ["Rosalind"]),
+    ("Leopold said the build is green.", ["Leopold"]),
+    ("Ottilie a dit que le serveur redémarre.", ["Ottilie"]),
+    # things and places named like people
+    ("The Victoria depot and the Linn Room are booked.", []),
+    ("Our client is in Jackson, Mississippi.", []),
+    ("The order went to Kessler Tooling GmbH yesterday.", []),
+    ("Porsche Design and Deutsche Bahn sponsor the event.", []),
+])
+def test_everyday_words_and_names(text, expected):
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # titles in four languages; the title stays outside the name
+    ("Dear Mr. Oyelowo, thank you for your letter.", ["Oyelowo"]),
+    ("Mme Kerbrat demande la facture.", ["Kerbrat"]),
+    ("Bitte rufen Sie Herrn Dreßler an.", ["Dreßler"]),
+    ("La Sra. Ibáñez firmará mañana.", ["Ibáñez"]),
+    # labels, lists and sign-offs
+    ("Cardholder: TOBIAS ENGSTRÖM\nExpiry: 09/29", ["TOBIAS ENGSTRÖM"]),
+    ("Present: R. Halloran (chair), S. Whitcombe, D. Abiodun", ["R. Halloran", "S. Whitcombe", "D. Abiodun"]),
+    ("Best regards,\n\nPriyanka Venugopal\nHead of Sales", ["Priyanka Venugopal"]),
+    ("Mit freundlichen Grüßen\nIngrid Vössing", ["Ingrid Vössing"]),
+    # a name broken across lines after "Signed:"
+    ("Signed: Annika\nLindqvist\nDate: 3 May", ["Annika\nLindqvist"]),
+    # capitals with initials and a role after the comma
+    ("APPEARANCES:\nGERALD P. HOLLINGSWORTH, ESQ.\nMARTA T. ZIELONKA, WARDEN", ["GERALD P. HOLLINGSWORTH", "MARTA T. ZIELONKA"]),
+    ("Counsel for the defendant, J. Q. Public, filed a motion.", ["J. Q. Public"]),
+    # family name first in a list
+    ("TEILNEHMER\nMÜLLER-LÜDENSCHEIDT, Stefanie\nPAWLAK, Grzegorz", ["MÜLLER-LÜDENSCHEIDT, Stefanie", "PAWLAK, Grzegorz"]),
+    # particles and compound names
+    ("Yannick Le Floch et Marie-Hélène Dubois-Arnaud sont arrivés.", ["Yannick Le Floch", "Marie-Hélène Dubois-Arnaud"]),
+    # a case caption
+    ("Re: Hargreaves v. Okafor-Bello, No. 22-cv-1093", ["Hargreaves", "Okafor-Bello"]),
+])
+def test_cues_find_whatever_is_name_shaped(text, expected):
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("hi marisela, is the cluster back?", ["marisela"]),
+    ("thanks joaquín!", ["joaquín"]),
+    ("merci ghislaine, c'est réglé", ["ghislaine"]),
+    ("hallo wolfgang, kannst du kurz schauen?", ["wolfgang"]),
+    ("gracias rocío, ya funciona", ["rocío"]),
+    ("anneliese kannst du das prüfen?", ["anneliese"]),
+    ("who is sigrid lindqvist? no idea", ["sigrid lindqvist"]),
+    ("ok so kwabena found the leak", ["kwabena"]),
+    # lower case without a cue stays: these are words
+    ("thanks all, merging now", []),
+    ("i will grant you that, the bill is high", []),
+])
+def test_lower_case_names_only_with_a_cue(text, expected):
+    assert names(text) == expected
+
+
+def test_a_name_found_once_is_that_person_elsewhere_in_the_text():
+    text = "I have worked with Chiamaka Eze for years. Chiamaka runs the lab; Dr. Eze's papers are cited."
+    assert names(text) == ["Chiamaka Eze", "Chiamaka", "Eze"]
+
+
+def test_german_genitive_and_english_possessive_stay_outside_the_name():
+    assert names("Gudruns Entwurf liegt noch bei Herrn Brandl.") == ["Gudrun", "Brandl"]
+    assert names("Nnamdi's laptop is fixed, ask Bartholomew's team.") == ["Nnamdi", "Bartholomew"]
+
+
+def test_language_guess_uses_function_words():
+    data = name_data()
+    assert guess_language("der Server ist nicht erreichbar und das Netz".split(), data) == "de"
+    assert guess_language("le serveur est en panne et la base aussi".split(), data) == "fr"
+    assert guess_language("el servidor no responde y la red tampoco".split(), data) == "es"
+    assert guess_language(["xyzzy"], data) == "en"
+
+
+def test_name_lists_hold_every_faker_locale_and_the_census():
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as person
+
+    data = name_data()
+    for module in pkgutil.iter_modules(person.__path__):
+        provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
+        listed = provider.__dict__.get("first_names")
+        firsts = [n for n in listed if isinstance(n, str) and n.isalpha()] if isinstance(listed, (tuple, list, dict)) else []
+        if firsts:
+            assert firsts[0].casefold() in data.first, (module.name, firsts[0])
+    # the US census lists of the `names` package: a rare surname no Faker locale has
+    assert data.last.get("szczepanek") and data.first.get("mary", 0) >= 3
+    assert "the" not in known_name_words()  # function words are no names, whatever a list says
+
+
+def test_help_does_not_load_the_name_lists():
+    code = ("import sys, runpy; sys.argv=['curator','--help']\n"
+            "try: runpy.run_module('curator', run_name='__main__')\nexcept SystemExit: pass\n"
+            "print('LOADED', 'curator.anonymise.namedata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], env=subprocess_env(), capture_output=True, text=True, timeout=120)
+    assert "LOADED False" in done.stdout, done.stdout + done.stderr
