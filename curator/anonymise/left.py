@@ -211,6 +211,7 @@ class Judge:
     def _detected(self, text: str, hits: list) -> list[DetectedSpan]:
         # a pseudonym host ("x-y.example") is no top-level domain the URL recognizer knows
         urls = [(h.start, h.end) for h in hits if h.entity == "URL"] + [m.span() for m in SCHEMED_URL.finditer(text)]
+        disguised = [(m.start, m.end) for m in self._disguises[0].find(text)] if self.vault is not None else []
         found = []
         for hit in hits:
             value = text[hit.start : hit.end]
@@ -228,6 +229,8 @@ class Judge:
             if hit.kind == "person" and self.vault is not None:
                 found += self._real_words(text, hit.start, hit.end)
                 continue
+            if hit.kind in ("address", "organisation") and any(s < hit.end and hit.start < e for s, e in disguised):
+                continue  # a pseudonym the detector read together with its context ("ASM 36" + a street)
             found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         return found
 

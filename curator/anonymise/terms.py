@@ -25,7 +25,8 @@ from curator.anonymise.pseudonyms import common_words
 TOKEN = re.compile(r"[^\W_]+")
 MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
 MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
-MIN_KEY = 3          # shorter originals ("Al", "Jo") are not searched in free text
+MIN_KEY = 3          # shorter originals are not searched in free text...
+SHORT_NAME_KINDS = frozenset({"first_name", "last_name", "nickname"})  # ...but for names: "Vo", "Li", "Ha"
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
 # Names that are also everyday English words (these, and Faker's lorem list): matched only
@@ -113,7 +114,7 @@ class TermIndex:
 
     def add(self, original: str, kind: str) -> None:
         key = squash(original)
-        if len(key) < MIN_KEY:
+        if len(key) < MIN_KEY and not (len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()):
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):
@@ -164,6 +165,10 @@ class TermIndex:
             if soft < extra:
                 return False
         start = toks[i][0]
+        if len(key) < MIN_KEY:
+            # a two-letter name only written as one ("badge under Vo"), not opening a sentence
+            word = text[start : toks[j][1]]
+            return word[0].isupper() and word[1:].islower() and not SENTENCE_START.search(text[max(0, start - 3) : start])
         mention = start > 0 and text[start - 1] == "@"  # "@coffee" is a username, whatever its case
         if (key in COMMON_WORDS or key in common_words()) and not mention:
             return text[start].isupper() and not (i == j and everyday_use(text, start, toks[j][1]))

@@ -24,9 +24,8 @@ HOSTILE = pytest.mark.xfail(strict=True, reason="images and a page too large for
 DETECTION = pytest.mark.xfail(strict=True, reason="people named in capitals, with initials, in business names or in "
                               "French: detection (issue 12 items 3-4, branch i12-detect)")
 NOT_YET_IMPORTED = {"ocrmypdf-baiona_color.jpg", "ocrmypdf-typewriter.png", "ocrmypdf-hugemono.pdf"}
-NOT_YET_FOUND = {"ocrmypdf-3small.pdf", "pdfplumber-2023-06-20-PV.pdf", "pdfplumber-cupertino_usd_4-6-16.pdf",
-                 "pdfplumber-WARN-Report-for-7-1-2015-to-03-25-2016.pdf", "pdfplumber-la-precinct-bulletin-2014-p1.pdf",
-                 "pdfplumber-senate-expenditures.pdf"}
+NOT_YET_FOUND = {"ocrmypdf-3small.pdf", "pdfplumber-WARN-Report-for-7-1-2015-to-03-25-2016.pdf",
+                 "pdfplumber-la-precinct-bulletin-2014-p1.pdf", "pdfplumber-senate-expenditures.pdf"}
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not CORPUS_DIR.is_dir(), reason=f"no corpus at {CORPUS_DIR} (set CURATOR_CORPUS)")]

@@ -24,17 +24,6 @@ from tests.data.mattermost import make_exports
 
 MM = Path(make_exports.__file__).resolve().parent
 CHAT = Path(make_chat.__file__).resolve().parent
-# Originals that only better detection can find (issue 12 item 4, the detection branch): the
-# street address of another country in an attachment, and chat outsiders the name lists miss.
-AWAITING_DETECTION = {
-    "Rua das Flores 118, 4050-262 Porto",
-    "14 Ashgrove Lane, Norwich NR2 3LP", "Kastanienallee 9, 10435 Berlin", "27 rue de la Roquette, 75011 Paris",
-    "Calle Toledo 61, 2º D, 28005 Madrid", "1180 Pine Street, Apt 5, San Francisco, CA 94109",
-    "Spuistraat 210, 1012 VT Amsterdam", "Via dei Serpenti 44, 00184 Roma", "48 Wellington St, Leichhardt NSW 2040",
-    "18 Mill Lane, Stockport SK4 2DF", "612 408 113", "Maëlle", "Vo",
-}
-
-
 @pytest.fixture(autouse=True)
 def fixed_vault_key(monkeypatch):
     """The same pseudonyms every run: a survivor check by whole words cannot meet a pseudonym
@@ -112,12 +101,10 @@ def _all_originals(name: str) -> list[str]:
 
 def test_no_original_of_the_channel_export_is_left_in_the_store_or_its_bundle(channel):
     store, _, _ = channel
-    left = survivors(_all_originals("channel-export"), readable(store.root))
-    assert sorted(set(left) - AWAITING_DETECTION) == []
+    assert survivors(_all_originals("channel-export"), readable(store.root)) == []
     assert run_cli("audit", store=store.root).exit_code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="street addresses of other countries: the detection branch (i12-detect)")
 def test_no_address_of_the_channel_export_is_left(channel):
     store, _, _ = channel
     assert survivors(_facts("channel-export")["originals"]["addresses"], readable(store.root)) == []
@@ -217,8 +204,7 @@ def test_the_1500_message_chat_log_imports_whole(store, tmp_path):
     assert len(export.posts) == make_chat.COUNT
     replies = sum(1 for m in make_chat.messages() if m.get("thread") not in (None, m["id"]))
     assert sum(1 for p in export.posts.values() if p.root_id) == replies
-    left = survivors(make_chat.originals(), readable(store.directory(fixture_id)))
-    assert sorted(set(left) - AWAITING_DETECTION) == []
+    assert survivors(make_chat.originals(), readable(store.directory(fixture_id))) == []
     assert run_cli("audit", store=store.root).exit_code == 0
 
 
@@ -236,5 +222,5 @@ def test_a_chat_log_with_ids_repeated_across_threads_imports(store):
     for text in structure["kept_text"]:
         assert text in messages, text
     originals = [v for values in facts["originals"].values() for v in values]
-    assert sorted(set(survivors(originals, readable(store.directory(fixture_id)))) - AWAITING_DETECTION) == []
+    assert survivors(originals, readable(store.directory(fixture_id))) == []
     assert run_cli("audit", store=store.root).exit_code == 0
