@@ -83,6 +83,11 @@ class Provenance(Strict):
         pattern=r"^[0-9a-f]{16}$",
         description="fingerprint of the pseudonym vault that anonymised it (never the key)",
     )
+    vault_entries: int | None = Field(
+        default=None, ge=0,
+        description="how many originals the vault held when it anonymised this fixture: the audit judges it "
+        "against those (a word a later source taught the vault is no name it could have known)",
+    )
     kept: list[str] = Field(
         default_factory=list,
         description="terms the user kept as written (--keep, [anonymise] keep) that occur in it: a decision, "

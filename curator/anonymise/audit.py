@@ -50,6 +50,7 @@ def find_leaks(
     judge_names: bool = True,
     detector: Detector | None = None,
     keep: Keep | None = None,
+    known_until: int | None = None,
 ) -> list[Leak]:
     """Leaks in (location, text) pairs: what `left.Judge` calls personal data.
 
@@ -58,15 +59,16 @@ def find_leaks(
     `judge_names=False` for texts another vault anonymised (a fixture from a clone of the
     store): their pseudonyms are unknown here, so name guesses and lone name parts say
     nothing about them; whole originals (full names, emails, usernames) still count.
-    `keep`: terms and hosts the user decided are not personal. `detector` defaults to
-    `detector_for()`.
+    `keep`: terms and hosts the user decided are not personal. `known_until`: judge against
+    the originals the vault held when it held that many entries (a fixture's
+    `provenance.vault_entries`). `detector` defaults to `detector_for()`.
     """
     from curator.anonymise.detect import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
     from curator.anonymise.left import Judge
 
     judge = Judge(vault, detector if detector is not None else detector_for(), keep=keep or NOTHING_KEPT,
-                  synthetic=synthetic, judge_names=judge_names)
+                  synthetic=synthetic, judge_names=judge_names, known_until=known_until)
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     leaks: list[Leak] = []
     for (where, text), spans in zip(pairs, judge.spans_many([t for _, t in pairs]), strict=True):
@@ -136,9 +138,9 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     ours, _ = anonymised_here(fixtures, vault)
     mine = set(ours)
     leaks: list[Leak] = []
-    for (judged_here, keep), ids in groups_by_keep(store, fixtures, mine).items():
+    for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
         leaks += find_leaks(_fixture_texts(store, ids), vault, synthetic=synthetic, judge_names=judged_here,
-                            detector=detector, keep=keep)
+                            detector=detector, keep=keep, known_until=until)
     leaks += [Leak(where, "attachment that is no text", "") for where in _undecodable(store, [f.id for f in fixtures])]
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
@@ -156,14 +158,18 @@ def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:
     return keep.merged([t for f in fixtures for t in f.provenance.kept], [h for f in fixtures for h in f.provenance.kept_hosts])
 
 
-def groups_by_keep(store: Store, fixtures: Iterable[Fixture], mine: set[str]) -> dict[tuple[bool, Keep], list[str]]:
-    """Fixture ids grouped by how they are judged: with names (anonymised here) or not, and
-    with which kept terms and hosts (each fixture's own decisions)."""
-    groups: dict[tuple[bool, Keep], list[str]] = {}
+def fixture_groups(store: Store, fixtures: Iterable[Fixture], mine: set[str],
+                   vault: Vault | None) -> dict[tuple[bool, Keep, int | None], list[str]]:
+    """Fixture ids grouped by how they are judged: with names (anonymised here) or not, with
+    which kept terms and hosts (each fixture's own decisions), and against the originals the
+    vault held when it anonymised them (all of them for fixtures it did not anonymise)."""
+    groups: dict[tuple[bool, Keep, int | None], list[str]] = {}
     base = store_keep(store)
     for fixture in fixtures:
         keep = base.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
-        groups.setdefault((fixture.id in mine, keep), []).append(fixture.id)
+        ours = vault is not None and fixture.provenance.vault_id == vault.fingerprint
+        until = fixture.provenance.vault_entries if ours else None
+        groups.setdefault((fixture.id in mine, keep, until), []).append(fixture.id)
     return groups
 
 

@@ -62,8 +62,9 @@ class DetectedSpan:
     original: str = ""  # for a known original: the vault's spelling of it
 
 
-def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
-    """A detected value that is not a leak: a pseudonym of this vault or a reserved example."""
+def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None) -> bool:
+    """A detected value that is not a leak: a pseudonym of this vault or a reserved example.
+    `until`: judged with the name words the vault knew when it held that many entries."""
     if gen.is_reserved(kind, value):
         return True
     if vault is None:
@@ -71,7 +72,7 @@ def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
     if vault.is_pseudonym(value):
         return True
     if kind == "person":
-        return _pseudonym_name(vault, tokens(value))
+        return _pseudonym_name(vault, tokens(value), until)
     if kind == "address":
         # the start of an address pseudonym, cut short by a title's length limit
         cut = normal(value)
@@ -79,7 +80,7 @@ def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
     return False
 
 
-def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
+def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) -> bool:
     """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
 
     Every word is a pseudonym word or no known name at all, at least one is a pseudonym
@@ -89,7 +90,7 @@ def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
 
     if not words:
         return True  # only titles ("Mr", "Dr."): they name nobody
-    if any(vault.is_original_token(w) for w in words):
+    if any(vault.is_original_token(w, until) for w in words):
         return False
     known = known_name_words()
     pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
@@ -160,7 +161,7 @@ class Judge:
 
     def __init__(self, vault: Vault | None, detector: Detector, *, terms: TermIndex | None = None,
                  keep: Keep = NOTHING_KEPT, synthetic: Iterable[str] = (), judge_names: bool = True,
-                 ids: bool = False) -> None:
+                 ids: bool = False, known_until: int | None = None) -> None:
         self.vault = vault
         self.detector = detector
         self.certain = terms if terms is not None else TermIndex()
@@ -169,6 +170,9 @@ class Judge:
         self.made_up = {normal(value) for value in synthetic if value}
         self.judge_names = judge_names and vault is not None
         self.ids = ids
+        # a fixture is judged against the originals the vault held when it was anonymised: a
+        # word another source later taught it ("Parker") was no name known then
+        self.until = known_until
         self.used = Used()
         # values that stand in for people: the vault's pseudonyms and curator's made-up values
         self._disguises = (pseudonym_index(vault), TermIndex((value, "synthetic") for value in self.made_up))
@@ -201,6 +205,9 @@ class Judge:
         found = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.certain.find(text)]
         disguised = [(m.start, m.end) for index in self._disguises for m in index.find(text)]
         for m in self.known.find(text):
+            if self.until is not None and self.vault is not None and \
+                    not self.vault.known_at(m.term.original, m.term.kind, self.until):
+                continue
             if _inside_longer(m.start, m.end, disguised):
                 continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
             if m.term.kind in NAME_PARTS and (not self.judge_names or self._also_a_pseudonym_word(text[m.start:m.end])):
@@ -215,7 +222,7 @@ class Judge:
         found = []
         for hit in hits:
             value = text[hit.start : hit.end]
-            if is_safe(self.vault, hit.kind, value) or normal(value) in self.made_up:
+            if is_safe(self.vault, hit.kind, value, self.until) or normal(value) in self.made_up:
                 continue
             if not self.judge_names and hit.kind in VAULT_ONLY:
                 continue
@@ -241,11 +248,11 @@ class Judge:
         assert vault is not None
         words = [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
         disguised = [(s, e) for s, e in words
-                     if vault.is_pseudonym_token(text[s:e]) and not vault.is_original_token(text[s:e])]
+                     if vault.is_pseudonym_token(text[s:e]) and not vault.is_original_token(text[s:e], self.until)]
         if not disguised:
             return [DetectedSpan(start, end, "person", 1)]
         return [DetectedSpan(s, e, "person", 1) for s, e in words
-                if (s, e) not in disguised and not is_safe(vault, "person", text[s:e])]
+                if (s, e) not in disguised and not is_safe(vault, "person", text[s:e], self.until)]
 
     def _mentions(self, text: str) -> list[DetectedSpan]:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
@@ -267,7 +274,7 @@ class Judge:
         one of its pseudonym words ("@maria.lopez" after rewriting names no one)."""
         if self.vault is None:
             return word in names
-        return self.vault.is_original_token(word) or (word in names and not self.vault.is_pseudonym_token(word))
+        return self.vault.is_original_token(word, self.until) or (word in names and not self.vault.is_pseudonym_token(word))
 
     def _encoded(self, text: str) -> list[DetectedSpan]:
         """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal data."""

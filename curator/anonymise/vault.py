@@ -76,7 +76,9 @@ class Vault:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
-        self._name_tokens: set[str] = set()
+        # name token -> how many entries the vault held when it became one (see `is_original_token`)
+        self._name_tokens: dict[str, int] = {}
+        self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()
 
     @property
@@ -182,8 +184,23 @@ class Vault:
     def is_pseudonym_token(self, token: str) -> bool:
         return token.casefold() in self._pseudonym_tokens
 
-    def is_original_token(self, token: str) -> bool:
-        return token.casefold() in self._name_tokens
+    def known_at(self, original: str, kind: str, until: int | None) -> bool:
+        """True when the vault knew `original` while it held `until` entries (None: now).
+
+        A vault only ever gains entries, so a fixture that records how many entries the vault
+        held when it anonymised it is judged against exactly the originals known then."""
+        position = self._positions.get((kind, normal(original)))
+        return position is not None and (until is None or position < until)
+
+    def is_original_token(self, token: str, until: int | None = None) -> bool:
+        """True when `token` is a word of a name original; with `until`, only of one the vault
+        knew when it held `until` entries (what a fixture anonymised then was judged against)."""
+        learned = self._name_tokens.get(token.casefold())
+        return learned is not None and (until is None or learned < until)
+
+    def _learn_tokens(self, original: str) -> None:
+        for token in tokens(original):
+            self._name_tokens.setdefault(token, len(self._entries))
 
     # ------------------------------------------------------------ the mapping
 
@@ -195,7 +212,7 @@ class Vault:
         if not any(c.isalnum() for c in original):
             return original  # punctuation names nobody
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
         for attempt in range(MAX_ATTEMPTS):
             candidate = self._candidate(original, kind, attempt)
@@ -215,7 +232,7 @@ class Vault:
         if self.lookup(original, kind) is not None:
             return
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
 
     def assign(self, original: str, kind: str, proposal: str) -> str:
@@ -224,7 +241,7 @@ class Vault:
         if found is not None:
             return found
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
         if self._acceptable(proposal, owner=original):
             self._add(Entry(kind, original, proposal))
@@ -245,12 +262,14 @@ class Vault:
         return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
     def _add(self, entry: Entry) -> None:
-        self._entries[(entry.kind, normal(entry.original))] = entry
+        if entry.kind in NAME_KINDS:
+            self._learn_tokens(entry.original)  # before it counts: its own entry knows it
+        key = (entry.kind, normal(entry.original))
+        self._positions.setdefault(key, len(self._entries))
+        self._entries[key] = entry
         self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
         self._originals.add(normal(entry.original))
         self._pseudonym_tokens.update(tokens(entry.pseudonym))
-        if entry.kind in NAME_KINDS:
-            self._name_tokens.update(tokens(entry.original))
 
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
         rng = self.rng(kind, original, attempt)

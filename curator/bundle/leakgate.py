@@ -72,7 +72,7 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     from curator.anonymise import Vault, find_leaks
     from curator.anonymise.audit import (
         anonymised_here,
-        groups_by_keep,
+        fixture_groups,
         store_keep,
         synthetic_values,
     )
@@ -96,10 +96,11 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     hits = []
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
     leaks = []
-    for (judged_here, keep), ids in groups_by_keep(store, [fixtures[item.id] for item in todo], set(ours)).items():
+    for (judged_here, keep, until), ids in fixture_groups(store, [fixtures[item.id] for item in todo], set(ours),
+                                                          vault).items():
         chosen = set(ids)
         leaks += find_leaks(texts([i for i in todo if i.id in chosen], {}), vault, synthetic=synthetic,
-                            judge_names=judged_here, keep=keep)
+                            judge_names=judged_here, keep=keep, known_until=until)
     leaks += find_leaks(extra.items(), vault, synthetic=synthetic, keep=store_keep(store, fixtures.values()))
     undecodable = [where for item in todo if item.thread is not None
                    for where in undecodable_attachments(json.loads(item.thread), f"{THREAD_FILES}{item.id}.json")]

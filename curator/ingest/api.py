@@ -223,7 +223,7 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         # The base name only, and through the anonymiser: file names can name people too.
         provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault, keep),
                               importer=item.importer, imported_at=clock.now_iso(),
-                              vault_id=vault.fingerprint, kept=sorted(anonymised.kept.terms),
+                              vault_id=vault.fingerprint, vault_entries=len(vault), kept=sorted(anonymised.kept.terms),
                               kept_hosts=sorted(anonymised.kept.hosts)),
         warnings=warnings,
     )

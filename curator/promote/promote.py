@@ -233,6 +233,7 @@ class _Batch:
                 imported_at=now,
                 trace_id=record.trace_id,
                 vault_id=self.vault.fingerprint,
+                vault_entries=len(self.vault),
                 kept=sorted(kept.terms),
                 kept_hosts=sorted(kept.hosts),
             ),
