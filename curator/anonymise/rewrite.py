@@ -41,28 +41,36 @@ class Rewriter:
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
 
     def prefetch(self, texts: list[str]) -> None:
-        """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
-        self.detector.detect_many(t for t in texts if t not in self._cache)
+        """Rewrite many texts ahead, detecting in batches (one recognizer pass per batch): the
+        texts themselves, then what their first rewrite made of them (see `rewrite`)."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        self.detector.detect_many(todo)
+        firsts = [self._rewrite(t) for t in todo]
+        self.detector.detect_many([new for (new, _), old in zip(firsts, todo, strict=True) if new != old])
+        for old, first in zip(todo, firsts, strict=True):
+            self._cache[old] = self._polished(old, *first)
 
     def texts(self, texts: list[str]) -> list[str]:
         self.prefetch(texts)
         return [self.text(t) for t in texts]
 
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
-        """The text rewritten, and where its old offsets went.
-
-        Rewriting changes the context a detector reads ("BALDA Clemente" becomes "Spencer
-        Clemente", now two names in a row), so the result is judged again, and rewritten
-        again where the judge still finds something, as every checker will judge it."""
+        """The text rewritten, and where its old offsets went."""
         if text not in self._cache:
-            new, offsets = self._rewrite(text)
-            for _ in range(POLISH_PASSES):
-                if not self.judge.spans(new):
-                    break
-                new, more = self._rewrite(new)
-                offsets = offsets.then(more)
-            self._cache[text] = (new, offsets)
+            self._cache[text] = self._polished(text, *self._rewrite(text))
         return self._cache[text]
+
+    def _polished(self, old: str, new: str, offsets: OffsetMap) -> tuple[str, OffsetMap]:
+        """Rewriting changes the context a detector reads ("BALDA Clemente" becomes "Spencer
+        Clemente", now two names in a row), so a changed text is judged again, and rewritten
+        again where the judge still finds something, as every checker will judge it."""
+        for _ in range(POLISH_PASSES):
+            if new == old or not self.judge.spans(new):
+                break
+            old = new
+            new, more = self._rewrite(new)
+            offsets = offsets.then(more)
+        return new, offsets
 
     def text(self, text: str) -> str:
         return self.rewrite(text)[0]
