@@ -26,8 +26,9 @@ $(LS_VENV)/.installed:
 	touch $@
 
 # Tesseract for OCR; Go for tests/go (a Go eval suite reading a bundle's thread files);
-# Chromium (Debian's package, never a browser download) opens the HTML report in the
-# browser test. Where Go or Chromium cannot be installed, their test says so and skips.
+# Chromium (Debian's package, never a browser download) opens the HTML report and the
+# pushed Label Studio tasks in the browser tests. Where Go or Chromium cannot be
+# installed, their tests say so and skip.
 system-deps:
 	@command -v tesseract >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \
@@ -39,7 +40,7 @@ system-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  { $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "make: could not install chromium; the HTML report's browser test will skip" >&2; }
+	  echo "make: could not install chromium; the browser tests will skip" >&2; }
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -2,21 +2,38 @@
 
 A revision is a whole snapshot (the last line of labels.jsonl is the current truth), so a
 new revision starts from the previous one and changes only what it is told to.
+
+Every value stands on evidence located in the content (also when written differently), or
+on a reason given for its absence (`no_evidence`). `truth_problems` is the one definition
+of "the truth agrees with its text": `label set`, every mutation step, review pull and
+`curator validate` all ask it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from curator import clock
+from curator.config import doc_type as lookup_doc_type
 from curator.config import field_spec
 from curator.errors import CuratorError
-from curator.model import Content, FieldLabel, FieldType, LabelRevision, Rubric, Span, StoreConfig
-from curator.normalise import UnparsableValue, check, find_value, same_value
+from curator.model import (
+    Content,
+    FieldLabel,
+    FieldType,
+    LabelRevision,
+    Rubric,
+    Span,
+    StoreConfig,
+    ThreadContent,
+)
+from curator.normalise import UnparsableValue, check, find_value, matches_any, same_value
 from curator.spans import find_all
 
 if TYPE_CHECKING:
+    from curator.anonymise.typed import TypedText
     from curator.store import Store
 
 
@@ -24,11 +41,42 @@ def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
     """FIELD=VALUE pairs; an empty VALUE means the field is expected absent."""
     assignments: dict[str, str] = {}
     for pair in pairs:
-        field, sep, value = pair.partition("=")
-        if not sep or not field.strip():
+        field_name, sep, value = pair.partition("=")
+        if not sep or not field_name.strip():
             raise CuratorError(f"expected FIELD=VALUE, got {pair!r}")
-        assignments[field.strip()] = value.strip()
+        assignments[field_name.strip()] = value.strip()
     return assignments
+
+
+def parse_variants(pairs: Sequence[str]) -> dict[str, list[str]]:
+    """FIELD=VALUE pairs, repeatable per field: accepted variants to add or drop."""
+    variants: dict[str, list[str]] = {}
+    for pair in pairs:
+        field_name, sep, value = pair.partition("=")
+        if not sep or not field_name.strip() or not value.strip():
+            raise CuratorError(f"expected FIELD=VALUE for an accepted variant, got {pair!r}")
+        variants.setdefault(field_name.strip(), []).append(value.strip())
+    return variants
+
+
+@dataclass(frozen=True)
+class LabelEdit:
+    """What one `label set` (or one review answer) changes; everything else is carried over."""
+
+    assignments: Mapping[str, str] = field(default_factory=dict)  # "" = expected absent
+    no_evidence: str | None = None  # why assigned values that are not in the content still stand
+    accept: Mapping[str, Sequence[str]] = field(default_factory=dict)  # field -> variants to add
+    drop_accept: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    add_rubrics: Sequence[str] = ()
+    drop_rubrics: Sequence[str] = ()
+    evidence_posts: Sequence[str] = ()  # the posts the rubrics given in add_rubrics are judged on
+    doc_type: str | None = None  # set or change the fixture's doc type
+    reference: str | None = None  # a reviewed answer meeting every rubric; "" removes it
+
+    @property
+    def empty(self) -> bool:
+        return not (self.assignments or self.accept or self.drop_accept or self.add_rubrics
+                    or self.drop_rubrics or self.doc_type or self.reference is not None)
 
 
 def revise(
@@ -44,58 +92,206 @@ def revise(
     author: str,
     source: str = "manual",
     reason: str | None = None,
+    no_evidence: str | None = None,
 ) -> LabelRevision:
-    """The next revision: `previous` with the given fields and rubrics changed.
+    """The next revision: `previous` with the given fields and rubrics changed (see `apply_edit`)."""
+    edit = LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics, drop_rubrics=drop_rubrics,
+                     no_evidence=no_evidence, reference=reference)
+    return apply_edit(config, doc_type, content, previous, edit, author=author, source=source, reason=reason)
 
-    Unknown fields, values that do not parse for their type, and dropping a rubric that is
-    not there are errors. Evidence is found in the content when the value occurs in it.
-    `reference` sets the reviewed reference answer ("" removes it; None keeps the previous).
+
+def apply_edit(
+    config: StoreConfig,
+    doc_type: str | None,
+    content: Content,
+    previous: LabelRevision | None,
+    edit: LabelEdit,
+    *,
+    author: str,
+    source: str = "manual",
+    reason: str | None = None,
+) -> LabelRevision:
+    """The next revision: `previous` with `edit` applied.
+
+    Unknown fields, values that do not parse for their type, a value that is not in the
+    content without a `no_evidence` reason, and dropping what is not there are errors.
+    `edit.reference` sets the reviewed reference answer ("" removes it; None keeps it).
     """
+    chosen = doc_type
     fields = dict(previous.fields) if previous else {}
-    for field, value in (assignments or {}).items():
-        if doc_type is None:
-            raise CuratorError("this fixture has no doc type, so it has no fields; use --rubric")
-        spec = field_spec(config, doc_type, field)
+    if edit.doc_type is not None and edit.doc_type != doc_type:
+        chosen, fields = _retyped(config, content, edit.doc_type, fields)
+    for name, value in edit.assignments.items():
+        if chosen is None:
+            raise CuratorError("this fixture has no doc type, so it has no fields; "
+                               "give it one with --doc-type, or use --rubric")
+        spec = field_spec(config, chosen, name)
         if not value:
-            fields[field] = FieldLabel(type=spec.type, value=None, expected_absent=True)
+            fields[name] = FieldLabel(type=spec.type, value=None, expected_absent=True)
             continue
         try:
             check(value, spec.type)
         except UnparsableValue as error:
-            raise CuratorError(f"{field}: {error} (field type {spec.type})") from None
-        fields[field] = FieldLabel(
-            type=spec.type, value=value, evidence=locate(content, value, spec.type)
-        )
-
-    rubrics = list(previous.rubrics) if previous else []
-    for text in drop_rubrics:
-        remaining = [r for r in rubrics if r.text != text]
-        if len(remaining) == len(rubrics):
-            raise CuratorError(f"no rubric {text!r} to drop")
-        rubrics = remaining
-    known = {r.text for r in rubrics}
-    for text in add_rubrics:
-        if not text.strip():
-            raise CuratorError("a rubric cannot be empty")
-        if text not in known:
-            rubrics.append(Rubric(text=text))
-            known.add(text)
-
+            raise CuratorError(f"{name}: {error} (field type {spec.type})") from None
+        before = fields.get(name)
+        same = before if before is not None and before.value is not None \
+            and same_value(before.value, value, spec.type) else None
+        # the same value again keeps what was said about it: why it stands, its variants, authority
+        label = evidenced(content, name, spec.type, value, edit.no_evidence or (same.no_evidence if same else None))
+        if same is not None:
+            label = label.model_copy(update={"variants": same.variants, "authority": same.authority})
+        fields[name] = label
+    for name, values in edit.accept.items():
+        fields[name] = with_variants(fields, name, values, config, chosen)
+    for name, values in edit.drop_accept.items():
+        fields[name] = without_variants(fields, name, values)
+    rubrics = _revised_rubrics(content, list(previous.rubrics) if previous else [], edit)
     kept = previous.reference if previous else None
-    answer = kept if reference is None else (reference.strip() or None)
+    answer = kept if edit.reference is None else (edit.reference.strip() or None)
     if answer is not None and not rubrics:
         raise CuratorError("a reference answer is judged against rubrics, and this fixture has none")
-
     return LabelRevision(
         rev=(previous.rev + 1) if previous else 1,
         time=clock.now_iso(),
         author=author,
         source=source,
         reason=reason,
+        doc_type=chosen if chosen != doc_type else None,
         fields=fields,
         rubrics=rubrics,
         reference=answer,
     )
+
+
+NO_EVIDENCE_HINT = 'give --no-evidence "why" to keep it without evidence'
+
+
+def evidenced(content: Content, name: str, field_type: FieldType, value: str,
+              no_evidence: str | None = None, *, hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
+    """`value` as a field label with its evidence located, or with `no_evidence` as its reason.
+
+    Refused (CuratorError, ending with `hint`) when it is in neither form in the content and
+    no reason is given.
+    """
+    span = locate(content, value, field_type)
+    if span is not None:
+        found = evidence_text(content, span)
+        return FieldLabel(type=field_type, value=value, evidence=span,
+                          evidence_text=None if found == value else found)
+    if no_evidence and no_evidence.strip():
+        return FieldLabel(type=field_type, value=value, no_evidence=no_evidence.strip())
+    places = len(content.texts())
+    raise CuratorError(
+        f"{name}: {value!r} is not in the content (looked through its {places} {content.part}(s) "
+        f"for it as written and in every other way a {field_type} value can be written); {hint}"
+    )
+
+
+def reviewed(content: Content, name: str, field_type: FieldType, value: str, span: Span | None,
+             variants: Sequence[str] = (), *, no_evidence: str | None = None,
+             hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
+    """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
+
+    The evidence is the span they marked, else the value located in the content (refused
+    when it is not there, unless `no_evidence` gives the reason it stands without). Marked text that does not itself say the value ("J0n Cole" for
+    Jon Cole) is what they read as the value there, so it is accepted too, as written: the
+    truth then agrees with its text. Other variants of a date, amount or number must parse.
+    """
+    if span is None:
+        label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
+    else:
+        found = evidence_text(content, span)
+        label = FieldLabel(type=field_type, value=value, evidence=span,
+                           evidence_text=None if found == value else found)
+        if found is not None and not shows(found, label):
+            label = label.model_copy(update={"variants": [found]})
+    return accepting(label, name, variants)
+
+
+def with_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[str],
+                  config: StoreConfig, doc_type: str | None) -> FieldLabel:
+    """`name`'s label with `values` accepted as other answers (see `accepting`)."""
+    if doc_type is not None:
+        field_spec(config, doc_type, name)  # an unknown field is refused by name
+    label = fields.get(name)
+    if label is None or label.value is None:
+        raise CuratorError(f"{name}: has no value to accept variants of; set FIELD=VALUE first")
+    return accepting(label, name, values)
+
+
+def accepting(label: FieldLabel, name: str, values: Sequence[str]) -> FieldLabel:
+    """`label` with `values` accepted as other answers; each variant of a date, amount or
+    number must parse as one, and one already accepted (type-aware) adds nothing."""
+    variants = list(label.variants)
+    for value in values:
+        if label.type in (FieldType.date, FieldType.money, FieldType.number):
+            try:
+                check(value, label.type)
+            except UnparsableValue as error:
+                raise CuratorError(f"{name}: accepted variant {error} (field type {label.type})") from None
+        if not matches_any(value, [label.value or "", *variants], label.type):
+            variants.append(value)
+    return label.model_copy(update={"variants": variants})
+
+
+def without_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[str]) -> FieldLabel:
+    label = fields.get(name)
+    if label is None:
+        raise CuratorError(f"{name}: no such field in the labels")
+    variants = list(label.variants)
+    for value in values:
+        if value not in variants:
+            shown = ", ".join(repr(v) for v in variants) or "none"
+            raise CuratorError(f"{name}: {value!r} is not an accepted variant (accepted: {shown})")
+        variants.remove(value)
+    return label.model_copy(update={"variants": variants})
+
+
+def _retyped(config: StoreConfig, content: Content, new_type: str,
+             fields: dict[str, FieldLabel]) -> tuple[str, dict[str, FieldLabel]]:
+    """Fields under a new doc type: those the new type has (same name and type) stay, the rest
+    go; a document gets the values its label phrases show for fields still unlabelled."""
+    if isinstance(content, ThreadContent):
+        raise CuratorError("a thread has no doc type (its labels are rubrics)")
+    spec = lookup_doc_type(config, new_type)
+    kept = {name: label for name, label in fields.items()
+            if name in spec.fields and spec.fields[name].type == label.type}
+    from curator.ingest.suggest import suggest_fields
+
+    for name, label in suggest_fields(content, spec).items():
+        kept.setdefault(name, label)
+    return new_type, kept
+
+
+def _revised_rubrics(content: Content, rubrics: list[Rubric], edit: LabelEdit) -> list[Rubric]:
+    for text in edit.drop_rubrics:
+        remaining = [r for r in rubrics if r.text != text]
+        if len(remaining) == len(rubrics):
+            raise CuratorError(f"no rubric {text!r} to drop")
+        rubrics = remaining
+    if edit.evidence_posts:
+        if not edit.add_rubrics:
+            raise CuratorError("--evidence-post names the posts of the rubrics given with --rubric")
+        _check_posts(content, edit.evidence_posts)
+    posts = list(dict.fromkeys(edit.evidence_posts))
+    for text in edit.add_rubrics:
+        if not text.strip():
+            raise CuratorError("a rubric cannot be empty")
+        index = next((i for i, r in enumerate(rubrics) if r.text == text), None)
+        if index is None:
+            rubrics.append(Rubric(text=text, evidence_posts=posts))
+        elif posts:
+            rubrics[index] = rubrics[index].model_copy(update={"evidence_posts": posts})
+    return rubrics
+
+
+def _check_posts(content: Content, post_ids: Sequence[str]) -> None:
+    if not isinstance(content, ThreadContent):
+        raise CuratorError("--evidence-post names posts of a thread; this fixture is a document")
+    known = [post.id for post in content.export.ordered_posts()]
+    for post_id in post_ids:
+        if post_id not in content.export.posts:
+            raise CuratorError(f"no post {post_id!r} in this thread (its posts: {', '.join(known)})")
 
 
 def locate(content: Content, value: str, field_type: FieldType | str = "text") -> Span | None:
@@ -119,11 +315,32 @@ def evidence_text(content: Content, span: Span) -> str | None:
     return text[span.start : span.end]
 
 
-def evidence_problems(content: Content, revision: LabelRevision) -> list[str]:
-    """Fields whose evidence does not point at their value (or recorded evidence text)."""
+def shows(found: str, label: FieldLabel) -> bool:
+    """Does `found` (the text at a label's evidence) say the label's value or an accepted variant?"""
+    if label.value is None:
+        return False
+    if found == label.value or found in label.variants:  # as written: the usual case, and cheap
+        return True
+    return matches_any(found, [label.value, *label.variants], label.type)
+
+
+def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
+    """How a revision's truth disagrees with its text; empty when it agrees.
+
+    The one definition. Each value must be shown at its evidence span (type-aware: a date
+    labelled 2024-01-15 may read "January 15, 2024"), or be an accepted variant there, or be
+    marked unanswerable (noise garbled it), or have no evidence with a stated reason. A span
+    must lie inside its page or post, and the text there must be the recorded evidence_text.
+    Expected-absent fields have no value to disagree. A rubric's evidence posts must exist.
+    """
     problems = []
     for name, label in revision.fields.items():
+        if label.value is None:
+            continue
         if label.evidence is None:
+            if not label.no_evidence:
+                problems.append(f"field {name}: {label.value!r} has no evidence in the content and no "
+                                "reason why (label set --no-evidence)")
             continue
         found = evidence_text(content, label.evidence)
         if found is None:
@@ -131,17 +348,30 @@ def evidence_problems(content: Content, revision: LabelRevision) -> list[str]:
             problems.append(f"field {name}: evidence {where} is outside the content")
         elif label.evidence_text is not None and found != label.evidence_text:
             problems.append(f"field {name}: evidence text {found!r} is not the recorded {label.evidence_text!r}")
-        elif label.evidence_text is None and not _same(found, label.value or "", label.type):
-            problems.append(f"field {name}: evidence text {found!r} is not {label.value!r}")
+        elif not label.unanswerable and not shows(found, label):
+            problems.append(f"field {name}: the text at its evidence reads {found!r}, "
+                            f"which is neither {label.value!r} nor an accepted variant")
+    if isinstance(content, ThreadContent):
+        for rubric in revision.rubrics:
+            missing = [p for p in rubric.evidence_posts if p not in content.export.posts]
+            if missing:
+                problems.append(f"rubric {rubric.text!r}: evidence posts not in the thread: {', '.join(missing)}")
     return problems
 
 
-def _same(found: str, value: str, field_type: FieldType) -> bool:
-    # Evidence may write a value differently from the label ("January 15, 2024" for a
-    # date labelled 2024-01-15); text-like values must match exactly as written.
-    if field_type in (FieldType.date, FieldType.money, FieldType.number):
-        return same_value(found, value, field_type)
-    return found == value
+def anchored(content: Content, revision: LabelRevision) -> LabelRevision:
+    """`revision` with evidence located for each value that has neither evidence nor a reason
+    (labels written before evidence was required); a value not in the content stays as it is."""
+    fields = dict(revision.fields)
+    for name, label in revision.fields.items():
+        if label.value is None or label.evidence is not None or label.no_evidence:
+            continue
+        span = locate(content, label.value, label.type)
+        if span is not None:
+            found = evidence_text(content, span)
+            fields[name] = label.model_copy(update={
+                "evidence": span, "evidence_text": None if found == label.value else found})
+    return revision.model_copy(update={"fields": fields})
 
 
 def default_author() -> str:
@@ -161,29 +391,53 @@ def set_labels(
     reference: str | None = None,
     reason: str | None = None,
     author: str | None = None,
+    no_evidence: str | None = None,
+    edit: LabelEdit | None = None,
 ) -> LabelRevision:
-    """Append a manual revision to a fixture; nothing is written when any part is invalid."""
-    if not assignments and not add_rubrics and not drop_rubrics and reference is None:
-        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --rubric or --reference")
+    """Append a manual revision to a fixture; nothing is written when any part is invalid.
+
+    Give the change as keyword arguments or as a whole `edit`. A new doc type is written
+    to fixture.json in the same transaction as the revision that records it.
+    """
     from curator.anonymise.typed import TypedText
 
+    edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
+                             drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)
+    if edit.empty:
+        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --accept, --rubric, --reference or --doc-type")
     with store.transaction() as txn:
         record = store.load(fixture_id)
         # what the reviewer typed, through the vault first: a real name becomes the
         # pseudonym the content uses, and is then located in the content like any value
         typed = TypedText.of(store, record.fixture)
-        doc_type = record.fixture.doc_type
-        revision = revise(
+        revision = apply_edit(
             store.config,
-            doc_type,
+            record.fixture.doc_type,
             record.content,
             record.labels,
-            assignments={f: typed.field_value(store.config, doc_type, f, v) for f, v in (assignments or {}).items()},
-            add_rubrics=[typed.text(t) for t in add_rubrics],
-            drop_rubrics=[typed.text(t) for t in drop_rubrics],
-            reference=None if reference is None else typed.text(reference),
+            _typed_edit(typed, store.config, edit.doc_type or record.fixture.doc_type, edit),
             author=author or default_author(),
             reason=None if reason is None else typed.text(reason),
         )
         typed.save()  # before the revision lands: a pseudonym is never used but unrecorded
-        return txn.append_revision(fixture_id, revision)
+        written = txn.append_revision(fixture_id, revision)
+        if revision.doc_type is not None:
+            txn.save_fixture(record.fixture.model_copy(update={"doc_type": revision.doc_type}))
+        return written
+
+
+def _typed_edit(typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit) -> LabelEdit:
+    """`edit` with every value and text a person typed passed through the store's vault."""
+    def values(variants: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+        return {f: [typed.field_value(config, doc_type, f, v) for v in vs] for f, vs in variants.items()}
+
+    return replace(
+        edit,
+        assignments={f: typed.field_value(config, doc_type, f, v) for f, v in edit.assignments.items()},
+        no_evidence=None if edit.no_evidence is None else typed.text(edit.no_evidence),
+        accept=values(edit.accept),
+        drop_accept=values(edit.drop_accept),
+        add_rubrics=[typed.text(t) for t in edit.add_rubrics],
+        drop_rubrics=[typed.text(t) for t in edit.drop_rubrics],
+        reference=None if edit.reference is None else typed.text(edit.reference),
+    )

@@ -26,6 +26,15 @@ def variant_status(parent: Status, needs_review: bool) -> Status:
     return parent if parent in (Status.reviewed, Status.active) else Status.draft
 
 
+def refreshed_status(status: Status, undecided: Sequence[str]) -> Status:
+    """A variant re-derived from its parent's new labels. Its truth followed mechanically, so it
+    keeps the status people gave it; only something a person has not decided yet (`undecided`,
+    what the mutation could not settle by rule) sends it back to review. Retired stays retired."""
+    if status is Status.retired or not undecided:
+        return status
+    return Status.needs_review
+
+
 def promoted_status(complete: bool) -> Status:
     """A promoted failure's: reviewed when its corrections alone give the whole truth."""
     return Status.reviewed if complete else Status.needs_review
@@ -46,11 +55,26 @@ def after_settling(status: Status) -> Status:
     return Status.reviewed if status is Status.needs_review else status
 
 
-def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str) -> list[Fixture]:
-    """Give fixtures a new status; all or none. Active needs labels and no open conflict."""
+def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str, *,
+               where: str | None = None, dry_run: bool = False) -> list[Fixture]:
+    """Give fixtures a new status; all or none. Active needs labels and no open conflict.
+
+    The fixtures are `fixture_ids`, or every fixture matching `where` ("status=reviewed,
+    category=ocr-noise", see curator.where). With `dry_run` every rule is checked and the
+    fixtures that would change are returned, but nothing is written.
+    """
+    from curator.where import matches, parse_where
+
     target = Status(status)
+    if fixture_ids and where:
+        raise CuratorError("give fixture IDs or --where, not both")
+    if where:
+        chosen = parse_where(where)
+        fixture_ids = [f.id for f in store.select() if matches(f, chosen)]
+        if not fixture_ids:
+            raise CuratorError(f"no fixture matches --where {where}")
     if not fixture_ids:
-        raise CuratorError("name at least one fixture")
+        raise CuratorError("name at least one fixture, or choose them with --where")
     changed = []
     with store.transaction() as txn:
         for fixture_id in fixture_ids:
@@ -63,6 +87,7 @@ def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str) -
                     raise CuratorError(f"{fixture_id}: annotators disagree on {fields}; settle it with `curator label set` first")
             if fixture.status is not target:
                 updated = fixture.model_copy(update={"status": target})
-                txn.save_fixture(updated)
-                changed.append(updated)
+                if not dry_run:
+                    txn.save_fixture(updated)
+                changed.append(fixture)
     return changed

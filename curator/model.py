@@ -236,6 +236,12 @@ class Post(Open):
     reply_count: int = 0
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    def written_at(self) -> str:
+        """When it was posted (create_at, epoch milliseconds) in UTC: "2024-01-05 10:02:03 UTC"."""
+        from datetime import UTC, datetime
+
+        return datetime.fromtimestamp(self.create_at / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
 
 class User(Open):
     id: str
@@ -268,6 +274,11 @@ class ThreadExport(Open):
     def ordered_posts(self) -> list[Post]:
         """Posts in conversation order: by create_at, ties broken by id for determinism."""
         return sorted(self.posts.values(), key=lambda post: (post.create_at, post.id))
+
+    def author(self, post: Post) -> str:
+        """Who wrote a post as the channel shows them: the username, else the user id."""
+        user = self.users.get(post.user_id)
+        return (user.username if user and user.username else post.user_id) or "?"
 
 
 class ThreadContent(Texts):
@@ -363,6 +374,16 @@ class FieldLabel(Strict):
     authority: str | None = Field(
         default=None, description="which text is authoritative and why, when sources conflict"
     )
+    # These two are left out of the file when unset, so labels written before them keep their bytes.
+    no_evidence: str | None = Field(
+        default=None, exclude_if=lambda value: value is None,
+        description="why the value stands although the content does not show it (label set --no-evidence)",
+    )
+    unanswerable: str | None = Field(
+        default=None, exclude_if=lambda value: value is None,
+        description="why no reader can recover the value from this text (OCR noise on the value); "
+        "scoring leaves the field out",
+    )
 
     @model_validator(mode="after")
     def _absent_has_no_value(self) -> FieldLabel:
@@ -370,6 +391,8 @@ class FieldLabel(Strict):
             raise ValueError("an expected-absent field has no value")
         if not self.expected_absent and self.value is None:
             raise ValueError("a field needs a value unless it is expected_absent")
+        if self.value is None and (self.no_evidence or self.unanswerable):
+            raise ValueError("only a field with a value can lack evidence or be unanswerable")
         return self
 
 
@@ -386,6 +409,10 @@ class LabelRevision(Strict):
     author: str
     source: str = Field(pattern=REVISION_SOURCE_PATTERN)
     reason: str | None = None
+    doc_type: str | None = Field(
+        default=None, exclude_if=lambda value: value is None,
+        description="the doc type this revision gave the fixture (label set --doc-type); left out when unset",
+    )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
     # Left out of the file when unset, so revisions without one keep their bytes.
@@ -393,6 +420,7 @@ class LabelRevision(Strict):
         default=None, min_length=1, exclude_if=lambda value: value is None,
         description="a reviewed answer that meets every rubric (judge calibration's must-pass case)",
     )
+
 
 
 # ---------------------------------------------------------------- helpers
@@ -414,9 +442,36 @@ class FieldSpec(Strict):
     description: str = ""
 
 
+AMENDMENT_PLACEHOLDERS = ("number", "date", "document_date", "clause", "label", "value")
+
+
 class DocTypeSpec(Strict):
     description: str = ""
     fields: dict[str, FieldSpec] = Field(min_length=1)
+    amendment: str | None = Field(
+        default=None,
+        description="template of the text that contradicts a field (curator mutate --contradict); "
+        "placeholders {number} {date} {document_date} {clause} {label} {value}, {value} required",
+    )
+
+    @field_validator("amendment")
+    @classmethod
+    def _known_placeholders(cls, template: str | None) -> str | None:
+        if template is None:
+            return None
+        from string import Formatter
+
+        try:
+            names = [name for _, name, _, _ in Formatter().parse(template) if name is not None]
+        except ValueError as error:
+            raise ValueError(f"amendment template: {error}") from None
+        unknown = sorted(set(names) - set(AMENDMENT_PLACEHOLDERS))
+        if unknown:
+            raise ValueError(f"amendment template: unknown placeholder {{{unknown[0]}}} "
+                             f"(known: {', '.join(AMENDMENT_PLACEHOLDERS)})")
+        if names.count("value") != 1:
+            raise ValueError("amendment template: needs {value} exactly once")
+        return template
 
 
 class StoreSettings(Strict):

@@ -1,11 +1,11 @@
-"""What `curator show` says about one fixture."""
+"""What `curator show` says about one fixture (and, with --text, its pages or posts)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from curator.model import DocumentContent
+from curator.model import DocumentContent, Where
 from curator.store import FixtureRecord
 
 
@@ -14,16 +14,21 @@ class FixtureView:
     """One fixture as `curator show` gives it: metadata, a content summary, current labels."""
 
     record: FixtureRecord
+    with_text: bool = False
     exit_code = 0
 
     def as_json(self) -> dict[str, Any]:
         record = self.record
         labels = record.labels
-        return {
+        shown: dict[str, Any] = {
             "fixture": record.fixture.model_dump(mode="json"),
             "content": _content_summary(record),
             "labels": labels.model_dump(mode="json") if labels else None,
         }
+        if self.with_text:
+            shown["text"] = [{"where": list(where), "heading": heading, "text": text}
+                             for where, heading, text in _texts(record)]
+        return shown
 
     def render(self) -> str:
         record = self.record
@@ -40,17 +45,40 @@ class FixtureView:
             lines.append(f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}")
         summary = _content_summary(record)
         lines.append("  content: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
-        labels = record.labels
-        if labels is None:
-            lines.append("  no labels")
-            return "\n".join(lines)
-        lines.append(f"  labels rev {labels.rev} by {labels.author} ({labels.source})")
-        for name, label in labels.fields.items():
-            value = "(expected absent)" if label.expected_absent else repr(label.value)
-            lines.append(f"    {name} [{label.type.value}] = {value}")
-        for rubric in labels.rubrics:
-            lines.append(f"    rubric: {rubric.text}")
+        lines += _label_lines(record)
+        if self.with_text:
+            for _, heading, text in _texts(record):
+                lines += [f"--- {heading}", text]
         return "\n".join(lines)
+
+
+def _label_lines(record: FixtureRecord) -> list[str]:
+    labels = record.labels
+    if labels is None:
+        return ["  no labels"]
+    lines = [f"  labels rev {labels.rev} by {labels.author} ({labels.source})"]
+    for name, label in labels.fields.items():
+        value = "(expected absent)" if label.expected_absent else repr(label.value)
+        lines.append(f"    {name} [{label.type.value}] = {value}"
+                     + "".join(f" | {v!r}" for v in label.variants)
+                     + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
+                     + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else ""))
+    for rubric in labels.rubrics:
+        posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+        lines.append(f"    rubric: {rubric.text}{posts}")
+    return lines
+
+
+def _texts(record: FixtureRecord) -> list[tuple[Where, str, str]]:
+    """Each page or post with a heading that says where it came from."""
+    content = record.content
+    if isinstance(content, DocumentContent):
+        return [(("page", p.number), f"page {p.number} ({p.origin}"
+                 + (f", {p.language}" if p.language else "") + ")", p.text) for p in content.pages]
+    export = content.export
+    return [(("post", post.id), f"post {post.id} by {export.author(post)} at {post.written_at()}"
+             + (f" (reply to {post.root_id})" if post.root_id else ""), post.message)
+            for post in export.ordered_posts()]
 
 
 def _content_summary(record: FixtureRecord) -> dict[str, Any]:

@@ -177,6 +177,8 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
             evidence_text=None if label.evidence_text is None else rewriter.text(label.evidence_text),
             variants=[value_of(v) for v in label.variants],
             authority=None if label.authority is None else rewriter.text(label.authority),
+            no_evidence=None if label.no_evidence is None else rewriter.text(label.no_evidence),
+            unanswerable=None if label.unanswerable is None else rewriter.text(label.unanswerable),
         )
     rubrics = [
         Rubric(text=rewriter.text(r.text), evidence_posts=[post_id(p) for p in r.evidence_posts])

@@ -41,6 +41,8 @@ class BuildResult:
     manifest: BundleManifest
     archive: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    joined: list[changelog.Move] = field(default_factory=list)  # since the previous version, and why
+    left: list[changelog.Move] = field(default_factory=list)
 
     exit_code = 0
 
@@ -55,6 +57,8 @@ class BuildResult:
             "counts": self.manifest.counts.model_dump(mode="json"),
             "content_sha256": self.manifest.content_sha256,
             "warnings": self.warnings,
+            "joined": [move.as_dict() for move in self.joined],
+            "left": [move.as_dict() for move in self.left],
         }
 
     def render(self) -> str:
@@ -64,7 +68,10 @@ class BuildResult:
         else:
             text = (f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
                     f"formats {', '.join(self.manifest.formats)} -> {self.path}")
-        return text + (f"\narchive: {self.archive}" if self.archive else "")
+        against = f" since {self.manifest.previous}" if self.manifest.previous else ""
+        moves = [f"joined{against}: {m.id} ({m.why})" for m in self.joined]
+        moves += [f"left{against}: {m.id} ({m.why})" for m in self.left]
+        return "\n".join([text, *moves] + ([f"archive: {self.archive}"] if self.archive else []))
 
 
 def parse_formats(formats: str | Iterable[str] | None) -> list[str]:
@@ -101,10 +108,13 @@ def build_bundle(
     archive: bool = False,
     progress: Progress | None = None,
     strict_audit: bool = False,
+    strict: bool = False,
 ) -> BuildResult:
     """Build bundles/VERSION from the store's fixtures with the given statuses.
 
-    `strict_audit` also refuses the bundle on the audit's name guesses (see leakgate).
+    `strict_audit` also refuses the bundle on the audit's name guesses (see leakgate);
+    `strict` refuses it when a fixture the previous version bundled as active left
+    without being retired.
     """
     manifest.check_version(version)
     chosen_formats = parse_formats(formats)
@@ -143,8 +153,16 @@ def build_bundle(
 
         fixtures_jsonl = jsonl.render(items)
         previous = manifest.previous_version(store.bundles_dir, version)
+        before = manifest.read_manifest(store.bundle_dir(previous)) if previous else None
+        joined, left = changelog.membership(store, before, [item.id for item in items], chosen_statuses)
+        unplanned = [move for move in left if move.unplanned]
+        if strict and unplanned:
+            gone = "; ".join(f"{m.id} ({m.why})" for m in unplanned)
+            raise CuratorError(f"--strict: {len(unplanned)} active fixture(s) of {previous} left without being "
+                               f"retired: {gone}")
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
-        changelog_text = _changelog(store, version, previous, items)
+        reasons = {move.id: move.why for move in [*joined, *left]}
+        changelog_text = _changelog(store, version, previous, items, reasons)
         columns = rows(items)
         table = hf.arrow_table(columns) if {"hf", "parquet"} & set(chosen_formats) else None
         splits = hf.split_tables(table) if "hf" in chosen_formats else None
@@ -180,7 +198,7 @@ def build_bundle(
         if archive:
             write_archive(final, archive_path, version)
         cache.save()
-        return BuildResult(version, final, False, built, archive_path if archive else None, warnings)
+        return BuildResult(version, final, False, built, archive_path if archive else None, warnings, joined, left)
 
 
 @contextmanager
@@ -228,12 +246,14 @@ def _write_formats(
         mattermost.write(staged, thread_files)
 
 
-def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised]) -> str:
+def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised],
+               reasons: dict[str, str]) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
     before = raw_lines(open_bundle(store.bundle_dir(previous)))
     after = [item.line for item in items]
-    return changelog.render(version, diff_raw(before, after, before_name=previous, after_name=version), len(items))
+    diff = diff_raw(before, after, before_name=previous, after_name=version)
+    return changelog.render(version, diff, len(items), reasons)
 
 
 def _manifest(

@@ -1,11 +1,70 @@
-"""CHANGELOG.md of a bundle: what changed against the previous version."""
+"""CHANGELOG.md of a bundle: what changed against the previous version, and why fixtures
+joined or left it (`membership`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from curator.bundle.diff import BundleDiff
+from curator.model import Status
+
+if TYPE_CHECKING:
+    from curator.model import BundleManifest, Fixture
+    from curator.store import Store
 
 
-def render(version: str, diff: BundleDiff | None, total: int) -> str:
+@dataclass(frozen=True)
+class Move:
+    """A fixture that joined or left the bundle since the previous version, and why."""
+
+    id: str
+    why: str
+    was_active: bool = False  # a leaver that the previous version bundled as active
+
+    @property
+    def unplanned(self) -> bool:
+        """An active fixture left without being retired: what `bundle build --strict` refuses."""
+        return self.was_active and not self.why.startswith("retired")
+
+    def as_dict(self) -> dict[str, str]:
+        return {"id": self.id, "why": self.why}
+
+
+def membership(store: Store, previous: BundleManifest | None, ids: Sequence[str],
+               statuses: Sequence[Status]) -> tuple[list[Move], list[Move]]:
+    """(joined, left): the fixtures in this build and not the previous one, and the reverse."""
+    if previous is None:
+        return [], []
+    before = {entry.id: entry for entry in previous.fixtures}
+    now = set(ids)
+    joined = [Move(i, _why_here(store.load_fixture(i))) for i in sorted(now - set(before))]
+    left = [Move(i, _why_gone(store, i, statuses), before[i].status is Status.active)
+            for i in sorted(set(before) - now)]
+    return joined, left
+
+
+def _why_here(fixture: Fixture) -> str:
+    what = (f"a {'+'.join(m.name for m in fixture.lineage.mutations)} variant of {fixture.lineage.parent}"
+            if fixture.lineage else f"a {fixture.category} {fixture.kind.value}")
+    return f"now {fixture.status.value}: {what}"
+
+
+def _why_gone(store: Store, fixture_id: str, statuses: Sequence[Status]) -> str:
+    if not store.exists(fixture_id):
+        return "no longer in the store"
+    fixture = store.load_fixture(fixture_id)
+    if fixture.status is Status.retired:
+        return "retired"
+    if fixture.status not in statuses:
+        return (f"now {fixture.status.value}, which this build does not take "
+                f"({', '.join(s.value for s in statuses)})")
+    return f"still {fixture.status.value} but left out"
+
+
+def render(version: str, diff: BundleDiff | None, total: int,
+           reasons: Mapping[str, str] | None = None) -> str:
     lines = [f"# Bundle {version}", ""]
     if diff is None:
         lines += [f"First version: {total} fixtures.", ""]
@@ -14,8 +73,9 @@ def render(version: str, diff: BundleDiff | None, total: int) -> str:
     if diff.empty:
         lines += ["No fixture changed.", ""]
         return "\n".join(lines)
-    _section(lines, "Added", [f"- {fixture_id}" for fixture_id in diff.added])
-    _section(lines, "Removed", [f"- {fixture_id}" for fixture_id in diff.removed])
+    why = reasons or {}
+    _section(lines, "Added", [f"- {i}" + (f": {why[i]}" if i in why else "") for i in diff.added])
+    _section(lines, "Removed", [f"- {i}" + (f": {why[i]}" if i in why else "") for i in diff.removed])
     relabelled = []
     for relabel in diff.relabelled:
         relabelled.append(f"- {relabel.id} (label rev {relabel.rev_before} -> {relabel.rev_after})")

@@ -32,22 +32,25 @@ def bundle() -> None:
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
 @click.option("--strict-audit", is_flag=True,
               help="Refuse on every audit hit, also name, URL and phone guesses.")
+@click.option("--strict", is_flag=True,
+              help="Refuse when an active fixture of the previous version left without being retired.")
 @prints_result
 @pass_env
 def build(env: Env, version: str, formats: str, statuses: tuple[str, ...], archive: bool,
-          strict_audit: bool) -> BuildResult:
+          strict_audit: bool, strict: bool) -> BuildResult:
     """Build bundles/VERSION from the store's active fixtures.
 
     Versions are semantic and immutable: rebuilding one with the same content does
-    nothing, with different content is refused.
+    nothing, with different content is refused. Prints the fixtures that joined or left
+    since the previous version, and why.
 
-    Example: curator bundle build 1.2.0 --format jsonl,hf --archive
+    Example: curator bundle build 1.2.0 --format jsonl,hf --archive --strict
     """
     from curator.bundle.build import build_bundle
 
     result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",),
                           archive=archive, progress=_progress_bar if show_progress() else None,
-                          strict_audit=strict_audit)
+                          strict_audit=strict_audit, strict=strict)
     for message in result.warnings:
         warn(message)
     return result

@@ -83,16 +83,17 @@ def list_fixtures(env: Env, status: str | None, kind: str | None, adversarial: b
 
 @click.command()
 @click.argument("fixture_id", metavar="ID")
+@click.option("--text", "with_text", is_flag=True, help="Also print the content: every page, or every post.")
 @prints_result
 @pass_env
-def show(env: Env, fixture_id: str) -> FixtureView:
+def show(env: Env, fixture_id: str, with_text: bool) -> FixtureView:
     """Show one fixture: metadata, content summary and current labels.
 
-    Example: curator show lease-maple-court-1a2b3c4d
+    Example: curator show lease-maple-court-1a2b3c4d --text
     """
     from curator.show import FixtureView
 
-    return FixtureView(env.store().load(fixture_id))
+    return FixtureView(env.store().load(fixture_id), with_text)
 
 
 @dataclass

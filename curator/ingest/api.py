@@ -19,7 +19,7 @@ from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.pdf import OCR_MODES, check_pdf, parse_pdfs
 from curator.ingest.privacy import anonymise_name, anonymise_one, kept_terms, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
-from curator.ingest.suggest import guess_doc_type, suggest_revision
+from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
     anonymised_warnings,
     check_export_shape,
@@ -132,7 +132,11 @@ def import_sources(
             report.skipped.append({"source": raw.name, "sha256": raw.sha256,
                                    "already_imported_as": raced[raw.sha256]})
     for source_name, (fixture, content, revisions) in zip(names, fixtures, strict=True):
-        report.created.append(_summary(source_name, fixture, content, revisions))
+        summary = _summary(source_name, fixture, content, revisions)
+        if isinstance(content, DocumentContent) and fixture.doc_type is None:
+            summary["warnings"] = [*summary["warnings"], f"{source_name}: "
+                                   + no_type_guessed(content, store.config, fixture.id)]
+        report.created.append(summary)
     return report
 
 

@@ -110,15 +110,27 @@ def suggest_revision(content: DocumentContent, spec: DocTypeSpec) -> LabelRevisi
     )
 
 
+def coverage(content: DocumentContent, config: StoreConfig) -> dict[str, tuple[int, int]]:
+    """Per doc type: (fields whose label phrase the document uses, fields of the type)."""
+    return {name: (len({hit.field for hit in find_hits(content, spec)}), len(spec.fields))
+            for name, spec in config.doc_types.items()}
+
+
 def guess_doc_type(content: DocumentContent, config: StoreConfig) -> str | None:
     """The doc type most of whose label phrases the document uses, if one clearly does."""
-    scores = {}
-    for name, spec in config.doc_types.items():
-        found = {hit.field for hit in find_hits(content, spec)}
-        scores[name] = len(found) / len(spec.fields)
+    scores = {name: found / total for name, (found, total) in coverage(content, config).items()}
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     if not ranked or ranked[0][1] < GUESS_THRESHOLD:
         return None
     if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
         return None
     return ranked[0][0]
+
+
+def no_type_guessed(content: DocumentContent, config: StoreConfig, fixture_id: str) -> str:
+    """Why import could not guess a document's type, and how to give it one."""
+    found = " and ".join(f"{hits} of {total} {name} fields"
+                         for name, (hits, total) in sorted(coverage(content, config).items()))
+    return (f"no document type guessed: its label phrases match {found or 'no doc type of curator.toml'} "
+            f"(a guess needs half of a type's fields, and one clear winner); set one with "
+            f"`curator label set {fixture_id} --doc-type T`")

@@ -2,7 +2,9 @@
 
 An amendment dated after the base document, citing the clause that holds FIELD, sets it
 to a new plausible value of its type (a later date, a rent changed by a realistic amount,
-another person's name). The ground truth becomes the amended value, its evidence the
+another person's name). Its wording is the doc type's `amendment` template in curator.toml
+(a lease is amended, an invoice corrected); a doc type without one is refused, never given
+another type's text. The ground truth becomes the amended value, its evidence the
 amendment, and `authority` on the FieldLabel says which text governs and why. With
 `amendment_first` the amendment is put before the base text, so a system must take
 authority from the dates, not from which text comes last.
@@ -31,7 +33,6 @@ _DATE_PATTERNS = [  # index = the style curator.normalise.format_date writes
     re.compile(r"\b\d{2}/\d{2}/\d{4}\b"),
 ]
 _CLAUSE = re.compile(r"(?m)^[ \t]*(\d+(?:\.\d+)*)[.)][ \t]+(\S[^\n]*)$")
-_AMENDMENT = re.compile(r"AMENDMENT No\. (\d+)")
 
 
 @register(
@@ -54,33 +55,36 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     spec = field_spec(subject.config, doc_type, name)  # unknown field -> CuratorError
     label = subject.labels.fields.get(name)
     if label is None or label.value is None:
-        raise CuratorError(f"{subject.fixture.id} has no value for {name!r} to contradict")
+        valued = ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
+        raise CuratorError(f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: {valued})")
 
+    template = subject.config.doc_types[doc_type].amendment
+    if template is None:
+        raise CuratorError(
+            f"doc type {doc_type!r} has no amendment template, so its fixtures cannot be contradicted; "
+            f"add amendment = \"\"\"...{{label}}: {{value}}...\"\"\" under [doc_types.{doc_type}] in curator.toml")
     old = label.value
     new = new_value(old, spec.type, rng, subject.config.store.locale)
     base_text = "\n".join(page.text for page in content.pages)
     base_date, date_style = _document_date(base_text, subject)
     amended_on = base_date + timedelta(days=rng.randrange(20, 120))
-    number = 1 + max((int(m) for m in _AMENDMENT.findall(base_text)), default=0)
     phrase = _label_phrase(content, label, spec.labels)
     clause = _clause(content, label) or f'"{phrase}"'
     noun = (subject.config.doc_types[doc_type].description or doc_type).split()[-1].lower()
-    heading = f"AMENDMENT No. {number}"
-    line = f"{phrase}: "
-    amendment = (
-        f"{heading}\nDated: {format_date(amended_on, date_style)}\n"
-        f"This amendment changes the {noun} dated {format_date(base_date, date_style)}. "
-        f"Clause {clause} is amended as follows:\n{line}{new}\n"
-        f"All other terms remain unchanged; where this amendment and the {noun} differ, this amendment prevails."
-    )
+    filled = template.format(number=_next_number(template, base_text), date=format_date(amended_on, date_style),
+                             document_date=format_date(base_date, date_style), clause=clause, label=phrase,
+                             value=_VALUE)
+    offset = filled.index(_VALUE)
+    amendment = filled.replace(_VALUE, new)
+    heading = amendment.split("\n", 1)[0].strip()
 
     page = content.pages[0] if first else content.pages[-1]
     if first:
         insertion, at = amendment + "\n\n", 0
-        value_start = amendment.index(line + new) + len(line)
+        value_start = offset
     else:
         insertion, at = "\n\n" + amendment, len(page.text)
-        value_start = len(page.text) + 2 + amendment.index(line + new) + len(line)
+        value_start = len(page.text) + 2 + offset
     new_content, fields, _, _ = rewrite(content, subject.labels.fields, {("page", page.number): [Edit(at, at, insertion)]})
     where = "before the base text" if first else "after the base text"
     authority = (
@@ -108,6 +112,19 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
             "clause": clause,
         },
     )
+
+
+_VALUE = "\x00value\x00"  # where the new value goes in a filled template (no template holds NUL)
+
+
+def _next_number(template: str, text: str) -> int:
+    """1 + the highest number an earlier amendment of this template gave itself in `text`."""
+    heading = next((line for line in template.splitlines() if "{number}" in line), None)
+    if heading is None:
+        return 1
+    pattern = re.escape(heading).replace(re.escape("{number}"), r"(\d+)")
+    pattern = re.sub(r"\\\{[a-z_]+\\\}", ".*?", pattern)
+    return 1 + max((int(m) for m in re.findall(pattern, text)), default=0)
 
 
 def new_value(old: str, field_type: FieldType, rng: random.Random, locale: str = "en_US") -> str:

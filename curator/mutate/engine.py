@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.lifecycle import variant_status
+from curator.labels import anchored, truth_problems
+from curator.lifecycle import refreshed_status, variant_status
 from curator.model import (
     Content,
     Fixture,
@@ -25,6 +26,7 @@ from curator.model import (
     Lineage,
     MutationStep,
     Provenance,
+    Status,
     StoreConfig,
     slugify,
 )
@@ -40,6 +42,7 @@ class Variant:
     fixture: Fixture
     content: Content
     revision: LabelRevision
+    to_review: list[str]  # what a person must decide about its truth (see Outcome.to_review)
 
 
 def variant_id(parent_id: str, steps: Sequence[Step], seed: int) -> str:
@@ -59,16 +62,24 @@ def _rng(seed: int, index: int, step: Step) -> random.Random:
 def apply_chain(
     parent: FixtureRecord, config: StoreConfig, steps: Sequence[Step], seed: int, *, variant: str | None = None
 ) -> Variant:
-    """Run `steps` on `parent`'s content and current labels; nothing is written."""
+    """Run `steps` on `parent`'s content and current labels; nothing is written.
+
+    The truth is checked against the text (`truth_problems`) before the first step and
+    after every step: a variant whose truth disagrees with its text is refused, saying why.
+    """
     if not steps:
         raise CuratorError("no mutation given")
     labels = parent.labels
     if labels is None:
         raise CuratorError(f"{parent.fixture.id} has no label revision to transform; label it first")
     mutations = [get(step.name) for step in steps]  # unknown names fail before any work
-    content, current = parent.content, labels
+    content, current = parent.content, anchored(parent.content, labels)
+    problems = truth_problems(content, current)
+    if problems:
+        raise CuratorError(f"{parent.fixture.id}: its truth disagrees with its text ({problems[0]}); "
+                           "fix its labels with curator label set first")
     done: list[MutationStep] = []
-    needs_review = False
+    to_review: list[str] = []
     warnings: list[str] = []
     for index, (step, mutation) in enumerate(zip(steps, mutations, strict=True)):
         subject = Subject(fixture=parent.fixture, content=content, labels=current, config=config)
@@ -76,12 +87,16 @@ def apply_chain(
         content = outcome.content
         fields = settle_evidence_text(content, outcome.fields)
         current = current.model_copy(update={"fields": fields, "rubrics": outcome.rubrics})
+        problems = truth_problems(content, current)
+        if problems:
+            raise CuratorError(f"{parent.fixture.id}: {step.name} would make a variant whose truth disagrees "
+                               f"with its text ({problems[0]}); nothing written")
         done.append(MutationStep(name=step.name, params=step.params, seed=seed, measured=outcome.measured))
-        needs_review = needs_review or outcome.needs_review
+        to_review = [*dict.fromkeys([*to_review, *outcome.to_review])]
         warnings.extend(f"{step.name}: {w}" for w in outcome.warnings)
 
     recipe = " + ".join(f"{s.name}({', '.join(f'{k}={v}' for k, v in s.params.items())})" for s in steps)
-    fixture = _variant_fixture(parent, mutations[-1].category, steps, done, seed, needs_review, warnings, variant)
+    fixture = _variant_fixture(parent, mutations[-1].category, steps, done, seed, bool(to_review), warnings, variant)
     revision = LabelRevision(
         rev=1,
         time=labels.time,
@@ -91,7 +106,7 @@ def apply_chain(
         fields=current.fields,
         rubrics=current.rubrics,
     )
-    return Variant(fixture=fixture, content=content, revision=revision)
+    return Variant(fixture=fixture, content=content, revision=revision, to_review=to_review)
 
 
 def _variant_fixture(
@@ -129,6 +144,15 @@ def _variant_fixture(
         lineage=Lineage(parent=source.id, parent_label_rev=labels.rev, mutations=done),
         warnings=warnings,
     )
+
+
+def _undecided(variant: Variant, record: FixtureRecord) -> list[str]:
+    """What the re-derived variant leaves to a person that no person has decided yet: a
+    reviewed or active variant's reviewers decided on every rubric its truth already had."""
+    if record.fixture.status not in (Status.reviewed, Status.active) or record.labels is None:
+        return variant.to_review
+    decided = {f"rubric: {rubric.text}" for rubric in record.labels.rubrics}
+    return [item for item in variant.to_review if item not in decided]
 
 
 @dataclass
@@ -238,18 +262,20 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> VariantReport:
             continue
         steps = [Step(m.name, dict(m.params)) for m in lineage.mutations]
         variant = apply_chain(parent, store.config, steps, lineage.mutations[0].seed, variant=record.fixture.id)
-        # What people added to the variant since (tags, known bad answers, review notes) stays.
+        # What people added to the variant since (tags, known bad answers, review notes) stays,
+        # and so does the status they gave it, unless a person must decide something new.
         before = record.fixture
         fixture = variant.fixture.model_copy(update={
             "created_at": before.created_at,
             "tags": list(dict.fromkeys([*variant.fixture.tags, *before.tags])),
             "known_bad": before.known_bad,
             "review": before.review,
+            "status": refreshed_status(before.status, _undecided(variant, record)),
         })
         revision = variant.revision.model_copy(
             update={"reason": f"refresh: {variant.revision.reason}"}
         )
-        variant = Variant(fixture=fixture, content=variant.content, revision=revision)
+        variant = Variant(fixture=fixture, content=variant.content, revision=revision, to_review=variant.to_review)
         updates.append((variant, record))
         records[record.fixture.id] = FixtureRecord(
             fixture=fixture,

@@ -1,28 +1,36 @@
-"""`--ocr-noise [CER]`: a character channel that imitates Tesseract's real errors.
+"""`--ocr-noise [CER] [--noise-values]`: a character channel that imitates Tesseract's errors.
 
-Substitutions from a weighted confusion table (l/1/I, O/0, rn/m, cl/d, e/c, S/5, B/8...),
+Substitutions from a weighted confusion table (l/1/I, O/0, rn/m, cl/d, e/c/3, S/5, B/8...),
 deletions, insertions, split words ("Tena nt"), merged words (a dropped space) and
 punctuation swaps. It is calibrated: errors are placed one at a time, each with a known
 Levenshtein cost, until the budget CER x characters is spent, never two within a
 character of each other; the achieved CER is then measured (curator.mutate._measure) and
-recorded. Edits never straddle an evidence boundary, so a value is either noised inside
-its span (its noised form recorded as evidence_text) or left alone; the value stays clean.
+recorded.
+
+By default the characters of labelled values (their evidence spans) are left intact and
+the noise lands on field labels and the text around them ("T3nant: Dana Whitfield"), so
+every item stays answerable. `--noise-values` lets it hit values too; then the truth
+records what a reader can still recover (`settle_noised_values`): a noisy spelling that
+differs from the value only by spacing and known glyph confusions becomes an accepted
+variant, anything worse marks the field unanswerable.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, Where
+from curator.labels import evidence_text, shows
+from curator.model import DocumentContent, FieldLabel, Where
 from curator.mutate._measure import cer as rate
 from curator.mutate._measure import edits_distance, levenshtein
-from curator.mutate._textops import protected_bounds, rewrite
-from curator.mutate.registry import Option, Outcome, Subject, register
+from curator.mutate._textops import evidence_ranges, protected_bounds, rewrite
+from curator.mutate.registry import Option, Outcome, Subject, Switch, register
 from curator.spans import Edit
 
 DEFAULT_CER = 0.05
@@ -34,7 +42,7 @@ CONFUSIONS: dict[str, list[tuple[str, float]]] = {
     "vv": [("w", 1.0)], "w": [("vv", 0.5)], "li": [("h", 0.5)], "fi": [("f", 0.5)],
     "l": [("1", 1.0), ("I", 0.8), ("|", 0.2)], "1": [("l", 1.0), ("I", 0.6)], "I": [("l", 1.0), ("1", 0.6)],
     "O": [("0", 1.0), ("Q", 0.2)], "0": [("O", 1.0), ("o", 0.4)], "o": [("0", 0.5), ("c", 0.3)],
-    "e": [("c", 1.0), ("o", 0.3)], "c": [("e", 0.8), ("o", 0.3)], "a": [("o", 0.6), ("e", 0.3)],
+    "e": [("c", 1.0), ("o", 0.3), ("3", 0.2)], "c": [("e", 0.8), ("o", 0.3)], "a": [("o", 0.6), ("e", 0.3)],
     "S": [("5", 1.0), ("$", 0.2)], "5": [("S", 1.0), ("6", 0.3)], "s": [("5", 0.3)],
     "B": [("8", 1.0)], "8": [("B", 1.0), ("3", 0.4)], "3": [("8", 0.4)], "6": [("b", 0.5)], "b": [("6", 0.5)],
     "n": [("u", 0.6), ("ri", 0.3)], "u": [("n", 0.6)], "i": [("l", 0.6), ("1", 0.3)], "t": [("f", 0.3)],
@@ -53,23 +61,30 @@ WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 
 @register(
     "ocr-noise",
     category="ocr-noise",
-    owns="evidence_text (the noised form); values stay clean",
+    owns="nothing by default (values are left intact); with noise_values, variants and unanswerable",
     options=[
         Option("--ocr-noise", "cer", float, "CER", bare=DEFAULT_CER,
-               help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated."),
+               help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated; "
+                    "labelled values are left intact."),
+        Switch("--noise-values", of="--ocr-noise", param="noise_values",
+               help="With --ocr-noise: let the noise hit labelled values too; the truth then accepts "
+                    "recoverable noisy spellings and marks the rest unanswerable."),
     ],
 )
 def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
-    target = float(params.get("cer", DEFAULT_CER))
-    if not 0 < target <= MAX_CER:
-        raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
+    target = check_rate(params)
+    noise_values = bool(params.get("noise_values", False))
     fields = subject.labels.fields
     all_texts = subject.content.texts()
     length = sum(len(text) for _, text in all_texts)
     if not length:
         raise CuratorError(f"{subject.fixture.id} has no text to noise")
-    edits = plan_noise(all_texts, target, rng, {place: protected_bounds(fields, place) for place, _ in all_texts})
+    bounds = {place: protected_bounds(fields, place) for place, _ in all_texts}
+    kept_clean = {} if noise_values else {place: evidence_ranges(fields, place) for place, _ in all_texts}
+    edits = plan_noise(all_texts, target, rng, bounds, kept_clean)
     new_content, new_fields, _, _ = rewrite(subject.content, fields, edits)
+    if noise_values:
+        new_fields = settle_noised_values(new_content, new_fields)
     distance = sum(edits_distance(text, edits[place]) for place, text in all_texts if edits[place])
     if isinstance(new_content, DocumentContent):  # only pages say where their text came from
         pages = [p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p for p in new_content.pages]
@@ -82,14 +97,31 @@ def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
     )
 
 
+def check_rate(params: dict[str, Any]) -> float:
+    target = float(params.get("cer", DEFAULT_CER))
+    if not 0 < target <= MAX_CER:
+        raise CuratorError(f"--ocr-noise CER must be in (0, {MAX_CER}], got {target}")
+    return target
+
+
 def plan_noise(
-    all_texts: list[tuple[Where, str]], target: float, rng: random.Random, bounds: dict[Where, set[int]]
+    all_texts: list[tuple[Where, str]],
+    target: float,
+    rng: random.Random,
+    bounds: dict[Where, set[int]],
+    kept_clean: Mapping[Where, list[tuple[int, int]]] | None = None,
 ) -> dict[Where, list[Edit]]:
-    """Choose edits across all texts whose summed Levenshtein cost is round(target x chars)."""
+    """Choose edits across all texts whose summed Levenshtein cost is round(target x chars).
+
+    No edit straddles an offset in `bounds`, and none touches a range in `kept_clean`.
+    """
     starts = list(accumulate((len(text) for _, text in all_texts), initial=0))
     total = starts[-1]
     budget = round(target * total)
     used = [bytearray(len(text) + 2) for _, text in all_texts]  # 1 = an edit touches or borders it
+    for index, (place, _) in enumerate(all_texts):
+        for start, end in (kept_clean or {}).get(place, []):
+            used[index][start:end] = b"\x01" * (end - start)
     edits: dict[Where, list[Edit]] = {place: [] for place, _ in all_texts}
     # Random positions until the budget is spent; give up after many misses (a text too
     # short or too protected for the rate), and the measured CER will say so.
@@ -162,3 +194,46 @@ def _options(
 @lru_cache(maxsize=512)
 def _cost(old: str, new: str) -> int:
     return levenshtein(old, new)
+
+
+# ---------------------------------------------------------------- what a reader can recover
+
+
+def recoverable(value: str, noisy: str) -> bool:
+    """Can a reader tell `value` from `noisy`? Yes when they differ only by spacing and by
+    glyph confusions OCR is known for: `noisy` is `value`, spaces aside, with some glyphs (or
+    glyph pairs) read as one they are confused with (CONFUSIONS), and nothing lost or added."""
+    clean, read = "".join(value.split()), "".join(noisy.split())
+
+    @cache
+    def readable(i: int, j: int) -> bool:  # clean[i:] can be read as read[j:]
+        if i == len(clean):
+            return j == len(read)
+        if j < len(read) and clean[i] == read[j] and readable(i + 1, j + 1):
+            return True
+        for size in (1, 2):
+            for wrong, _ in CONFUSIONS.get(clean[i : i + size], []) if i + size <= len(clean) else []:
+                if read.startswith(wrong, j) and readable(i + size, j + len(wrong)):
+                    return True
+        return False
+
+    return readable(0, 0)
+
+
+def settle_noised_values(content: Any, fields: Mapping[str, FieldLabel]) -> dict[str, FieldLabel]:
+    """The truth after noise hit values: what a reader can still recover, field by field.
+
+    A value whose text at its evidence no longer shows it gets that noisy spelling as an
+    accepted variant when it is `recoverable`, else it is marked unanswerable.
+    """
+    settled = {}
+    for name, label in fields.items():
+        found = evidence_text(content, label.evidence) if label.evidence is not None else None
+        if label.value is None or found is None or shows(found, label):
+            settled[name] = label
+        elif recoverable(label.value, found):
+            settled[name] = label.model_copy(update={"variants": [*label.variants, found], "unanswerable": None})
+        else:
+            settled[name] = label.model_copy(update={
+                "unanswerable": f"OCR noise on the value: its evidence reads {found!r}"})
+    return settled

@@ -42,7 +42,9 @@ class Outcome:
     fields: dict[str, FieldLabel]
     rubrics: list[Rubric]
     measured: dict[str, Any] = field(default_factory=dict)
-    needs_review: bool = False
+    # What a person must decide because no rule can (a rubric naming no evidence posts
+    # after a cut): a variant with any goes to needs-review.
+    to_review: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -95,9 +97,9 @@ class Option:
 class Switch:
     """An on/off `curator mutate` flag that changes the step another option made.
 
-    It makes that step this switch's mutation (`--render` turns `--ocr-noise` into
-    ocr-render) and, with `param`, sets that parameter to True (`--amendment-first`).
-    Given without its option, it is refused.
+    With `param` it sets that parameter of the step to True (`--amendment-first`,
+    `--noise-values`); without, it makes the step this switch's mutation (`--render` turns
+    `--ocr-noise` into ocr-render). Given without its option, it is refused.
     """
 
     flag: str
@@ -194,6 +196,9 @@ def steps_from_options(given: Iterable[tuple[str, Any]]) -> list[Step]:
     for mutation, switch in switches:
         if switch.of not in made:
             raise CuratorError(f"{switch.flag} goes with {usage.get(switch.of, switch.of)}")
-        _, params = made[switch.of]
-        made[switch.of] = (mutation.name, {**params, **({switch.param: True} if switch.param else {})})
+        name, params = made[switch.of]
+        if switch.param:
+            made[switch.of] = (name, {**params, switch.param: True})
+        else:
+            made[switch.of] = (mutation.name, params)
     return [Step(name, params) for name, params in made.values()]

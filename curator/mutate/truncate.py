@@ -1,10 +1,12 @@
 """`--truncate [F]` / `--pages N`: cut the input short, as a stalled upload or export would.
 
-Documents are cut at fraction F of their characters, mid-sentence, or after N pages; a
-field whose evidence lies past the cut becomes expected-absent (a system must not invent
-it). Threads keep the first fraction of posts by create_at; a rubric whose evidence posts
-are all cut is dropped, and rubrics that name no evidence posts make the variant
-needs-review, since nobody can tell mechanically whether they still hold.
+Documents are cut at fraction F of their characters, mid-sentence, or after N pages.
+Expected-absent is decided only from located evidence: a field whose evidence span the
+cut removed is looked for again in the kept text (the same value may be written twice),
+and becomes expected-absent (a system must not invent it) only when it is not there.
+Threads keep the first fraction of posts by create_at; a rubric whose evidence posts are
+all cut is dropped, and rubrics that name no evidence posts are for a person to decide
+(`to_review`), since nobody can tell mechanically whether they still hold.
 """
 
 from __future__ import annotations
@@ -74,19 +76,15 @@ def _truncate_document(subject: Subject, fraction: float) -> Outcome:
     kept_pages = content.pages[: page_index + 1]
     place = ("page", page.number)
 
-    fields: dict[str, FieldLabel] = {}
-    cut_off: list[str] = []
-    for name, label in subject.labels.fields.items():
-        span = label.evidence
-        past = span is not None and (span.page > page.number or (span.page == page.number and span.end > cut))  # type: ignore[operator]
-        if past:
-            cut_off.append(name)
-            fields[name] = _absent(label)
-        else:
-            fields[name] = label
+    cut_off = [
+        name for name, label in subject.labels.fields.items()
+        if label.evidence is not None and label.evidence.page is not None
+        and (label.evidence.page > page.number or (label.evidence.page == page.number and label.evidence.end > cut))
+    ]
+    kept_fields = {name: label for name, label in subject.labels.fields.items() if name not in cut_off}
     trimmed = content.model_copy(update={"pages": kept_pages})
-    new_content, fields, _, _ = rewrite(trimmed, fields, {place: [Edit(cut, len(page.text), "")]})
-    fields, unanchored = _recheck_unanchored(new_content, fields)
+    new_content, fields, _, _ = rewrite(trimmed, kept_fields, {place: [Edit(cut, len(page.text), "")]})
+    fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, fields, cut_off)
     assert isinstance(new_content, DocumentContent)
     kept = sum(len(p.text) for p in new_content.pages)
     return Outcome(
@@ -98,9 +96,31 @@ def _truncate_document(subject: Subject, fraction: float) -> Outcome:
             "total_chars": total,
             "kept_fraction": round(kept / total, 4),
             "cut_page": page.number,
-            "expected_absent": sorted(cut_off + unanchored),
+            "expected_absent": absent,
+            "relocated": relocated,
         },
     )
+
+
+def _settle_cut(
+    content: Content, before: dict[str, FieldLabel], kept: dict[str, FieldLabel], cut_off: list[str]
+) -> tuple[dict[str, FieldLabel], list[str], list[str]]:
+    """Fields in their original order: the kept ones, and each cut one either found again in
+    the kept text (relocated) or expected-absent. Returns (fields, absent, relocated)."""
+    fields: dict[str, FieldLabel] = {}
+    absent, relocated = [], []
+    for name, label in before.items():
+        if name not in cut_off:
+            fields[name] = kept[name]
+            continue
+        found = locate(content, label.value or "", label.type)
+        if found is None:
+            absent.append(name)
+            fields[name] = _absent(label)
+        else:
+            relocated.append(name)
+            fields[name] = label.model_copy(update={"evidence": found, "evidence_text": None})
+    return fields, sorted(absent), sorted(relocated)
 
 
 def _mid_sentence(text: str, offset: int) -> int:
@@ -118,44 +138,22 @@ def _mid_sentence(text: str, offset: int) -> int:
 def _truncate_pages(subject: Subject, keep: int) -> Outcome:
     content = subject.content
     assert isinstance(content, DocumentContent)
-    if not 1 <= keep < len(content.pages):
-        raise CuratorError(
-            f"--pages {keep}: {subject.fixture.id} has {len(content.pages)} page(s); keep between 1 and {len(content.pages) - 1}"
-        )
-    fields: dict[str, FieldLabel] = {}
-    cut_off: list[str] = []
-    for name, label in subject.labels.fields.items():
-        if label.evidence is not None and label.evidence.page is not None and label.evidence.page > keep:
-            cut_off.append(name)
-            fields[name] = _absent(label)
-        else:
-            fields[name] = label
+    pages = len(content.pages)
+    if pages < 2:
+        raise CuratorError(f"--pages {keep}: {subject.fixture.id} has 1 page, so no page can be cut "
+                           "(--pages needs a document of 2 pages or more; --truncate F cuts inside a page)")
+    if not 1 <= keep < pages:
+        raise CuratorError(f"--pages {keep}: {subject.fixture.id} has {pages} pages; keep between 1 and {pages - 1}")
+    cut_off = [name for name, label in subject.labels.fields.items()
+               if label.evidence is not None and label.evidence.page is not None and label.evidence.page > keep]
     new_content = content.model_copy(update={"pages": content.pages[:keep]})
-    fields, unanchored = _recheck_unanchored(new_content, fields)
+    fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, subject.labels.fields, cut_off)
     return Outcome(
         content=new_content,
         fields=fields,
         rubrics=list(subject.labels.rubrics),
-        measured={"kept_pages": keep, "total_pages": len(content.pages), "expected_absent": sorted(cut_off + unanchored)},
+        measured={"kept_pages": keep, "total_pages": pages, "expected_absent": absent, "relocated": relocated},
     )
-
-
-def _recheck_unanchored(
-    content: Content, fields: dict[str, FieldLabel]
-) -> tuple[dict[str, FieldLabel], list[str]]:
-    """Fields that had no evidence: keep them only if their value is still in the text."""
-    checked, gone = {}, []
-    for name, label in fields.items():
-        if label.expected_absent or label.evidence is not None:
-            checked[name] = label
-            continue
-        found = locate(content, label.value or "")
-        if found is None:
-            gone.append(name)
-            checked[name] = _absent(label)
-        else:
-            checked[name] = label.model_copy(update={"evidence": found})
-    return checked, gone
 
 
 def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
@@ -163,7 +161,8 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     assert isinstance(content, ThreadContent)
     ordered = content.export.ordered_posts()
     if len(ordered) < 2:
-        raise CuratorError(f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut")
+        raise CuratorError(f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut "
+                           "(--truncate needs a thread of 2 posts or more)")
     keep = max(1, min(len(ordered) - 1, math.floor(len(ordered) * fraction)))
     kept_ids = {post.id for post in ordered[:keep]}
     posts = {}
@@ -187,15 +186,9 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
         update={"export": export, "orphan_post_ids": [p for p in content.orphan_post_ids if p in kept_ids]}
     )
 
-    fields: dict[str, FieldLabel] = {}
-    cut_off = []
-    for name, label in subject.labels.fields.items():
-        if label.evidence is not None and label.evidence.where[1] not in kept_ids:
-            cut_off.append(name)
-            fields[name] = _absent(label)
-        else:
-            fields[name] = label
-    fields, unanchored = _recheck_unanchored(new_content, fields)
+    cut_off = [name for name, label in subject.labels.fields.items()
+               if label.evidence is not None and label.evidence.where[1] not in kept_ids]
+    fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, subject.labels.fields, cut_off)
 
     rubrics, dropped = [], []
     for rubric in subject.labels.rubrics:
@@ -209,7 +202,8 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
             dropped.append(rubric.text)
     unanchored_rubrics = [r.text for r in rubrics if not r.evidence_posts]
     warnings = (
-        [f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold after the cut"]
+        [f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold after the cut "
+         "(name them with curator label set --rubric TEXT --evidence-post ID)"]
         if unanchored_rubrics
         else []
     )
@@ -221,8 +215,9 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
             "kept_posts": keep,
             "total_posts": len(ordered),
             "dropped_rubrics": dropped,
-            "expected_absent": sorted(cut_off + unanchored),
+            "expected_absent": absent,
+            "relocated": relocated,
         },
-        needs_review=bool(unanchored_rubrics),
+        to_review=[f"rubric: {text}" for text in unanchored_rubrics],
         warnings=warnings,
     )

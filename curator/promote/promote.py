@@ -265,6 +265,8 @@ def _corrections(config: Any, record: FailureRecord, content: Content) -> LabelR
         add_rubrics=fixes.rubrics,
         author=IMPORTER,
         source=IMPORTER,
+        # the reporter knows the right answer; the input need not show it
+        no_evidence="given as the correction in the failure report",
     )
 
 

@@ -93,11 +93,16 @@ class Connection:
                 raise
 
     def create_project(self, title: str, label_config: str, description: str,
-                       model_version: str) -> Any:
+                       model_version: str, instructions: str) -> Any:
         with self.doing(f"creating project {title!r}"):
             return self.client.projects.create(title=title, label_config=label_config,
                                                description=description, model_version=model_version,
-                                               show_collab_predictions=True)
+                                               show_collab_predictions=True,
+                                               expert_instruction=instructions, show_instruction=True)
+
+    def set_instructions(self, project_id: int, instructions: str) -> None:
+        with self.doing(f"updating the instructions of project {project_id}"):
+            self.client.projects.update(id=project_id, expert_instruction=instructions, show_instruction=True)
 
     def set_config(self, project_id: int, label_config: str) -> None:
         with self.doing(f"updating the labeling config of project {project_id}"):

@@ -1,16 +1,22 @@
-"""Label Studio labeling configs generated from curator's doc types, and checking them.
+"""Label Studio labeling configs and instructions generated from curator's doc types.
 
-Documents: the text with one span label per field, a text box per field for the normalised
-value, and a choice to mark fields the document does not contain. Threads: the posts as a
-dialogue, one pass/fail choice per rubric, and a box for new rubric statements.
+Documents: the text with one span label per field, per field a box for its value and a box
+for other accepted answers (each beside the field's description from curator.toml), and a
+choice to mark fields the document does not contain. Threads: the posts with their author
+and time, each rubric beside its pass/fail choice and the posts it is judged on, and a box
+for new rubric statements. A thread project has rubric slots for its longest task; a
+slot's choices are the task's own (dynamic, from its data), so a task shows exactly its
+own rubrics and an unused slot shows nothing.
 
-Control names are the contract with pull: `span`, `value_<field>`, `absent`, `verdict_<n>`,
-`new_rubrics`. A project whose config lost or renamed one of them (edited in the UI) no
-longer matches, and push and pull refuse it instead of guessing.
+Control names are the contract with pull: `span`, `value_<field>`, `variants_<field>`,
+`absent`, `verdict_<n>`, `posts_<n>`, `new_rubrics`. A project whose config lost or
+renamed one of them (edited in the UI) no longer matches, and push and pull refuse it
+instead of guessing.
 """
 
 from __future__ import annotations
 
+import html
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -24,33 +30,80 @@ NEW_RUBRICS = "new_rubrics"
 PASS, FAIL = "pass", "fail"
 MIN_RUBRIC_SLOTS = 5
 
+DOCUMENT_STEPS = (
+    "Select the text that proves a field and pick the field's label.",
+    "Check the field's value. If the marked text is not how the value should be written "
+    "(OCR noise, \"Jan 5th\"), write the clean value in its box; otherwise leave the box as it is.",
+    "Under \"other accepted answers\", add each other way of writing the value a reader could "
+    "rightly give (a name in capitals, without its middle initial), one per line.",
+    "Tick a field under \"not in this document\" only when the document truly lacks it.",
+)
+THREAD_STEPS = (
+    "Read the posts: each shows its author and when it was written.",
+    "For each rubric statement, pick pass if it holds for this thread, fail to drop it.",
+    "Tick the posts each statement is judged on (its evidence), so that a shortened thread "
+    "keeps or drops the statement by itself.",
+    "Add missing statements in the box, one per line.",
+)
+
 
 def value_control(field: str) -> str:
     return f"value_{field}"
+
+
+def variants_control(field: str) -> str:
+    return f"variants_{field}"
 
 
 def verdict_control(slot: int) -> str:
     return f"verdict_{slot}"
 
 
+def posts_control(slot: int) -> str:
+    return f"posts_{slot}"
+
+
 def rubric_object(slot: int) -> str:
     return f"rubric_{slot}"
+
+
+def field_line(field: str, spec_type: str, description: str) -> str:
+    return f"{field} ({spec_type})" + (f": {description}" if description else "")
+
+
+def document_instructions(doc_type_name: str, spec: DocTypeSpec) -> str:
+    """The project's labelling instructions (HTML), from the field descriptions in curator.toml."""
+    what = spec.description or doc_type_name
+    fields = "".join(f"<li><b>{html.escape(name)}</b> ({field.type}){': ' + html.escape(field.description) if field.description else ''}</li>"
+                     for name, field in spec.fields.items())
+    steps = "".join(f"<li>{html.escape(step)}</li>" for step in DOCUMENT_STEPS)
+    return (f"<h3>How to label: {html.escape(what)}</h3><ol>{steps}</ol>"
+            f"<h4>The fields</h4><ul>{fields}</ul>"
+            "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>")
+
+
+def thread_instructions() -> str:
+    steps = "".join(f"<li>{html.escape(step)}</li>" for step in THREAD_STEPS)
+    return (f"<h3>How to label: threads</h3><ol>{steps}</ol>"
+            "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>")
 
 
 def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
     view = ET.Element("View")
     ET.SubElement(view, "Header", value="$title")
+    _steps(view, f"How to label: {spec.description or doc_type_name}", DOCUMENT_STEPS)
     labels = ET.SubElement(view, "Labels", name=SPAN, toName=TEXT)
     for field, field_spec in spec.fields.items():
-        ET.SubElement(labels, "Label", value=field, hint=f"{field} ({field_spec.type})")
+        ET.SubElement(labels, "Label", value=field, hint=field_line(field, field_spec.type, field_spec.description))
     ET.SubElement(view, "Text", name=TEXT, value="$text")
-    ET.SubElement(view, "Header", value=f"Values ({doc_type_name}): write the normalised value; "
-                                         "empty means the marked text is the value")
+    ET.SubElement(view, "Header", value=f"The fields of a {doc_type_name}: value, and other accepted answers")
     for field, field_spec in spec.fields.items():
-        box = ET.SubElement(view, "View", style="display: flex; gap: 1em; align-items: center")
-        ET.SubElement(box, "Header", value=f"{field} ({field_spec.type})", size="5")
-        ET.SubElement(box, "TextArea", name=value_control(field), toName=TEXT, rows="1",
-                      maxSubmissions="1", editable="true", showSubmitButton="false")
+        row = ET.SubElement(view, "View", className="curator-field")
+        ET.SubElement(row, "Header", value=field_line(field, field_spec.type, field_spec.description))
+        ET.SubElement(row, "TextArea", name=value_control(field), toName=TEXT, rows="1", maxSubmissions="1",
+                      editable="true", showSubmitButton="false", placeholder=f"{field}: the value")
+        ET.SubElement(row, "TextArea", name=variants_control(field), toName=TEXT, rows="1", editable="true",
+                      showSubmitButton="false", placeholder=f"{field}: other accepted answers, one per line")
     ET.SubElement(view, "Header", value="Fields this document does not contain")
     absent = ET.SubElement(view, "Choices", name=ABSENT, toName=TEXT, choice="multiple",
                            showInline="true")
@@ -62,20 +115,42 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
 def thread_config(rubric_slots: int) -> str:
     view = ET.Element("View")
     ET.SubElement(view, "Header", value="$title")
-    ET.SubElement(view, "Paragraphs", name=DIALOGUE, value="$dialogue", layout="dialogue",
-                  nameKey="author", textKey="text")
-    ET.SubElement(view, "Header", value="Rubrics: does each statement hold for this thread?")
+    _steps(view, "How to label: threads", THREAD_STEPS)
+    ET.SubElement(view, "HyperText", name=DIALOGUE, value="$dialogue", inline="true")
+    ET.SubElement(view, "Header", value="Rubrics: does each statement hold, and which posts show it?")
     for slot in range(1, rubric_slots + 1):
-        row = ET.SubElement(view, "View", style="display: flex; gap: 1em; align-items: center")
+        row = ET.SubElement(view, "View", className="curator-rubric")
         ET.SubElement(row, "Text", name=rubric_object(slot), value=f"$rubric_{slot}")
-        choices = ET.SubElement(row, "Choices", name=verdict_control(slot), toName=rubric_object(slot),
-                                choice="single-radio", showInline="true")
-        ET.SubElement(choices, "Choice", value=PASS)
-        ET.SubElement(choices, "Choice", value=FAIL)
+        # Dynamic choices (from the task's data): an unused slot has none, so shows nothing.
+        ET.SubElement(row, "Choices", name=verdict_control(slot), toName=rubric_object(slot),
+                      choice="single-radio", showInline="true", value=f"$verdicts_{slot}")
+        ET.SubElement(row, "Choices", name=posts_control(slot), toName=rubric_object(slot),
+                      choice="multiple", showInline="true", value=f"$posts_{slot}")
     ET.SubElement(view, "Header", value="New rubric statements, one per line")
     ET.SubElement(view, "TextArea", name=NEW_RUBRICS, toName=DIALOGUE, rows="3",
                   editable="true", showSubmitButton="false")
     return _render(view)
+
+
+# Label Studio draws a Header as an h3 with its own inline margins; these rules keep the
+# instructions small and lay each field out as its description over its value box and its
+# accepted-answers box. (No ">" in them: the config's XML would escape it.)
+_HEADINGS = ":is(h1, h2, h3, h4, h5, h6)"
+_CSS = (f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em }} "
+        f".curator-steps {_HEADINGS}, .curator-field {_HEADINGS} {{ font-size: 14px !important; "
+        f"line-height: 1.4 !important; font-weight: normal !important; margin: 2px 0 !important }} "
+        f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; font-weight: 600 !important }} "
+        f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; margin: 0.6em 0 }} "
+        f".curator-field {_HEADINGS} {{ grid-column: 1 / -1 }} "
+        f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; margin: 0.3em 0 }}")
+
+
+def _steps(view: ET.Element, title: str, steps: tuple[str, ...]) -> None:
+    ET.SubElement(view, "Style").text = _CSS
+    box = ET.SubElement(view, "View", className="curator-steps")
+    ET.SubElement(box, "Header", value=title)
+    for number, step in enumerate(steps, start=1):
+        ET.SubElement(box, "Header", value=f"{number}. {step}")
 
 
 def rubric_slots_needed(rubric_counts: list[int]) -> int:
@@ -115,13 +190,13 @@ def controls(config: str) -> dict[str, Control]:
 
 
 def objects(config: str) -> dict[str, str]:
-    """Object tags (what is shown): name -> its data variable."""
+    """Object tags (what is shown) and dynamic controls: name -> its data variable."""
     try:
         root = ET.fromstring(config)
     except ET.ParseError:
         return {}
     return {e.get("name", ""): e.get("value", "") for e in root.iter()
-            if e.get("name") and not e.get("toName") and e.get("value", "").startswith("$")}
+            if e.get("name") and e.get("value", "").startswith("$")}
 
 
 def config_problems(actual: str, expected: str) -> list[str]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from curator import clock
 from curator.config import doc_type
 from curator.errors import CuratorError
+from curator.labels import reviewed
 from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
     DocumentContent,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from curator.store import Store, Transaction
 
 BATCH_SIZE = 100
+_MARK_IT = "mark its evidence in the text (or a lead keeps it with curator label set --no-evidence)"
 
 
 @dataclass
@@ -141,7 +143,8 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
             said, revision = _document_revision(store, txn, fixture_id, content, annotation,
                                                 previous, strict=fresh, where=where, typed=typed)
         else:
-            said, revision = _thread_revision(content, data, annotation, previous, typed)
+            said, revision = _thread_revision(content, data, annotation, previous, typed,
+                                              strict=fresh, where=where)
         answers.append(said)
         if not fresh:
             report.already_pulled += 1
@@ -215,7 +218,8 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
             said[name] = Said(None, field_spec.type)
             fields[name] = FieldLabel(type=field_spec.type, value=None, expected_absent=True)
             continue
-        evidence, evidence_text = None, None
+        evidence: Span | None = None
+        evidence_text: str | None = None
         if spans:
             mark = spans[0]
             located = joined.span_from_utf16(mark.start, mark.end)
@@ -235,28 +239,33 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
         value = value or evidence_text
         if not value:
             continue
-        if strict:
-            try:
-                check(value, field_spec.type)
-            except UnparsableValue as error:
-                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
-        said[name] = Said(value, field_spec.type)
         before = fields.get(name)
-        # the same value as before keeps its variants and authority note
-        same = before if before is not None and before.value is not None \
-            and same_value(before.value, value, field_spec.type) else None
-        fields[name] = FieldLabel(
-            type=field_spec.type, value=value, evidence=evidence,
-            evidence_text=evidence_text if evidence_text is not None and evidence_text != value else None,
-            variants=list(same.variants) if same else [],
-            authority=same.authority if same else None)
+        same = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
+        try:
+            check(value, field_spec.type)
+            # a value kept as it was keeps the reason it stands without evidence
+            label = reviewed(content, name, field_spec.type, value, evidence, answer.variants.get(name, []),
+                             no_evidence=before.no_evidence if same and before else None, hint=_MARK_IT)
+        except UnparsableValue as error:
+            if strict:
+                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
+            continue
+        except CuratorError as error:
+            if strict:
+                raise CuratorError(f"{where}: field {error}") from None
+            continue
+        said[name] = Said(value, field_spec.type)
+        if same and before is not None:  # the same value as before keeps its authority note
+            label = label.model_copy(update={"authority": before.authority})
+        fields[name] = label
     revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
                              fields=fields, rubrics=list(previous.rubrics) if previous else [])
     return said, revision
 
 
 def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: dict[str, Any],
-                     previous: LabelRevision | None, typed: TypedText) -> tuple[dict[str, Said], LabelRevision]:
+                     previous: LabelRevision | None, typed: TypedText, *, strict: bool,
+                     where: str) -> tuple[dict[str, Said], LabelRevision]:
     answer = read_thread_answer(annotation.get("result") or [])
     rubrics = list(previous.rubrics) if previous else []
     said: dict[str, Said] = {}
@@ -265,11 +274,20 @@ def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: d
         if not text:
             continue
         said[f"rubric: {text}"] = Said(verdict, "text")
-        present = any(r.text == text for r in rubrics)
         if verdict == configs.FAIL:
             rubrics = [r for r in rubrics if r.text != text]
-        elif not present:
-            rubrics.append(Rubric(text=text))
+            continue
+        # the posts ticked beside it are its evidence (a post no longer in the thread is refused)
+        posts = [p for p in content.export.ordered_posts() if p.id in answer.posts.get(slot, [])]
+        unknown = sorted(set(answer.posts.get(slot, [])) - {p.id for p in posts})
+        if unknown and strict:
+            raise CuratorError(f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}")
+        judged = Rubric(text=text, evidence_posts=[p.id for p in posts])
+        index = next((i for i, r in enumerate(rubrics) if r.text == text), None)
+        if index is None:
+            rubrics.append(judged)
+        else:
+            rubrics[index] = judged
     for text in (typed.text(t) for t in answer.new_rubrics):
         if not any(r.text == text for r in rubrics):
             rubrics.append(Rubric(text=text))

@@ -52,6 +52,14 @@ def expected_config(store: Store, key: str, rubric_slots: int = configs.MIN_RUBR
     return configs.thread_config(rubric_slots)
 
 
+def instructions(store: Store, key: str) -> str:
+    """The project's labelling instructions, from the doc type's field descriptions."""
+    kind, _, name = key.partition("/")
+    if kind == "document":
+        return configs.document_instructions(name, doc_type(store.config, name))
+    return configs.thread_instructions()
+
+
 def choose(store: Store, ids: Sequence[str], status: str | None) -> list[Fixture]:
     """The fixtures to push: the given ids, else those in `status`, else draft and needs-review."""
     if ids:
@@ -107,8 +115,11 @@ def ensure_project(conn: Connection, store: Store, key: str, known_id: int | Non
         project = conn.find_project(title)
     if project is None:
         description = "Made by `curator review push`; curator holds the labels. Do not rename controls."
-        return conn.create_project(title, wanted, description, MODEL_VERSION)
+        return conn.create_project(title, wanted, description, MODEL_VERSION, instructions(store, key))
     check_config(project, key, wanted)
+    if (project.expert_instruction or "") != instructions(store, key):
+        # curator.toml's descriptions changed since: labellers read the current ones
+        conn.set_instructions(project.id, instructions(store, key))
     if key == "thread" and configs.rubric_slots(project.label_config) < rubric_slots:
         # Only ever grows: more rubric slots keep every earlier annotation valid.
         conn.set_config(project.id, wanted)

@@ -8,6 +8,7 @@ pre-annotation (prediction) is the fixture's current labels in the config's term
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from curator.review import configs
 from curator.review.textmap import JoinedDocument, join_pages
 
 MODEL_VERSION = "curator"
+_POST_STYLE = "margin: 0.4em 0; padding: 0.3em 0.6em; border-left: 3px solid #99a"
 
 
 def project_key(fixture: Fixture) -> str:
@@ -33,19 +35,25 @@ def build_task(fixture: Fixture, content: Content,
                labels: LabelRevision | None) -> dict[str, Any]:
     """{"data": ..., "predictions": [...]} for the import API."""
     rev = labels.rev if labels else 0
-    # a document is reviewed as one text with field spans, a thread as a dialogue with rubrics
+    # a document is reviewed as one text with field spans, a thread as posts with rubrics
     if isinstance(content, DocumentContent):
         joined = join_pages(content)
         data: dict[str, Any] = {"text": joined.text,
                                 "pages": [[p.number, p.start, p.end] for p in joined.pages]}
         result = _document_prediction(joined, labels)
     else:
-        data = {"dialogue": _dialogue(content)}
-        rubrics = [r.text for r in labels.rubrics] if labels else []
-        for slot, text in enumerate(rubrics, start=1):
-            data[f"rubric_{slot}"] = text
-        result = [_choice(configs.verdict_control(slot), configs.rubric_object(slot), configs.PASS)
-                  for slot in range(1, len(rubrics) + 1)]
+        data = {"dialogue": dialogue_html(content)}
+        rubrics = labels.rubrics if labels else []
+        options = post_options(content)
+        result = []
+        for slot, rubric in enumerate(rubrics, start=1):
+            data[configs.rubric_object(slot)] = rubric.text
+            data[f"verdicts_{slot}"] = [{"value": configs.PASS}, {"value": configs.FAIL}]
+            data[f"posts_{slot}"] = options
+            result.append(_choices(configs.verdict_control(slot), configs.rubric_object(slot), [configs.PASS]))
+            if rubric.evidence_posts:
+                result.append(_choices(configs.posts_control(slot), configs.rubric_object(slot),
+                                       list(rubric.evidence_posts)))
     data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
     # One model version for every prediction: Label Studio pre-fills a task only with the
     # predictions of the project's model version (the label rev is in the task data).
@@ -55,25 +63,37 @@ def build_task(fixture: Fixture, content: Content,
 
 
 def pad_rubric_slots(data: dict[str, Any], slots: int) -> None:
-    """Every `$rubric_<n>` a thread config shows needs a value, empty when unused."""
+    """Every slot a thread config shows needs its data: an unused one is empty, so shows nothing."""
     for slot in range(1, slots + 1):
-        data.setdefault(f"rubric_{slot}", "")
+        data.setdefault(configs.rubric_object(slot), "")
+        data.setdefault(f"verdicts_{slot}", [])
+        data.setdefault(f"posts_{slot}", [])
+
+
+def dialogue_html(content: ThreadContent) -> str:
+    """The posts as the labeller reads them: number, author, real time, and the message (escaped)."""
+    export = content.export
+    numbers = {post.id: number for number, post in enumerate(export.ordered_posts(), start=1)}
+    blocks = []
+    for post in export.ordered_posts():
+        reply = f" (reply to #{numbers[post.root_id]})" if post.root_id in numbers else ""
+        message = html.escape(post.message).replace("\n", "<br/>")
+        blocks.append(f'<div style="{_POST_STYLE}"><b>#{numbers[post.id]} {html.escape(export.author(post))}</b> '
+                      f'<span style="color: #667">{post.written_at()}{reply}</span><br/>{message}</div>')
+    return "".join(blocks)
+
+
+def post_options(content: ThreadContent) -> list[dict[str, str]]:
+    """The posts as choices of evidence: the value is the post id, the label its number and author."""
+    export = content.export
+    return [{"value": post.id, "html": f"#{number} {html.escape(export.author(post))}"}
+            for number, post in enumerate(export.ordered_posts(), start=1)]
 
 
 def digest(data: dict[str, Any], prediction: dict[str, Any]) -> str:
     shown = {k: v for k, v in data.items() if k != "curator_digest"}
     canonical = json.dumps([shown, prediction], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
-
-
-def _dialogue(content: ThreadContent) -> list[dict[str, str]]:
-    users = content.export.users
-    lines = []
-    for post in content.export.ordered_posts():
-        user = users.get(post.user_id)
-        lines.append({"author": (user.username if user and user.username else post.user_id) or "?",
-                      "text": post.message, "post": post.id})
-    return lines
 
 
 def _document_prediction(joined: JoinedDocument, labels: LabelRevision | None) -> list[dict[str, Any]]:
@@ -95,15 +115,18 @@ def _document_prediction(joined: JoinedDocument, labels: LabelRevision | None) -
                            "value": {"start": start, "end": end, "text": text, "labels": [name]}})
         result.append({"id": f"value-{name}", "from_name": configs.value_control(name),
                        "to_name": configs.TEXT, "type": "textarea", "value": {"text": [label.value]}})
+        if label.variants:
+            result.append({"id": f"variants-{name}", "from_name": configs.variants_control(name),
+                           "to_name": configs.TEXT, "type": "textarea", "value": {"text": list(label.variants)}})
     if absent:
         result.append({"id": "absent", "from_name": configs.ABSENT, "to_name": configs.TEXT,
                        "type": "choices", "value": {"choices": sorted(absent)}})
     return result
 
 
-def _choice(control: str, to_name: str, choice: str) -> dict[str, Any]:
+def _choices(control: str, to_name: str, choices: list[str]) -> dict[str, Any]:
     return {"id": control, "from_name": control, "to_name": to_name, "type": "choices",
-            "value": {"choices": [choice]}}
+            "value": {"choices": choices}}
 
 
 # ---------------------------------------------------------------- reading annotations back
@@ -122,12 +145,14 @@ class DocumentAnswer:
 
     spans: dict[str, list[MarkedSpan]] = field(default_factory=dict)
     values: dict[str, str] = field(default_factory=dict)
+    variants: dict[str, list[str]] = field(default_factory=dict)  # other accepted answers per field
     absent: set[str] = field(default_factory=set)
 
 
 @dataclass
 class ThreadAnswer:
     verdicts: dict[int, str] = field(default_factory=dict)  # rubric slot -> pass / fail
+    posts: dict[int, list[str]] = field(default_factory=dict)  # rubric slot -> evidence post ids
     new_rubrics: list[str] = field(default_factory=list)
 
 
@@ -145,6 +170,9 @@ def read_document_answer(result: list[dict[str, Any]]) -> DocumentAnswer:
             text = " ".join(t.strip() for t in value.get("text") or [] if t and t.strip())
             if text:
                 answer.values[name.removeprefix("value_")] = text
+        elif name.startswith("variants_"):
+            lines = [line.strip() for t in value.get("text") or [] for line in (t or "").splitlines()]
+            answer.variants[name.removeprefix("variants_")] = list(dict.fromkeys(line for line in lines if line))
     return answer
 
 
@@ -156,6 +184,8 @@ def read_thread_answer(result: list[dict[str, Any]]) -> ThreadAnswer:
             choices = value.get("choices") or []
             if choices:
                 answer.verdicts[int(name.removeprefix("verdict_"))] = choices[0]
+        elif name.startswith("posts_"):
+            answer.posts[int(name.removeprefix("posts_"))] = list(value.get("choices") or [])
         elif name == configs.NEW_RUBRICS:
             for text in value.get("text") or []:
                 answer.new_rubrics.extend(line.strip() for line in text.splitlines() if line.strip())

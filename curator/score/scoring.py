@@ -148,13 +148,16 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
         missing=prediction is None,
         items=[],
     )
+    # An unanswerable field (noise garbled its value past recovery) is no item: no system
+    # could answer it from this text.
+    fields = {name: label for name, label in labels.fields.items() if not label.unanswerable}
     if prediction is None:
-        result.items = [_missing_field(name, label) for name, label in labels.fields.items()]
+        result.items = [_missing_field(name, label) for name, label in fields.items()]
         result.items += [ItemResult(r.text, "rubric", MISSING, [MISSING]) for r in labels.rubrics]
         return result
     text = case.content.full_text()
     truncated = any(is_truncation(name) for name in mutations)
-    for name, label in labels.fields.items():
+    for name, label in fields.items():
         predicted = prediction.fields.get(name)
         result.items.append(score_field(name, label, predicted, labels, text, truncated))
     result.items += score_rubrics(labels, prediction)

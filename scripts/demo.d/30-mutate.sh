@@ -1,6 +1,8 @@
 # Adversarial variants whose ground truth follows them: truncation, OCR noise (simulated
-# and really rendered + Tesseract), bilingual labels, contradictory amendments, a chain,
-# and staleness refresh after the parent's labels change.
+# and really rendered + Tesseract, calibrated), bilingual labels, contradictory amendments,
+# a chain, and staleness refresh after the parent's labels change. Every variant's truth
+# is checked against its text before it is written; the noise spares labelled values
+# unless --noise-values asks otherwise.
 set -euo pipefail
 PY="$(command -v python || command -v python3)"
 
@@ -36,16 +38,22 @@ if [ -n "$LEASE" ]; then
     curator mutate "$LEASE" --contradict "$FIELD" --amendment-first || echo "(contradict refused for $LEASE)"
   fi
   curator mutate "$LEASE" --truncate 0.8 --ocr-noise 0.05   # a chain, in this order
-  curator mutate "$LEASE" --ocr-noise 0.05 --render       # the real path: Pillow + Tesseract
+  curator mutate "$LEASE" --ocr-noise 0.05 --render       # the real path: Pillow + Tesseract, calibrated
+  curator mutate "$LEASE" --ocr-noise 0.1 --noise-values --seed 2    # values hit too: the truth says what is left
   echo "--- one variant, with its lineage and transformed labels"
   VARIANT="$(curator mutate "$LEASE" --ocr-noise 0.08 --seed 1 --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["variants"][0]["id"])')"
   curator show "$VARIANT"
-  echo "--- its ground truth: clean values, evidence spans re-mapped onto the noised text"
-  curator show "$VARIANT" --json | "$PY" -c '
+  echo "--- every variant's ground truth against the text at its evidence span"
+  for id in $(curator list --adversarial --json | "$PY" -c 'import json,sys; print(" ".join(r["id"] for r in json.load(sys.stdin)))'); do
+    curator show "$id" --json | "$PY" -c '
 import json, sys
-for name, f in json.load(sys.stdin)["labels"]["fields"].items():
+shown = json.load(sys.stdin)
+for name, f in (shown["labels"] or {"fields": {}})["fields"].items():
     if f["value"]:
-        print("  %-18s %-45r text at span: %r" % (name, f["value"], f["evidence_text"] or f["value"]))'
+        note = " (unanswerable)" if f.get("unanswerable") else (" accepted: %r" % f["variants"] if f["variants"] else "")
+        print("  %-48s %-18s %-32r text at span: %r%s" % (shown["fixture"]["id"][:48], name, f["value"],
+                                                         f["evidence_text"] or f["value"], note))'
+  done
 fi
 
 if [ -n "$THREAD" ]; then
@@ -58,6 +66,7 @@ if [ -n "$LEASE" ] && [ -n "${FIELD:-}" ]; then
   VALUE="$(curator show "$LEASE" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["labels"]["fields"][sys.argv[1]]["value"])' "$FIELD")"
   curator label set "$LEASE" "$FIELD=$VALUE" --reason "re-checked in the demo" --author demo
   curator validate || true        # exit 1: the variants are stale
-  curator mutate --refresh
+  curator mutate --refresh        # variants keep their status: their truth followed by rule
   curator validate
+  curator status --to active --where status=needs-review,adversarial=true --dry-run || true
 fi

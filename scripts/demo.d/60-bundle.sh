@@ -11,8 +11,10 @@ python -c 'import sys, curator.bundle as b; items = list(b.load(sys.argv[1])); p
 # A reviewer corrects one lease's rent; the next release records it field by field.
 lease=$(curator list --status active --kind document --json \
   | python -c 'import json, sys; print(next(f["id"] for f in json.load(sys.stdin) if f["doc_type"] == "lease"))')
-curator label set "$lease" monthly_rent='$2,150.00' --reason "demo: rent corrected after review"
-curator bundle build 1.1.0 --archive
+# The new rent is in no page of the document, so it needs a stated reason (--no-evidence).
+curator label set "$lease" monthly_rent='$2,150.00' --reason "demo: rent corrected after review" \
+  --no-evidence "raised by the landlord's letter, which is not in the fixture"
+curator bundle build 1.1.0 --archive --strict    # refused if an active fixture left unretired
 curator bundle diff 1.0.0 1.1.0
 cat "$bundles/1.1.0/CHANGELOG.md"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from curator.anonymise import anonymise, anonymise_text
 from curator.config import load_config
-from curator.labels import evidence_problems
+from curator.labels import truth_problems
 from tests.anonymise.conftest import LEASE_TEXT, lease
 
 
@@ -31,7 +31,7 @@ def test_lease_values_are_replaced_everywhere_and_labels_still_point_at_them(sto
     assert result.revisions[0].rubrics[0].text.startswith(f"names {tenant} as the tenant and Ms. ")
     assert "Okafor" not in result.revisions[0].rubrics[0].text
     assert result.leaks == []
-    assert evidence_problems(result.content, result.revisions[0]) == []
+    assert truth_problems(result.content, result.revisions[0]) == []
 
 
 def test_free_text_uses_the_same_mapping(vault):
@@ -71,7 +71,7 @@ def test_invoice_organisations_are_replaced_and_amounts_kept(store, vault):
     assert fields["vendor"].value.endswith(" Inc.") and new.count(fields["vendor"].value) == 2
     assert fields["customer"].value.endswith(" LLC")
     assert fields["invoice_number"].value == "INV-2024-0042" and fields["total_amount"].value == "$12,400.00"
-    assert evidence_problems(result.content, result.revisions[0]) == []
+    assert truth_problems(result.content, result.revisions[0]) == []
     assert result.content.pages[0].ocr_confidence == 91.0 and result.leaks == []
 
 

@@ -18,7 +18,7 @@ def test_relabel_add_and_remove_show_in_diff_and_changelog(sample):
     build_bundle(sample, "1.0.0")
     ids = _ids(sample)
     assert run_cli("label", "set", ids["oak"], "monthly_rent=$1,000.00", "security_deposit=$500.00",
-                   "--reason", "checked", store=sample.root).exit_code == 0
+                   "--reason", "checked", "--no-evidence", "agreed by letter", store=sample.root).exit_code == 0
     assert run_cli("label", "set", ids["deploy"], "--rubric", "says the deploy failed", store=sample.root).exit_code == 0
     added = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
     retired = next(i for i in sample.ids() if i.startswith("maple-lease-truncated"))

@@ -64,7 +64,7 @@ def test_a_write_that_adds_no_fixture_leaves_the_index_alone(store):
     lease = add_lease(store)
     path = store.local_path(SOURCES_FILE)
     before = path.stat().st_mtime_ns, path.stat().st_ino
-    set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me")
+    set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test")
     assert (path.stat().st_mtime_ns, path.stat().st_ino) == before
 
 
@@ -169,9 +169,9 @@ def test_a_held_lock_is_waited_for_then_one_line_error(store, tmp_path, monkeypa
     try:
         monkeypatch.setattr(store_module, "LOCK_WAIT_SECONDS", 0.3)
         with pytest.raises(CuratorError, match="^the store is locked by another curator process$"):
-            set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me")
+            set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test")
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
     assert store.local_path("lock").exists()  # kept in place: every process locks one inode
-    assert set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me").rev == 2
+    assert set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test").rev == 2

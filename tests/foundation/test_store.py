@@ -50,7 +50,8 @@ def test_create_load_and_revise(store):
     assert record.fixture.kind == "document"
     assert record.directory.parent.name == "goldens"
     assert record.labels.fields["monthly_rent"].evidence.page == 1
-    revision = set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, reason="amended", author="me")
+    revision = set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, reason="amended", author="me",
+                          no_evidence="amended by letter")
     assert revision.rev == 2
     assert [r.rev for r in store.load(lease).revisions] == [1, 2]
     assert store.load(lease).labels.fields["tenant"].value == "Dana Whitfield"  # carried over
@@ -105,7 +106,7 @@ APPENDER = textwrap.dedent(
     from curator.store import Store
     store = Store(Path(sys.argv[1]))
     for i in range(int(sys.argv[3])):
-        set_labels(store, sys.argv[2], assignments={"monthly_rent": f"${1000 + i}.00"}, author=sys.argv[4])
+        set_labels(store, sys.argv[2], assignments={"monthly_rent": f"${1000 + i}.00"}, author=sys.argv[4], no_evidence="test")
     """
 )
 
@@ -137,7 +138,7 @@ STALLED_WRITER = textwrap.dedent(
     atomic.os.replace = stalled_replace
     from curator.labels import set_labels
     from curator.store import Store
-    set_labels(Store(Path(sys.argv[1])), sys.argv[2], assignments={"monthly_rent": "$9,999.00"}, author="killed")
+    set_labels(Store(Path(sys.argv[1])), sys.argv[2], assignments={"monthly_rent": "$9,999.00"}, author="killed", no_evidence="test")
     """
 )
 
@@ -154,7 +155,7 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
     result = subprocess.run([*CURATOR, "--store", str(store.root), "validate"], env=subprocess_env(), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     # The lock died with the process: the next writer gets in.
-    assert set_labels(store, lease, assignments={"monthly_rent": "$1,260.00"}, author="next").rev == 2
+    assert set_labels(store, lease, assignments={"monthly_rent": "$1,260.00"}, author="next", no_evidence="test").rev == 2
 
 
 def test_revision_model_round_trips():

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from curator.ingest import import_sources
-from curator.labels import evidence_problems
+from curator.labels import truth_problems
 from curator.store import fixture_id
 from tests.conftest import run_cli, snapshot
 from tests.ingest.conftest import EXAMPLES, TRUTH
@@ -107,7 +107,7 @@ def test_document_import_suggests_labels_that_point_at_their_values(store):
     assert revision.source == "import-suggestion" and revision.author == "curator-import"
     truth = TRUTH["pdfs/lease-maple.pdf"]["fields"]
     assert set(revision.fields) == set(truth)
-    assert evidence_problems(record.content, revision) == []
+    assert truth_problems(record.content, revision) == []
     assert revision.fields["monthly_rent"].value == truth["monthly_rent"]
     for person in ("tenant", "landlord"):
         assert revision.fields[person].value != truth[person]  # pseudonymised, text and label alike

@@ -10,7 +10,7 @@ from curator.config import load_config
 from curator.ingest.pdf import parse_pdf
 from curator.ingest.source import read_source
 from curator.ingest.suggest import guess_doc_type, suggest_fields, suggest_revision
-from curator.labels import evidence_problems
+from curator.labels import truth_problems
 from curator.model import DocumentContent, Page
 from tests.conftest import REPO
 from tests.ingest.conftest import EXAMPLES, TRUTH
@@ -30,7 +30,7 @@ def test_text_layer_examples_get_every_true_field_suggested(name):
     revision = suggest_revision(parsed.content, CONFIG.doc_types[truth["doc_type"]])
     assert revision.source == "import-suggestion" and revision.rev == 1
     assert {k: v.value for k, v in revision.fields.items()} == truth["fields"]
-    assert evidence_problems(parsed.content, revision) == []
+    assert truth_problems(parsed.content, revision) == []
 
 
 def test_longest_label_phrase_wins_and_values_must_parse():

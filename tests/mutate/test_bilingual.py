@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.labels import evidence_problems
+from curator.labels import truth_problems
 from curator.mutate.bilingual import glossary, shipped_languages
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
@@ -42,7 +42,7 @@ def test_labels_translated_values_kept(samples_store, language, which):
         new = variant.labels.fields[name]
         assert (new.value, new.type, new.expected_absent) == (label.value, label.type, label.expected_absent)
         assert new.evidence_text is None
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     assert variant.fixture.category == "bilingual"
 
 

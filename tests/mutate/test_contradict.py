@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from curator.labels import evidence_problems, set_labels
+from curator.labels import set_labels, truth_problems
 from curator.normalise import parse_amount, parse_date
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
@@ -35,7 +35,7 @@ def test_rent_amended_by_a_realistic_amount(samples_store):
     assert parse_date(measured["amendment_date"]) > parse_date(measured["document_date"])
     assert label.authority and measured["amendment_date"] in label.authority and "later-dated" in label.authority
     assert label.evidence.page == len(variant.content.pages)
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     for name, other in parent.labels.fields.items():
         if name != "monthly_rent":
             assert variant.labels.fields[name] == other  # nothing else moves
@@ -52,7 +52,7 @@ def test_tenant_becomes_another_person(samples_store):
     _, parent, variant = _contradict(samples_store, "tenant")
     new = variant.labels.fields["tenant"].value
     assert new != parent.labels.fields["tenant"].value and len(new.split()) >= 2
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
 
 
 def test_amendment_first_takes_authority_from_dates(samples_store):
@@ -64,7 +64,7 @@ def test_amendment_first_takes_authority_from_dates(samples_store):
     assert "not its position" in label.authority
     assert info["mutations"][0]["params"] == {"field": "monthly_rent", "amendment_first": True}
     # every other span moved with the inserted text
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
     assert variant.labels.fields["tenant"].evidence.start > parent.labels.fields["tenant"].evidence.start
 
 
@@ -103,3 +103,39 @@ def test_invoice_fields_amended_in_the_original_style(samples_store, field):
         assert new.rsplit("-", 1)[0] == old.rsplit("-", 1)[0]  # same series, new number
     elif field == "due_date":
         assert parse_date(new) > parse_date(old)
+
+
+def test_each_doc_type_contradicts_with_its_own_template(samples_store):
+    """A lease is amended, an invoice corrected: the words come from curator.toml, per doc type."""
+    lease = variant_of(run_cli("mutate", samples_store.lease, "--contradict", "tenant", "--json",
+                               store=samples_store.root).stdout)
+    invoice = variant_of(run_cli("mutate", samples_store.invoice, "--contradict", "total_amount", "--json",
+                                 store=samples_store.root).stdout)
+    lease_text = samples_store.store.load(lease["id"]).content.pages[-1].text
+    invoice_text = samples_store.store.load(invoice["id"]).content.pages[-1].text
+    assert "AMENDMENT No. 1 TO THE LEASE AGREEMENT" in lease_text and "CORRECTION" not in lease_text
+    assert "CORRECTION No. 1 TO THE INVOICE" in invoice_text and "AMENDMENT" not in invoice_text
+    assert f"Total Amount: {invoice['mutations'][0]['measured']['new_value']}" in invoice_text
+    # a second contradiction of the same document is numbered after the first
+    second = variant_of(run_cli("mutate", lease["id"], "--contradict", "monthly_rent", "--json",
+                                store=samples_store.root).stdout)
+    assert "AMENDMENT No. 2 TO THE LEASE AGREEMENT" in samples_store.store.load(second["id"]).content.pages[-1].text
+
+
+def test_a_doc_type_without_a_template_is_refused_in_one_line(samples_store):
+    config = samples_store.root / "curator.toml"
+    text = config.read_text()
+    start = text.index('amendment = """AMENDMENT')
+    config.write_text(text[:start] + text[text.index('prevails."""', start) + len('prevails."""'):])
+    before = snapshot(samples_store.root)
+    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "doc type 'lease' has no amendment template" in result.stderr
+    assert snapshot(samples_store.root) == before
+
+
+def test_a_template_with_an_unknown_placeholder_is_a_config_error(samples_store):
+    config = samples_store.root / "curator.toml"
+    config.write_text(config.read_text().replace("dated {document_date}.", "dated {signed_on}.", 1))
+    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root)
+    assert result.exit_code == 2 and "unknown placeholder {signed_on}" in result.stderr

@@ -76,9 +76,13 @@ def test_declared_options_become_command_options_and_steps():
         assert params["repeat_test"].type == click.INT and params["repeat_test"].flag_value == 2
         assert params["loud_test"].is_flag
         assert "--repeat-test [N]" in option_usages()
-        # In the order given; a switch turns its option's step into its own mutation and sets its param.
+        # In the order given; a switch with a param sets it on its option's step.
         given = [("repeat_test", 3), ("truncate", None), ("ocr_noise", 0.1), ("loud_test", True), ("render", False)]
-        assert steps_from_options(given) == [Step("loud-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        assert steps_from_options(given) == [Step("repeat-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        # a switch without one makes the step its own mutation, whatever order the switches came in
+        for switches in ([("render", True), ("noise_values", True)], [("noise_values", True), ("render", True)]):
+            assert steps_from_options([("ocr_noise", 0.1), *switches]) == [
+                Step("ocr-render", {"cer": 0.1, "noise_values": True})]
         with pytest.raises(CuratorError, match="--loud-test goes with --repeat-test"):
             steps_from_options([("loud_test", True)])
         with pytest.raises(CuratorError, match="no mutation option 'shout'"):
@@ -260,3 +264,36 @@ def test_refresh_keeps_what_people_added(samples_store):
     set_labels(samples_store.store, samples_store.lease, assignments={"tenant": ""}, author="t")
     assert run_cli("mutate", "--refresh", store=samples_store.root).exit_code == 0
     assert "hard-case" in samples_store.store.load_fixture(variant_id_).tags
+
+
+def test_a_variant_whose_truth_disagrees_with_its_text_is_never_written(samples_store):
+    """The engine checks the truth after every step: a mutation that forgets to move a span is caught."""
+    from curator.mutate.engine import mutate
+
+    @register("careless-test", category="other", owns="nothing")
+    def careless(subject, rng, params):  # rewrites the text without _textops.rewrite
+        page = subject.content.pages[0]
+        moved = subject.content.with_texts({("page", page.number): "Moved. " + page.text})
+        return Outcome(moved, dict(subject.labels.fields), list(subject.labels.rubrics))
+
+    try:
+        before = snapshot(samples_store.root)
+        with pytest.raises(CuratorError) as refused:
+            mutate(samples_store.store, [samples_store.lease], [Step("careless-test")])
+        assert "careless-test would make a variant whose truth disagrees with its text (field " in str(refused.value)
+        assert str(refused.value).endswith("nothing written")
+        assert snapshot(samples_store.root) == before
+    finally:
+        REGISTRY.pop("careless-test")
+
+
+def test_a_parent_whose_truth_disagrees_with_its_text_is_refused(samples_store):
+    content = samples_store.store.directory(samples_store.lease) / "content.json"
+    tenant = samples_store.store.load(samples_store.lease).labels.fields["tenant"].value
+    content.write_text(content.read_text().replace(tenant, "X" * len(tenant), 1))
+    before = snapshot(samples_store.root)
+    result = run_cli("mutate", samples_store.lease, "--truncate", store=samples_store.root)
+    assert result.exit_code == 2
+    assert f"{samples_store.lease}: its truth disagrees with its text (field tenant: " in result.stderr
+    assert "fix its labels with curator label set first" in result.stderr
+    assert snapshot(samples_store.root) == before

@@ -1,8 +1,8 @@
-"""Property tests over generated documents, threads, labels and mutation chains.
+"""Property tests over generated documents, threads, labels and chains of up to 3 mutations.
 
-After every mutation and every chain: each field that is not expected absent has an
-evidence span whose text is its value (or, after OCR noise, its recorded noised form),
-and no mutation changes a value it does not own.
+Every labelled value of every written variant is found at its evidence span, or is an
+accepted variant there, or is expected-absent with its evidence cut, or is marked
+unanswerable by an explicit --noise-values; and no mutation changes a value it does not own.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from curator.errors import CuratorError
-from curator.labels import evidence_problems, evidence_text, revise
+from curator.labels import evidence_text, locate, revise, truth_problems
 from curator.model import (
     DocumentContent,
     Fixture,
@@ -26,7 +26,7 @@ from curator.model import (
     ThreadExport,
 )
 from curator.mutate.engine import Step, apply_chain
-from curator.normalise import format_date
+from curator.normalise import format_date, same_value
 from curator.store import FixtureRecord
 
 FIRST = ["Ana", "Bram", "Chloé", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Mirela"]
@@ -36,7 +36,7 @@ FILLER = ("the premises shall be kept clean and in good repair notice must be gi
           "modern cloud billing clause applies Oslo B8 S5 l1 rn cl 0O term renewal utilities").split()
 LANGUAGES = ["fr", "de", "es", "it", "pt", "nl"]
 REFUSALS = ("no value for", "1-post thread", "keep between", "read as", "no doc type", "label phrase",
-            "documents with a doc type", "applies to documents", "nothing to cut")
+            "documents with a doc type", "applies to documents", "nothing to cut", "no page can be cut")
 
 person = st.builds(lambda f, last: f"{f} {last}", st.sampled_from(FIRST), st.sampled_from(LAST))
 address = st.builds(lambda n, s, z: f"{n} {s}, Springfield, IL {z}", st.integers(1, 9999),
@@ -98,7 +98,8 @@ def steps(config):
     one = st.one_of(
         st.builds(lambda f: Step("truncate", {"fraction": f}), st.sampled_from([0.2, 0.4, 0.5, 0.6, 0.75, 0.9])),
         st.just(Step("truncate", {"pages": 1})),
-        st.builds(lambda c: Step("ocr-noise", {"cer": c}), st.sampled_from([0.02, 0.05, 0.1, 0.2])),
+        st.builds(lambda c, v: Step("ocr-noise", {"cer": c, **({"noise_values": True} if v else {})}),
+                  st.sampled_from([0.02, 0.05, 0.1, 0.2]), st.booleans()),
         st.builds(lambda lang: Step("bilingual", {"language": lang}), st.sampled_from(LANGUAGES)),
         st.builds(lambda f, first: Step("contradict", {"field": f, **({"amendment_first": True} if first else {})}),
                   st.sampled_from(fields), st.booleans()),
@@ -118,18 +119,28 @@ def _check_chain(record: FixtureRecord, config, chain: list[Step], seed: int) ->
     content, revision, parent = variant.content, variant.revision, record.labels
     names = {s.name for s in chain}
     contradicted = {s.params["field"] for s in chain if s.name == "contradict"}
+    noise_values = any(s.params.get("noise_values") for s in chain)
 
-    # Every field that is not expected absent points at its value (or recorded noised form).
-    assert evidence_problems(content, revision) == []
+    # The one definition agrees, and each value holds for one of the four stated reasons.
+    assert truth_problems(content, revision) == []
     for name, label in revision.fields.items():
         if label.expected_absent:
+            before = parent.fields[name]
             assert label.value is None and label.evidence is None
+            if not before.expected_absent:  # its located evidence was cut, and it is nowhere else
+                assert "truncate" in names and before.evidence is not None, name
+                assert locate(content, before.value, before.type) is None or name in contradicted, name
+                event("a cut value is expected absent")
             continue
-        assert label.evidence is not None, name
         found = evidence_text(content, label.evidence)
+        if label.unanswerable:
+            assert noise_values, name  # only an explicit --noise-values may garble a value
+            event("a garbled value is unanswerable")
+        elif not same_value(found, label.value, label.type):
+            assert found in label.variants, (name, found, label.value)
+            assert noise_values, name  # and only it adds noisy spellings
+            event("a noisy spelling is accepted")
         assert found == (label.evidence_text if label.evidence_text is not None else label.value)
-        if label.evidence_text is not None:
-            assert "ocr-noise" in names  # only the noise channel records a noised form
 
     # No mutation changes a value it does not own.
     assert set(revision.fields) == set(parent.fields)
@@ -143,6 +154,7 @@ def _check_chain(record: FixtureRecord, config, chain: list[Step], seed: int) ->
         else:
             assert after.value == before.value, name
             assert after.authority == before.authority
+            assert set(before.variants) <= set(after.variants), name
     parent_rubrics = {r.text for r in parent.rubrics}
     assert {r.text for r in revision.rubrics} <= parent_rubrics
     if "truncate" not in names:
@@ -164,7 +176,7 @@ def test_document_chains_keep_truth_with_text(config, data, seed):
 @given(record=thread_records(), seed=st.integers(0, 2**31),
        chain=st.lists(st.one_of(
            st.builds(lambda f: Step("truncate", {"fraction": f}), st.sampled_from([0.3, 0.5, 0.8])),
-           st.builds(lambda c: Step("ocr-noise", {"cer": c}), st.sampled_from([0.02, 0.1]))), min_size=1, max_size=2))
+           st.builds(lambda c: Step("ocr-noise", {"cer": c}), st.sampled_from([0.02, 0.1]))), min_size=1, max_size=3))
 def test_thread_chains_keep_rubrics_honest(config, record, seed, chain):
     _check_chain(record, config, chain, seed)
     try:

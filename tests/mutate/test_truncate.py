@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from curator.labels import evidence_problems, set_labels
+from curator.labels import set_labels, truth_problems
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
 
@@ -38,7 +38,7 @@ def test_document_cut_at_fraction_mid_sentence(samples_store):
             assert new.value == label.value and new.evidence == span
     assert any(f.expected_absent for f in variant.labels.fields.values())
     assert any(not f.expected_absent for f in variant.labels.fields.values())
-    assert evidence_problems(variant.content, variant.labels) == []
+    assert truth_problems(variant.content, variant.labels) == []
 
 
 def test_pages_keeps_first_pages(samples_store):

@@ -99,7 +99,8 @@ def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_confli
     unchanged = snapshot(review_store.root)
     assert _cli(review_store, ls_server, "pull").exit_code == 0
     assert snapshot(review_store.root) == unchanged
-    set_labels(review_store, disputed, assignments={"tenant": "Someone Else"}, author="lead",
+    shown = review_store.load(disputed).revisions[0].fields["tenant"].value  # what the text says
+    set_labels(review_store, disputed, assignments={"tenant": shown}, author="lead",
                reason="settled the tenant conflict")
     assert _cli(review_store, ls_server, "pull").exit_code == 0
     assert review_store.load_fixture(disputed).review.conflict_fields == []

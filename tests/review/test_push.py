@@ -51,8 +51,12 @@ def test_push_creates_one_project_per_kind_and_doc_type_with_pre_annotations(rev
     threads = tasks_by_fixture(admin, project_id(admin, review_store, "thread"))
     thread_task = threads[thread]
     assert thread_task.data["rubric_1"] == "The reply names the deadline"
-    assert [m["text"] for m in thread_task.data["dialogue"]] == [
-        p.message for p in review_store.load(thread).content.export.ordered_posts()]
+    export = review_store.load(thread).content.export
+    for number, post in enumerate(export.ordered_posts(), start=1):  # each post with its author and time
+        assert f"<b>#{number} {export.author(post)}</b>" in thread_task.data["dialogue"]
+        assert post.written_at() in thread_task.data["dialogue"]
+    assert [o["value"] for o in thread_task.data["posts_1"]] == [p.id for p in export.ordered_posts()]
+    assert thread_task.data["verdicts_3"] == [] and thread_task.data["rubric_3"] == ""  # an unused slot is empty
     verdicts = {r["from_name"]: r["value"]["choices"] for r in prediction_result(admin, thread_task.id)}
     assert verdicts == {"verdict_1": ["pass"], "verdict_2": ["pass"]}
 
@@ -71,7 +75,8 @@ def test_pushing_again_creates_no_duplicates_and_updates_changed_labels(review_s
     again = json.loads(_push(review_store, ls_server).stdout)["projects"][0]
     assert (again["created"], again["updated"], sorted(again["unchanged"])) == ([], [], sorted([first, second]))
 
-    set_labels(review_store, first, assignments={"monthly_rent": "$9,999.00"}, author="lead")
+    set_labels(review_store, first, assignments={"monthly_rent": "$9,999.00"}, author="lead",
+               no_evidence="raised by letter")
     (review_store.root / ".curator" / "review.json").unlink()  # lost local state: the server still knows
     changed = json.loads(_push(review_store, ls_server).stdout)["projects"][0]
 
@@ -134,7 +139,8 @@ def test_only_chosen_fixtures_are_pushed(review_store, ls_server, admin):
 def test_a_labeller_gets_the_updated_labels_pre_filled(review_store, ls_server, admin, alice):
     fixture = add_lease(review_store, 51)
     assert _push(review_store, ls_server).exit_code == 0
-    set_labels(review_store, fixture, assignments={"tenant": "Pat Example"}, author="lead")
+    set_labels(review_store, fixture, assignments={"tenant": "Pat Example"}, author="lead",
+               no_evidence="the tenant changed")
     assert _push(review_store, ls_server).exit_code == 0
     project = project_id(admin, review_store, "document/lease")
 

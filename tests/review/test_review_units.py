@@ -41,14 +41,28 @@ def test_document_config_has_a_span_label_and_value_box_per_field():
     assert found[configs.SPAN].options == tuple(sorted(spec.fields))
     for field in spec.fields:
         assert found[configs.value_control(field)].tag == "TextArea"
+        assert found[configs.variants_control(field)].tag == "TextArea"
     assert found[configs.ABSENT].options == tuple(sorted(spec.fields))
 
 
-def test_thread_config_has_a_pass_fail_choice_per_rubric_slot():
+def test_thread_config_has_a_verdict_and_evidence_posts_per_rubric_slot():
     found = configs.controls(configs.thread_config(7))
     assert configs.rubric_slots(configs.thread_config(7)) == 7
-    assert found["verdict_7"] == configs.Control("Choices", "rubric_7", ("fail", "pass"))
-    assert configs.objects(configs.thread_config(2))[configs.DIALOGUE] == "$dialogue"
+    # the choices come from each task's data, so an unused slot shows none (no orphan choices)
+    assert found["verdict_7"] == configs.Control("Choices", "rubric_7", ())
+    assert found["posts_7"] == configs.Control("Choices", "rubric_7", ())
+    shown = configs.objects(configs.thread_config(2))
+    assert shown[configs.DIALOGUE] == "$dialogue"
+    assert (shown["verdict_2"], shown["posts_2"]) == ("$verdicts_2", "$posts_2")
+
+
+def test_instructions_come_from_the_field_descriptions():
+    spec = load_config(REPO / "curator.toml").doc_types["lease"]
+    html = configs.document_instructions("lease", spec)
+    config = configs.document_config("lease", spec)
+    for name, field in spec.fields.items():
+        assert field.description and field.description in html  # the shipped types describe every field
+        assert configs.field_line(name, field.type, field.description) in config
 
 
 def test_config_problems_allow_additions_and_catch_removals():

@@ -146,3 +146,17 @@ def test_is_partial():
     assert not is_partial("12 Harbour Road", "12 harbour road.")  # the same, not a part
     assert not is_partial("Harb Road", "12 Harbour Road")
     assert not is_partial("", "12 Harbour Road")
+
+
+def test_an_unanswerable_field_is_no_item():
+    """OCR noise that garbled a value past recovery (--noise-values) punishes no system."""
+    from tests.score.score_builders import LEASE_FIELDS
+
+    fields = {**LEASE_FIELDS, "tenant": {**LEASE_FIELDS["tenant"], "unanswerable": "OCR noise on the value"}}
+    answered = all_right()
+    answered["tenant"] = ("Someone Else", 0.99)
+    result = score_fixture(document_case(fields=fields), prediction(**answered))
+    assert "tenant" not in [i.name for i in result.items] and result.passed and result.total == 5
+    assert "tenant" not in result.extra_fields
+    missing = score_fixture(document_case(fields=fields), None)
+    assert "tenant" not in [i.name for i in missing.items]
