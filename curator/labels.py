@@ -12,7 +12,7 @@ of "the truth agrees with its text": `label set`, every mutation step, review pu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from curator import clock
@@ -33,6 +33,7 @@ from curator.normalise import UnparsableValue, check, find_value, matches_any, s
 from curator.spans import find_all
 
 if TYPE_CHECKING:
+    from curator.anonymise.typed import TypedText
     from curator.store import Store
 
 
@@ -398,22 +399,45 @@ def set_labels(
     Give the change as keyword arguments or as a whole `edit`. A new doc type is written
     to fixture.json in the same transaction as the revision that records it.
     """
+    from curator.anonymise.typed import TypedText
+
     edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
                              drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)
     if edit.empty:
         raise CuratorError("nothing to set: give FIELD=VALUE pairs, --accept, --rubric, --reference or --doc-type")
     with store.transaction() as txn:
         record = store.load(fixture_id)
+        # what the reviewer typed, through the vault first: a real name becomes the
+        # pseudonym the content uses, and is then located in the content like any value
+        typed = TypedText.of(store, record.fixture)
         revision = apply_edit(
             store.config,
             record.fixture.doc_type,
             record.content,
             record.labels,
-            edit,
+            _typed_edit(typed, store.config, edit.doc_type or record.fixture.doc_type, edit),
             author=author or default_author(),
-            reason=reason,
+            reason=None if reason is None else typed.text(reason),
         )
+        typed.save()  # before the revision lands: a pseudonym is never used but unrecorded
         written = txn.append_revision(fixture_id, revision)
         if revision.doc_type is not None:
             txn.save_fixture(record.fixture.model_copy(update={"doc_type": revision.doc_type}))
         return written
+
+
+def _typed_edit(typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit) -> LabelEdit:
+    """`edit` with every value and text a person typed passed through the store's vault."""
+    def values(variants: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+        return {f: [typed.field_value(config, doc_type, f, v) for v in vs] for f, vs in variants.items()}
+
+    return replace(
+        edit,
+        assignments={f: typed.field_value(config, doc_type, f, v) for f, v in edit.assignments.items()},
+        no_evidence=None if edit.no_evidence is None else typed.text(edit.no_evidence),
+        accept=values(edit.accept),
+        drop_accept=values(edit.drop_accept),
+        add_rubrics=[typed.text(t) for t in edit.add_rubrics],
+        drop_rubrics=[typed.text(t) for t in edit.drop_rubrics],
+        reference=None if edit.reference is None else typed.text(edit.reference),
+    )

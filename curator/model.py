@@ -83,6 +83,19 @@ class Provenance(Strict):
         pattern=r"^[0-9a-f]{16}$",
         description="fingerprint of the pseudonym vault that anonymised it (never the key)",
     )
+    vault_entries: int | None = Field(
+        default=None, ge=0,
+        description="how many originals the vault held when it anonymised this fixture: the audit judges it "
+        "against those (a word a later source taught the vault is no name it could have known)",
+    )
+    kept: list[str] = Field(
+        default_factory=list,
+        description="terms the user kept as written (--keep, [anonymise] keep) that occur in it: a decision, "
+        "so the audit does not report them",
+    )
+    kept_hosts: list[str] = Field(
+        default_factory=list, description="kept hosts ([anonymise] keep_hosts) whose links in it kept their host"
+    )
 
 
 class MutationStep(Strict):
@@ -556,10 +569,37 @@ class LimitSettings(Strict):
                                        "max_json_depth": 128})
 
 
+# Public sites whose links keep their host (a repository, a docs page); the names, handles
+# and ids in their paths are still rewritten.
+DEFAULT_KEEP_HOSTS = (
+    "github.com", "gitlab.com", "bitbucket.org", "githubusercontent.com", "githubassets.com", "gist.github.com",
+    "docs.python.org", "pypi.org", "readthedocs.io", "readthedocs.org", "developer.mozilla.org",
+    "stackoverflow.com", "wikipedia.org", "docs.google.com", "docs.rs", "crates.io", "npmjs.com",
+    "pkg.go.dev", "go.dev", "learn.microsoft.com", "docs.aws.amazon.com", "cloud.google.com", "kubernetes.io",
+    "docs.docker.com", "hub.docker.com", "mattermost.com", "docs.mattermost.com",
+)
+
+
+class AnonymiseSettings(Strict):
+    """`[anonymise]` in curator.toml: what the user decided is not personal data."""
+
+    keep: list[str] = Field(
+        default_factory=list,
+        description="terms kept as written wherever they occur (a product, a company that is public); "
+        "a detected name that contains one is kept too",
+    )
+    keep_hosts: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_KEEP_HOSTS),
+        description="hosts (and their subdomains) whose links keep their host; names, handles and ids in "
+        "their paths are still rewritten",
+    )
+
+
 class StoreConfig(Strict):
     store: StoreSettings = Field(default_factory=StoreSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
+    anonymise: AnonymiseSettings = Field(default_factory=AnonymiseSettings)
     doc_types: dict[str, DocTypeSpec] = Field(default_factory=dict)
     glossaries: dict[str, dict[str, str]] = Field(
         default_factory=dict, description="language -> label phrase -> translation (bilingual)"

@@ -8,7 +8,7 @@ text and an `OffsetMap` from old offsets to new ones, so ground truth never drif
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -60,6 +60,33 @@ class OffsetMap:
         if old < self.old_ends[i]:
             return self.new_ends[i] if at_end else self.new_starts[i]
         return old - self.old_ends[i] + self.new_ends[i]
+
+    def then(self, second: OffsetMap) -> OffsetMap:
+        """This map followed by `second` (which maps this map's new text onward), as one map.
+
+        The characters of the old text that neither map touched stay where both put them;
+        every stretch between them is one changed region (adjacent edits become one).
+        """
+        if second.old_length != self.new_length:
+            raise ValueError(f"the second map reads a text of length {second.old_length}, not {self.new_length}")
+        onward = dict(second._copied())
+        kept = [(old, onward[mid]) for old, mid in self._copied() if mid in onward]
+        regions = []
+        previous = (-1, -1)
+        for old, new in [*kept, (self.old_length, second.new_length)]:
+            if old > previous[0] + 1 or new > previous[1] + 1:
+                regions.append((previous[0] + 1, old, previous[1] + 1, new))
+            previous = (old, new)
+        return OffsetMap(tuple(r[0] for r in regions), tuple(r[1] for r in regions), tuple(r[2] for r in regions),
+                         tuple(r[3] for r in regions), self.old_length, second.new_length)
+
+    def _copied(self) -> Iterator[tuple[int, int]]:
+        """(old, new) offset of every character no edit touched."""
+        old_at, new_at = 0, 0
+        for old_start, old_end, new_end in zip(self.old_starts, self.old_ends, self.new_ends, strict=True):
+            yield from ((old_at + k, new_at + k) for k in range(old_start - old_at))
+            old_at, new_at = old_end, new_end
+        yield from ((old_at + k, new_at + k) for k in range(self.old_length - old_at))
 
     def span(self, start: int, end: int) -> tuple[int, int] | None:
         """New (start, end) of an old span, or None when its text was deleted entirely."""

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from curator.anonymise.audit import Leak, find_leaks
 from curator.anonymise.detect import Detector, detector_for
-from curator.anonymise.documents import document_rewriter, field_kind
-from curator.anonymise.rewrite import Rewriter, vault_terms
+from curator.anonymise.documents import field_kind, reserved_document_terms
+from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
+from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
 from curator.anonymise.strings import strings_of
+from curator.anonymise.terms import TermIndex
 from curator.anonymise.threads import ThreadRewriter
 from curator.anonymise.vault import Vault
 from curator.model import (
@@ -36,6 +38,7 @@ class Anonymised:
     content: Content
     revisions: list[LabelRevision] = field(default_factory=list)
     leaks: list[Leak] = field(default_factory=list)
+    kept: Used = field(default_factory=Used)  # the kept terms and hosts that stood in it
 
 
 def anonymise(
@@ -45,60 +48,103 @@ def anonymise(
     revisions: Sequence[LabelRevision] = (),
     doc_spec: DocTypeSpec | None = None,
     detector: Detector | None = None,
+    keep: Keep = NOTHING_KEPT,
 ) -> Anonymised:
     """Rewrite content and label revisions with the vault's mapping; audit the result.
 
     Inputs are not mutated. Evidence spans are carried through the same offset maps as the
-    text they point into, so every label still points at its (pseudonymised) value.
-    `detector` defaults to `detector_for()`.
+    text they point into, so every label still points at its (pseudonymised) value. The
+    rewrite is repeated until it teaches the vault no new original (`rewrite.settle`), so a
+    name first found on the last page is rewritten on the first one too. `keep` says what
+    the user decided is not personal. `detector` defaults to `detector_for()`.
     """
     revisions = list(revisions)
     detector = detector if detector is not None else detector_for()
-    # A thread is rewritten as its whole export (user records, ids, attachments, not only the
-    # messages); a document page by page, with the labels naming the values to replace.
+    rubric_texts = [r.text for rev in revisions for r in rev.rubrics]
     if isinstance(content, ThreadContent):
         export = content.model_dump(mode="json")["export"]
-        threads = ThreadRewriter(export, vault, detector, [r.text for rev in revisions for r in rev.rubrics])
-        new_content: Content = threads.content(content)
-        rewriter = threads.rewriter
+        threads = ThreadRewriter(export, vault, detector, rubric_texts, keep=keep)
         messages = {pid: post.get("message", "") for pid, post in export["posts"].items()}
 
-        def remap(span: Span) -> Span | None:
-            if span.post is None or span.post not in messages:
-                return None
-            _, offsets = rewriter.rewrite(messages[span.post])
-            return _moved(span, offsets, post=threads.id(span.post))
+        def rewrite_thread() -> tuple[Rewriter, Content, list[LabelRevision]]:
+            rewriter = threads.new_rewriter()
+            new_content = threads.content(content)
 
-        def post_id(value: str) -> str:
-            return threads.id(value)
+            def remap(span: Span) -> Span | None:
+                if span.post is None or span.post not in messages:
+                    return None
+                _, offsets = rewriter.rewrite(messages[span.post])
+                return _moved(span, offsets, post=threads.id(span.post))
+
+            return rewriter, new_content, [_revision(r, rewriter, vault, doc_spec, remap, threads.id)
+                                           for r in revisions]
+
+        rewriter, new_content, new_revisions = settle(vault, rewrite_thread)
     else:
-        rewriter = document_rewriter(revisions, vault, doc_spec, detector, [page.text for page in content.pages])
-        pages: dict[int, OffsetMap] = {}
-        new_pages = []
-        rewriter.prefetch([page.text for page in content.pages])
-        for page in content.pages:
-            text, offsets = rewriter.rewrite(page.text)
-            pages[page.number] = offsets
-            new_pages.append(Page.model_validate({**page.model_dump(), "text": text}))
-        new_content = DocumentContent(pages=new_pages)
-
-        def remap(span: Span) -> Span | None:
-            offsets = pages.get(span.page or 0)
-            return None if offsets is None else _moved(span, offsets, page=span.page)
-
-        def post_id(value: str) -> str:
-            return value
-
-    new_revisions = [_revision(r, rewriter, vault, doc_spec, remap, post_id) for r in revisions]
-    leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector)
-    return Anonymised(new_content, new_revisions, leaks)
+        texts = [page.text for page in content.pages]
+        terms = reserved_document_terms(revisions, vault, doc_spec, detector, texts)
+        rewriter, new_content, new_revisions = settle(
+            vault, lambda: _rewrite_document(content, revisions, Rewriter(vault, terms, detector, keep=keep),
+                                             vault, doc_spec))
+    leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector, keep=keep)
+    return Anonymised(new_content, new_revisions, leaks, rewriter.judge.used)
 
 
-def anonymise_text(text: str, vault: Vault, detector: Detector | None = None) -> str:
+def _rewrite_document(content: DocumentContent, revisions: list[LabelRevision], rewriter: Rewriter, vault: Vault,
+                      doc_spec: DocTypeSpec | None) -> tuple[Rewriter, Content, list[LabelRevision]]:
+    pages: dict[int, OffsetMap] = {}
+    new_pages = []
+    rewriter.prefetch([page.text for page in content.pages])
+    for page in content.pages:
+        text, offsets = rewriter.rewrite(page.text)
+        pages[page.number] = offsets
+        new_pages.append(Page.model_validate({**page.model_dump(), "text": text}))
+
+    def remap(span: Span) -> Span | None:
+        offsets = pages.get(span.page or 0)
+        return None if offsets is None else _moved(span, offsets, page=span.page)
+
+    new_revisions = [_revision(r, rewriter, vault, doc_spec, remap, lambda post: post) for r in revisions]
+    return rewriter, DocumentContent(pages=new_pages), new_revisions
+
+
+def anonymise_text(text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT) -> str:
     """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
-    rewriter = Rewriter(vault, vault_terms(vault), detector if detector is not None else detector_for())
-    rewriter.reserve([text])
-    return rewriter.text(text)
+    detector = detector if detector is not None else detector_for()
+    reserve_hits(vault, detector, [text])
+    return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))
+
+
+def anonymise_value(value: str, vault: Vault, kind: str | None = None, detector: Detector | None = None,
+                    keep: Keep = NOTHING_KEPT) -> str:
+    """A typed value (a label, a reviewer's rubric): free text, and when `kind` says it names a
+    person, organisation or address, that value's pseudonym even where no detector sees one."""
+    rewritten = anonymise_text(value, vault, detector, keep)
+    if kind is None or not value.strip() or rewritten != value or keep.kept_spans(value):
+        return rewritten
+    return vault.pseudonym(value, kind)
+
+
+def anonymise_file_name(name: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT) -> str:
+    """A file name rewritten only where it names someone ("jane-doe-lease.pdf" ->
+    "maria-lopez-lease.pdf"); "notes.txt" stays. Its separators read as spaces for detection
+    ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were."""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, dot, suffix = name, "", ""
+    spaced = stem.replace("-", " ").replace("_", " ")
+    detector = detector if detector is not None else detector_for()
+    reserve_hits(vault, detector, [spaced])
+    new, offsets = settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced))
+    if new == spaced:
+        return name
+    pieces, cursor = [], 0
+    for old_start, old_end, new_start, new_end in zip(offsets.old_starts, offsets.old_ends, offsets.new_starts,
+                                                      offsets.new_ends, strict=True):
+        separator = next((c for c in stem[old_start:old_end] if c in "-_"), "-")
+        pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
+        cursor = old_end
+    return "".join([*pieces, stem[cursor:]]) + dot + suffix
 
 
 def _moved(span: Span, offsets: OffsetMap, **where: object) -> Span | None:
@@ -117,11 +163,11 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
         kind = field_kind(name, label.type, doc_spec)
 
         def value_of(value: str, kind: str | None = kind) -> str:
-            if kind is not None and value.strip():
-                # through the text rewriter first, so the value reads exactly as its evidence does
-                rewritten = rewriter.text(value)
-                return rewritten if rewritten != value else vault.pseudonym(value, kind)
-            return rewriter.text(value)
+            # through the text rewriter first, so the value reads exactly as its evidence does
+            rewritten = rewriter.text(value)
+            if kind is None or not value.strip() or rewritten != value or rewriter.judge.keep.kept_spans(value):
+                return rewritten
+            return vault.pseudonym(value, kind)
 
         fields[name] = FieldLabel(
             type=label.type,

@@ -1,10 +1,11 @@
-"""The audit: every vault original and every unexempted PII hit left in a text is a leak.
+"""The audit: whatever `left.Judge` calls personal data in a stored text is a leak.
 
-It uses the very detectors the rewriter uses, so "anonymise then audit" is clean by
-construction and anything the rewriter would have changed counts as a leak. Originals are
-matched case-insensitively and across word and line breaks (terms.py). A pattern hit is
-exempt when it is a pseudonym this vault handed out or lies in a reserved example range
-(example domains, documentation IPs, fictional phone lines): see the README, "Anonymisation".
+The rewriter rewrites exactly what that judge finds, so "anonymise then audit" is clean by
+construction and anything the rewriter would have changed counts as a leak: vault originals
+(case-insensitively, across word and line breaks, inside URLs and percent-encoded text),
+unexempted detector hits and @mentions of people. A hit is exempt when it is a pseudonym this
+vault handed out, lies in a reserved example range (example domains, documentation IPs,
+fictional phone lines) or was kept by the user's decision: see the README, "Anonymisation".
 """
 
 from __future__ import annotations
@@ -19,18 +20,11 @@ from curator.anonymise.strings import strings_of
 
 if TYPE_CHECKING:
     from curator.anonymise.detect import Detector
+    from curator.anonymise.keep import Keep
+    from curator.anonymise.left import DetectedSpan
     from curator.anonymise.vault import Vault
     from curator.model import Fixture
     from curator.store import Store
-
-# Without the vault a pseudonymised name cannot be told from a real one, so name hits are
-# only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
-# reserved ranges).
-VAULT_ONLY = frozenset({"person", "organisation", "address"})
-
-# A lone first or last name in another vault's fixture is that vault's pseudonym sharing a
-# common word with one of our people ("Andrea"), not our person: only whole values count.
-NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
 
 
 @dataclass(frozen=True)
@@ -55,66 +49,36 @@ def find_leaks(
     synthetic: Iterable[str] = (),
     judge_names: bool = True,
     detector: Detector | None = None,
+    keep: Keep | None = None,
+    known_until: int | None = None,
 ) -> list[Leak]:
-    """Leaks in (location, text) pairs: vault originals and unexempted pattern/name hits.
+    """Leaks in (location, text) pairs: what `left.Judge` calls personal data.
 
     `synthetic` values were made up by curator itself (a contradicting amendment's new
     tenant): a name or pattern hit on one is no leak. An original is still one.
     `judge_names=False` for texts another vault anonymised (a fixture from a clone of the
     store): their pseudonyms are unknown here, so name guesses and lone name parts say
     nothing about them; whole originals (full names, emails, usernames) still count.
-    `detector` defaults to `detector_for()`.
+    `keep`: terms and hosts the user decided are not personal. `known_until`: judge against
+    the originals the vault held when it held that many entries (a fixture's
+    `provenance.vault_entries`). `detector` defaults to `detector_for()`.
     """
-    judge_names = judge_names and vault is not None
     from curator.anonymise.detect import detector_for
-    from curator.anonymise.rewrite import DetectedSpan, is_safe, resolve, vault_terms
-    from curator.anonymise.vault import normal
+    from curator.anonymise.keep import NOTHING_KEPT
+    from curator.anonymise.left import Judge
 
-    made_up = {normal(value) for value in synthetic if value}
+    judge = Judge(vault, detector if detector is not None else detector_for(), keep=keep or NOTHING_KEPT,
+                  synthetic=synthetic, judge_names=judge_names, known_until=known_until)
     pairs = [(where, text) for where, text in texts if text and text.strip()]
-    terms = vault_terms(vault)
-    pseudonyms = _pseudonym_terms(vault, made_up)
-    detector = detector if detector is not None else detector_for()
     leaks: list[Leak] = []
-    for (where, text), hits in zip(pairs, detector.detect_many(t for _, t in pairs), strict=True):
-        disguised = [(m.start, m.end) for m in pseudonyms.find(text)]
-        found = [DetectedSpan(m.start, m.end, f"original:{m.term.kind}", 0) for m in terms.find(text)
-                 if not _inside_longer(m.start, m.end, disguised)
-                 and (m.term.kind not in NAME_PARTS
-                      or (judge_names and not _also_a_pseudonym_word(vault, text[m.start:m.end])))]
-        found += [DetectedSpan(h.start, h.end, h.kind, 1) for h in hits
-                  if not is_safe(vault, h.kind, text[h.start : h.end])
-                  and normal(text[h.start : h.end]) not in made_up
-                  and (judge_names or h.kind not in VAULT_ONLY)]
-        leaks.extend(Leak(where, s.kind, text[s.start : s.end], s.start, s.end) for s in resolve(found))
+    for (where, text), spans in zip(pairs, judge.spans_many([t for _, t in pairs]), strict=True):
+        leaks.extend(Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans)
     return leaks
 
 
-def _also_a_pseudonym_word(vault: Vault | None, word: str) -> bool:
-    # A lone first or last name that this vault also handed out as a pseudonym word (to
-    # someone imported before a real "Rebecca" arrived) cannot be told apart: whole names
-    # still decide. Known limit, in the README.
-    return vault is not None and " " not in word.strip() and vault.is_pseudonym_token(word.strip())
-
-
-def _pseudonym_terms(vault: Vault | None, made_up: set[str]) -> Any:
-    """Values that stand in for people: the vault's pseudonyms and curator's made-up values."""
-    from curator.anonymise.terms import TermIndex
-
-    index = TermIndex()
-    for value in made_up:
-        index.add(value, "synthetic")
-    if vault is not None:
-        for entry in vault.entries():
-            if entry.kind in ("person", "username", "organisation", "address"):
-                index.add(entry.pseudonym, "pseudonym")
-    return index
-
-
-def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]]) -> bool:
-    # A pseudonym handed out before a later original shared one of its words ("Smith"), or
-    # a made-up name that happens to share one: inside the whole value, it is that value.
-    return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
+def span_kind(span: DetectedSpan) -> str:
+    """What a leak report calls a span: `original:<kind>` for a known original."""
+    return f"original:{span.kind}" if span.rank == 0 else span.kind
 
 
 def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -161,21 +125,62 @@ def _json(path: Path, text: str | None = None) -> Any:
 
 
 def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
-    """Leaks in every fixture and bundle of the store, checked against its vault."""
+    """Leaks in every fixture and bundle of the store, checked against its vault.
+
+    What a fixture's provenance says was kept by decision (and `[anonymise]` in curator.toml)
+    is no leak; a thread attachment that is no text is one, since nothing shows it names nobody.
+    """
     from curator.anonymise.vault import Vault
 
     vault = Vault.load(store)
     fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
     synthetic = synthetic_values(fixtures)
-    ours, theirs = anonymised_here(fixtures, vault)
-    leaks = find_leaks(_fixture_texts(store, ours), vault, synthetic=synthetic, detector=detector)
-    leaks += find_leaks(_fixture_texts(store, theirs), vault, synthetic=synthetic, judge_names=False,
-                        detector=detector)
+    ours, _ = anonymised_here(fixtures, vault)
+    mine = set(ours)
+    leaks: list[Leak] = []
+    for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
+        leaks += find_leaks(_fixture_texts(store, ids), vault, synthetic=synthetic, judge_names=judged_here,
+                            detector=detector, keep=keep, known_until=until)
+    leaks += [Leak(where, "attachment that is no text", "") for where in _undecodable(store, [f.id for f in fixtures])]
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
         leaks += find_leaks(bundle_texts(store.bundles_dir, store.root), vault, synthetic=synthetic,
-                            judge_names=False, detector=detector)
+                            judge_names=False, detector=detector, keep=store_keep(store, fixtures))
     return sorted(leaks, key=lambda leak: (leak.location, leak.start))
+
+
+def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:
+    """What curator.toml keeps, plus what the given fixtures' provenance records as kept."""
+    from curator.anonymise.keep import Keep
+
+    fixtures = list(fixtures)
+    keep = Keep.of(store.config.anonymise)
+    return keep.merged([t for f in fixtures for t in f.provenance.kept], [h for f in fixtures for h in f.provenance.kept_hosts])
+
+
+def fixture_groups(store: Store, fixtures: Iterable[Fixture], mine: set[str],
+                   vault: Vault | None) -> dict[tuple[bool, Keep, int | None], list[str]]:
+    """Fixture ids grouped by how they are judged: with names (anonymised here) or not, with
+    which kept terms and hosts (each fixture's own decisions), and against the originals the
+    vault held when it anonymised them (all of them for fixtures it did not anonymise)."""
+    groups: dict[tuple[bool, Keep, int | None], list[str]] = {}
+    base = store_keep(store)
+    for fixture in fixtures:
+        keep = base.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
+        ours = vault is not None and fixture.provenance.vault_id == vault.fingerprint
+        until = fixture.provenance.vault_entries if ours else None
+        groups.setdefault((fixture.id in mine, keep, until), []).append(fixture.id)
+    return groups
+
+
+def _undecodable(store: Store, fixture_ids: Iterable[str]) -> Iterator[str]:
+    from curator.anonymise.strings import undecodable_attachments
+    from curator.store import CONTENT_FILE
+
+    for fixture_id in fixture_ids:
+        path = store.fixture_files(fixture_id).get(CONTENT_FILE)
+        if path is not None and path.exists():
+            yield from undecodable_attachments(_json(path), str(path.relative_to(store.root)))
 
 
 def anonymised_here(fixtures: Iterable[Fixture], vault: Vault | None) -> tuple[list[str], list[str]]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from curator.anonymise.detect import Detector
 from curator.anonymise.pseudonyms import folded_names
-from curator.anonymise.rewrite import Rewriter, reserve_hits, vault_terms
+from curator.anonymise.rewrite import reserve_hits
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import DocTypeSpec, FieldType, LabelRevision
@@ -67,10 +67,11 @@ def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
     terms.add(value, kind)
 
 
-def document_rewriter(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None,
-                      detector: Detector, texts: Sequence[str] = ()) -> Rewriter:
-    """A rewriter that knows the labelled values; names in `texts` are reserved first."""
+def reserved_document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None,
+                            detector: Detector, texts: Sequence[str] = ()) -> TermIndex:
+    """The labelled values as terms, after every name in `texts` and the rubrics is reserved."""
     revisions = list(revisions)
     reserved = [*texts, *(r.text for revision in revisions for r in revision.rubrics)]
     reserve_hits(vault, detector, reserved)
-    return Rewriter(vault, vault_terms(vault, document_terms(revisions, vault, doc_spec)), detector)
+    return document_terms(revisions, vault, doc_spec)
+

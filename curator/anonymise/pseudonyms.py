@@ -304,7 +304,7 @@ def is_reserved(kind: str, value: str) -> bool:
     """True when `value` lies in a range reserved for examples and fiction (safe by construction)."""
     text = value.strip().lower()
     if kind in ("email", "url", "domain"):
-        host = text.rsplit("@", 1)[-1] if kind == "email" else _host(text)
+        host = text.rsplit("@", 1)[-1] if kind == "email" else url_host(text)
         return host in RESERVED_DOMAINS or host.endswith(tuple("." + d for d in RESERVED_DOMAINS)) or host.endswith(RESERVED_TLDS)
     if kind == "ip":
         return text.startswith(tuple(b + "." for b in DOC_IPV4_BLOCKS)) or text.startswith("2001:db8:")
@@ -324,7 +324,8 @@ def is_reserved(kind: str, value: str) -> bool:
     return False
 
 
-def _host(url: str) -> str:
+def url_host(url: str) -> str:
+    """The host of a URL (with or without a scheme, user or port)."""
     rest = url.split("://", 1)[-1]
     host = re.split(r"[/?#:]", rest, maxsplit=1)[0]
     return host.rsplit("@", 1)[-1]

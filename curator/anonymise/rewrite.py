@@ -1,149 +1,138 @@
-"""Detect spans, decide their pseudonyms, apply the edits: the one text rewriter.
+"""Decide the pseudonym of every span `left.Judge` finds and apply the edits: the one text rewriter.
 
-Spans come from three detectors, strongest first: known originals (the thread's user
-records, labelled person/organisation/address values, everything already in the vault),
-Presidio's pattern recognizers and the name gazetteer, and (in threads) bare Mattermost ids.
-Overlaps keep the longer span, then the stronger detector. Hits that are already pseudonyms
-or lie in reserved example ranges are left alone, so rewriting is idempotent.
+The judge says what is personal (known originals, detector hits, mentions, percent-encoded
+text, bare ids); this module says what replaces it, through the vault, and applies the
+edits with curator.spans so labels keep pointing at their values. Replacements are safe by
+the judge's own rules (pseudonyms, reserved ranges), so rewriting is idempotent.
+
+A rewriter is built from the vault as it stands. Rewriting teaches the vault new originals
+(the words of a name found on page 3), which an earlier text may also hold: `settle` reruns
+the whole rewrite until a round teaches the vault nothing new, so every occurrence of every
+original is rewritten, wherever it came first.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import TypeVar
+from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import KIND_PRIORITY, Detector
-from curator.anonymise.terms import TermIndex
-from curator.anonymise.vault import Vault, normal, tokens
+from curator.anonymise.detect import Detector
+from curator.anonymise.keep import NOTHING_KEPT, Keep
+from curator.anonymise.left import DetectedSpan, Judge, is_safe
+from curator.anonymise.terms import TOKEN, TermIndex
+from curator.anonymise.vault import Vault
 from curator.spans import Edit, OffsetMap, apply_edits
 
-MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
 URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
-
-
-@dataclass(frozen=True)
-class DetectedSpan:
-    """Characters [start, end) of a text that a detector took for a value of `kind`."""
-
-    start: int
-    end: int
-    kind: str
-    rank: int  # 0 known original, 1 pattern/name, 2 bare id
-    original: str = ""  # for a known original: the vault's spelling of it
-
-
-def is_safe(vault: Vault | None, kind: str, value: str) -> bool:
-    """A detected value that is not a leak: a pseudonym of this vault or a reserved example."""
-    if gen.is_reserved(kind, value):
-        return True
-    if vault is None:
-        return False
-    if vault.is_pseudonym(value):
-        return True
-    if kind == "person":
-        return _pseudonym_name(vault, tokens(value))
-    if kind == "address":
-        # the start of an address pseudonym, cut short by a title's length limit
-        cut = normal(value)
-        return len(cut) >= 8 and any(e.kind == "address" and normal(e.pseudonym).startswith(cut) for e in vault.entries())
-    return False
-
-
-def _pseudonym_name(vault: Vault, words: list[str]) -> bool:
-    """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
-
-    Every word is a pseudonym word or no known name at all, at least one is a pseudonym
-    word, and none is a word of an original: "Karen Ford" stays a hit, since Karen is a name.
-    """
-    from curator.anonymise.names import known_name_words
-
-    if not words:
-        return True  # only titles ("Mr", "Dr."): they name nobody
-    if any(vault.is_original_token(w) for w in words):
-        return False
-    known = known_name_words()
-    pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
-    return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
+MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rounds usually do
+POLISH_PASSES = 2  # rewrites of a rewritten text whose new context the judge still finds personal
+T = TypeVar("T")
 
 
 class Rewriter:
-    def __init__(self, vault: Vault, terms: TermIndex, detector: Detector, *, ids: bool = False) -> None:
+    def __init__(self, vault: Vault, terms: TermIndex, detector: Detector, *, ids: bool = False,
+                 keep: Keep = NOTHING_KEPT) -> None:
         self.vault = vault
-        self.terms = terms
         self.detector = detector
-        self.ids = ids
+        self.judge = Judge(vault, detector, terms=terms, keep=keep, ids=ids)
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
 
-    def spans(self, text: str, *, urls: bool = True) -> list[DetectedSpan]:
-        candidates = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.terms.find(text)]
-        for hit in self.detector.detect(text):
-            if hit.entity == "URL" and not urls:
-                continue
-            if not is_safe(self.vault, hit.kind, text[hit.start : hit.end]):
-                candidates.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
-        if self.ids:
-            candidates.extend(DetectedSpan(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
-                              if not self.vault.is_pseudonym(m.group()))
-        return resolve(candidates)
-
     def prefetch(self, texts: list[str]) -> None:
-        """Detect PII in many texts at once (one recognizer pass per batch), filling the cache."""
-        self.detector.detect_many(t for t in texts if t not in self._cache)
-
-    def reserve(self, texts: list[str]) -> None:
-        """Reserve (see Vault.reserve) every name-like value the detectors find in `texts`."""
-        self.detector.detect_many(texts)
-        reserve_hits(self.vault, self.detector, texts)
+        """Rewrite many texts ahead, detecting in batches (one recognizer pass per batch): the
+        texts themselves, then what their first rewrite made of them (see `rewrite`)."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        self.detector.detect_many(todo)
+        firsts = [self._rewrite(t) for t in todo]
+        self.detector.detect_many([new for (new, _), old in zip(firsts, todo, strict=True) if new != old])
+        for old, first in zip(todo, firsts, strict=True):
+            self._cache[old] = self._polished(old, *first)
 
     def texts(self, texts: list[str]) -> list[str]:
         self.prefetch(texts)
         return [self.text(t) for t in texts]
 
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
+        """The text rewritten, and where its old offsets went."""
         if text not in self._cache:
-            self._cache[text] = self._rewrite(text, urls=True)
+            self._cache[text] = self._polished(text, *self._rewrite(text))
         return self._cache[text]
+
+    def _polished(self, old: str, new: str, offsets: OffsetMap) -> tuple[str, OffsetMap]:
+        """Rewriting changes the context a detector reads ("BALDA Clemente" becomes "Spencer
+        Clemente", now two names in a row), so a changed text is judged again, and rewritten
+        again where the judge still finds something, as every checker will judge it."""
+        for _ in range(POLISH_PASSES):
+            if new == old or not self.judge.spans(new):
+                break
+            old = new
+            new, more = self._rewrite(new)
+            offsets = offsets.then(more)
+        return new, offsets
 
     def text(self, text: str) -> str:
         return self.rewrite(text)[0]
 
-    def _rewrite(self, text: str, *, urls: bool) -> tuple[str, OffsetMap]:
+    def _rewrite(self, text: str, *, in_url: bool = False) -> tuple[str, OffsetMap]:
         edits = []
-        for span in self.spans(text, urls=urls):
+        for span in self.judge.spans(text, in_url=in_url):
             value = text[span.start : span.end]
-            if span.rank == 0:
-                # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as found
-                replacement = gen.match_case(value, self.vault.pseudonym(span.original, span.kind))
-            elif span.kind == "url":
-                replacement = self._url(value)
-            else:
-                replacement = self.vault.pseudonym(value, span.kind)
-            edits.extend(word_edits(span.start, value, keep_breaks(value, replacement)))
+            edits.extend(word_edits(span.start, value, keep_gaps(value, self._replacement(span, value))))
         return apply_edits(text, edits)
 
+    def _replacement(self, span: DetectedSpan, value: str) -> str:
+        if span.rank == 0:
+            # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as found
+            return gen.match_case(value, self.vault.pseudonym(span.original, span.kind))
+        if span.kind == "url":
+            return self._url(value)
+        if span.kind == "encoded":
+            return encoded_like(value, self._rewrite(unquote(value))[0])
+        return self.vault.pseudonym(value, span.kind)
+
     def _url(self, url: str) -> str:
-        """New host under .example; the path goes through the rewriter (names, ids, emails)."""
+        """New host under .example; the rest goes through the rewriter (names, ids, emails)."""
         match = URL_HOST.match(url)
         if match is None:
             return self.vault.pseudonym(url, "url")
         head, host = match.group("head"), match.group("host")
         if "@" in head:
-            head = self._rewrite(head, urls=False)[0]
+            head = self._rewrite(head, in_url=True)[0]
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
-        rest, _ = self._rewrite(url[match.end():], urls=False)
+        rest, _ = self._rewrite(url[match.end():], in_url=True)
         return head + new_host + rest
 
 
-_GAPS = re.compile(r"\s+")
+def settle(vault: Vault, rewrite_all: Callable[[], T]) -> T:
+    """Run `rewrite_all` (which builds its rewriters from the vault) until a round teaches
+    the vault no new original: then every text was rewritten knowing all of them."""
+    result = rewrite_all()
+    for _ in range(MAX_ROUNDS - 1):
+        size = len(vault)
+        result = rewrite_all()
+        if len(vault) == size:
+            break
+    return result
 
 
-def keep_breaks(matched: str, replacement: str) -> str:
-    """"Claudio\nCosta" becomes "Maria\nLopez", not "Maria Lopez": line layout survives."""
-    gaps = _GAPS.findall(matched.strip())
+def encoded_like(original: str, decoded: str) -> str:
+    """`decoded` percent-encoded as `original` was: characters it wrote plainly stay plain."""
+    plain = "".join(sorted({c for c in original if not c.isalnum() and c != "%"}))
+    return quote(decoded, safe=plain)
+
+
+def keep_gaps(matched: str, replacement: str) -> str:
+    """The separators between the matched words stay: "Claudio\\nCosta" becomes "Maria\\nLopez"
+    and "ingrid-solberg" in a file name becomes "maria-lopez", not "maria lopez"."""
     words = replacement.split(" ")
-    if "\n" not in matched or len(words) != len(gaps) + 1:
+    found = list(TOKEN.finditer(matched))
+    if len(words) < 2 or len(found) != len(words) or not all(TOKEN.fullmatch(w) for w in words):
         return replacement
+    if found[0].start() != 0 or found[-1].end() != len(matched):
+        return replacement
+    gaps = [matched[a.end() : b.start()] for a, b in zip(found, found[1:], strict=False)]
     return "".join(word + gap for word, gap in zip(words, [*gaps, ""], strict=True))
 
 
@@ -154,7 +143,7 @@ def word_edits(start: int, value: str, replacement: str) -> list[Edit]:
         return []
     words = list(re.finditer(r"\S+", value))
     new_words = replacement.split()
-    if len(words) < 2 or len(words) != len(new_words) or _GAPS.sub(" ", replacement.strip()) != " ".join(new_words):
+    if len(words) < 2 or len(words) != len(new_words) or re.sub(r"\s+", " ", replacement.strip()) != " ".join(new_words):
         return [Edit(start, start + len(value), replacement)]
     return [Edit(start + w.start(), start + w.end(), new) for w, new in zip(words, new_words, strict=True) if w.group() != new]
 
@@ -167,33 +156,3 @@ def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
                 vault.reserve(value.rpartition("@")[0], "username")
             elif hit.kind == "person" and not is_safe(vault, "person", value):
                 vault.reserve(value, "person")
-
-
-def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
-    """Non-overlapping spans: longer first, then the stronger detector."""
-    chosen: list[DetectedSpan] = []
-    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
-        if span.end <= span.start:
-            continue
-        if all(span.end <= c.start or span.start >= c.end for c in chosen):
-            chosen.append(span)
-    return sorted(chosen, key=lambda s: s.start)
-
-
-def vault_terms(vault: Vault | None, extra: TermIndex | None = None) -> TermIndex:
-    """Every original in the vault (and `extra`) as searchable terms."""
-    index = TermIndex()
-    if extra is not None:
-        for term in extra.terms():
-            index.add(term.original, term.kind)
-    if vault is not None:
-        for entry in vault.entries():
-            if entry.kind in UNSEARCHED_KINDS:
-                continue
-            index.add(entry.original, entry.kind)
-    return index
-
-
-# Values rewritten where they stand (user record fields) but not hunted in free text:
-# a job title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
-UNSEARCHED_KINDS = frozenset({"position", "url"})

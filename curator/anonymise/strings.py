@@ -1,15 +1,16 @@
 """Every string in a JSON value, with where it is: what the anonymiser reserves names from,
 and what the audit and the bundle leak gate judge.
 
-Base64 attachments (a thread's `files`) are read as text too, when they decode to UTF-8.
+Base64 attachments (a thread's `files`) are read as text too, in whatever base64 variant
+and text encoding they came (attachments.py).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Iterator
 from typing import Any
+
+from curator.anonymise.attachments import decoded_text, read_attachment
 
 # Members that hold machine values, never personal data: no need to scan them.
 SKIP_KEYS = frozenset({"source_sha256", "sha256", "schema_version", "created_at", "imported_at", "time",
@@ -38,11 +39,16 @@ def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
         yield location, data
 
 
-def decoded_text(payload: object) -> str | None:
-    """The UTF-8 text a base64 payload holds; None for anything else (binary, not base64)."""
-    if not isinstance(payload, str):
-        return None
-    try:
-        return base64.b64decode(payload, validate=True).decode("utf-8")
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        return None
+def undecodable_attachments(data: Any, location: str) -> Iterator[str]:
+    """Where a thread's `files` hold bytes that are no text: nothing can show they name nobody."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "files" and isinstance(value, dict):
+                yield from (f"{location}.files.{file_id}" for file_id, payload in value.items()
+                            if isinstance(payload, str) and read_attachment(payload) is None)
+            elif isinstance(value, dict | list):
+                yield from undecodable_attachments(value, f"{location}.{key}")
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from undecodable_attachments(value, f"{location}[{i}]")
+

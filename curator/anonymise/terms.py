@@ -1,24 +1,32 @@
 """Finding known originals in text, case-insensitively and across word and line breaks.
 
-Texts and originals are both cut into letter/digit tokens. An original matches a run of
-text tokens whose concatenation equals its own, starting and ending on word boundaries, with
-short non-letter gaps in between: "Claudio Costa" is found as "claudio.costa", "CLAUDIO
-COSTA", "Claudio\\nCosta" and "Clau-\\ndio Costa". Matching walks a prefix set, so it costs
-a few dict lookups per token however many originals the vault holds.
+Texts and originals are both cut into letter/digit tokens, compared without case and
+accents. An original matches a run of text tokens whose concatenation equals its own,
+starting and ending on word boundaries, with short non-letter gaps in between: "Claudio
+Costa" is found as "claudio.costa", "CLAUDIO COSTA", "Claudio\\nCosta", "Clau-\\ndio Costa"
+and "Claudio's"; "Renée" as "@renee.dufresne". Matching walks a prefix set, so it costs a
+few dict lookups per token however many originals the vault holds.
+
+Names that are everyday words ("Will", "May", "Hope", "Bill") match only where they are
+names: Capitalised, and not a modal, verb or month in its ordinary use ("Will do.", "May I",
+"Hope you", "from May").
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from curator.anonymise.pseudonyms import common_words
 
 TOKEN = re.compile(r"[^\W_]+")
 MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
 MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
-MIN_KEY = 3          # shorter originals ("Al", "Jo") are not searched in free text
+MIN_KEY = 3          # shorter originals are not searched in free text...
+SHORT_NAME_KINDS = frozenset({"first_name", "last_name", "nickname"})  # ...but for names: "Vo", "Li", "Ha"
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
 # Names that are also everyday English words (these, and Faker's lorem list): matched only
@@ -32,6 +40,39 @@ COMMON_WORDS = frozenset(
     daisy violet heather olive ginger sunny star angel bishop noble major early hill
     north south west east new will can sue""".split()
 )
+
+
+MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                    "october", "november", "december"})
+MONTH_LEAD = frozenset("in from since until till by of early late mid next last this before after during end".split())
+# Words that follow a sentence-initial "Will", "May", "Hope", "Mark" used as a verb, not a name
+VERB_FOLLOWERS = frozenset(
+    """i you we he she it they me us him her them the a an this that these those my your our his their its
+    some any all every do be have go get see come take make try let keep send check ask help look call need
+    bring give tell put run use leave find feel not also still""".split())
+SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")
+
+
+@lru_cache(maxsize=65536)
+def fold(token: str) -> str:
+    """A token compared without case or accents: "Renée" and "RENEE" are "renee"."""
+    decomposed = unicodedata.normalize("NFKD", token.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def everyday_use(text: str, start: int, end: int) -> bool:
+    """True when the Capitalised word text[start:end] is used as a word, not a name:
+    a month after "in"/"from" or next to a number, or a sentence opened with a modal or
+    verb ("Will do.", "May I close this?", "Hope you are well")."""
+    word = fold(text[start:end])
+    before, after = text[max(0, start - 40) : start], text[end : end + 40]
+    following = re.match(r"[ \t]+([^\W\d_]+)", after)
+    preceding = re.search(r"([^\W\d_]+)[ \t]+$", before)
+    if word in MONTHS and ((preceding and fold(preceding.group(1)) in MONTH_LEAD)
+                           or re.match(r"[ \t]*\d", after) or re.search(r"\d[ \t]*,?[ \t]*$", before)):
+        return True
+    opens = SENTENCE_START.search(text[max(0, start - 3) : start]) is not None if start else True
+    return opens and following is not None and fold(following.group(1)) in VERB_FOLLOWERS
 
 
 @dataclass(frozen=True)
@@ -52,7 +93,7 @@ def _short_gap(gap: str) -> bool:
 
 
 def squash(text: str) -> str:
-    return "".join(t.casefold() for t in TOKEN.findall(text))
+    return "".join(fold(t) for t in TOKEN.findall(text))
 
 
 class TermIndex:
@@ -73,14 +114,14 @@ class TermIndex:
 
     def add(self, original: str, kind: str) -> None:
         key = squash(original)
-        if len(key) < MIN_KEY:
+        if len(key) < MIN_KEY and not (len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()):
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):
             return
         same.append(Term(original, kind))
         count = len(TOKEN.findall(original))
-        self._token_counts[key] = min(count, self._token_counts.get(key, count))
+        self._token_counts[key] = max(count, self._token_counts.get(key, count))  # the most words any spelling has
         for i in range(1, len(key) + 1):
             self._prefixes.add(key[:i])
 
@@ -88,7 +129,7 @@ class TermIndex:
         """Non-overlapping matches, longest first from left to right."""
         if not self._keys:
             return []
-        toks = [(m.start(), m.end(), m.group().casefold()) for m in TOKEN.finditer(text)]
+        toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text)]
         found: list[TermMatch] = []
         i = 0
         while i < len(toks):
@@ -124,9 +165,13 @@ class TermIndex:
             if soft < extra:
                 return False
         start = toks[i][0]
+        if len(key) < MIN_KEY:
+            # a two-letter name only written as one ("badge under Vo"), not opening a sentence
+            word = text[start : toks[j][1]]
+            return word[0].isupper() and word[1:].islower() and not SENTENCE_START.search(text[max(0, start - 3) : start])
         mention = start > 0 and text[start - 1] == "@"  # "@coffee" is a username, whatever its case
-        if (key in COMMON_WORDS or key in common_words()) and not text[start].isupper() and not mention:
-            return False
+        if (key in COMMON_WORDS or key in common_words()) and not mention:
+            return text[start].isupper() and not (i == j and everyday_use(text, start, toks[j][1]))
         return True
 
 

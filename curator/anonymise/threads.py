@@ -1,26 +1,31 @@
 """Threads in the Mattermost export shape: one consistent mapping over every member.
 
 Metadata is the strongest evidence: every user's names, username, nickname, email and id,
-the channel's and team's names, file names and all ids are registered first, so they are
-found wherever they appear (messages, quotes, @mentions, permalinks, props, JSON held in
-strings, attachment text). Then every string of the export goes through the rewriter; dict
-keys that are ids are remapped too, so posts, replies, reactions and files still point where
-they did. Ids keep their length and alphabet.
+handles built from their names anywhere in their record (`props.git_user`), the channel's
+and team's names and all ids are registered first, so they are found wherever they appear
+(messages, quotes, @mentions, permalinks, props, link previews, JSON held in strings,
+attachment text, file names). Then every string of the export goes through the rewriter;
+dict keys that are ids are remapped too, so posts, replies, reactions and files still point
+where they did. Ids keep their length and alphabet. Attachments are decoded from whatever
+base64 and text encoding they came in, rewritten and written back the same way; one that
+is no text is refused.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
+from curator.anonymise.attachments import read_attachment
 from curator.anonymise.detect import Detector
-from curator.anonymise.rewrite import Rewriter, reserve_hits, vault_terms
-from curator.anonymise.strings import decoded_text, strings_of
-from curator.anonymise.terms import TermIndex
-from curator.anonymise.vault import Vault
+from curator.anonymise.keep import NOTHING_KEPT, Keep
+from curator.anonymise.rewrite import Rewriter, reserve_hits
+from curator.anonymise.strings import strings_of
+from curator.anonymise.terms import TermIndex, fold
+from curator.anonymise.vault import NAME_PARTICLES, Vault
+from curator.errors import CuratorError
 from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody.
@@ -31,6 +36,10 @@ USER_FIELDS = {"username": "username", "email": "email", "nickname": "nickname",
                "first_name": "first_name", "last_name": "last_name"}
 ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
                      "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
+# Members of a user record that hold no handle of theirs (settings, machine values)
+NOT_HANDLES = frozenset({"id", "username", "email", "nickname", "first_name", "last_name", "position", "roles",
+                         "locale", "timezone", "auth_service", "password", "auth_data", "mfa_secret"})
+HANDLE = re.compile(r"@?([A-Za-z0-9][A-Za-z0-9._-]{2,63})")
 
 
 def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
@@ -51,26 +60,20 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     for user_id in sorted(export.get("users", {})):
         user = export["users"][user_id]
         known(user.get("id") or user_id, "id")
-        first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
-        for word in first.split():
-            known(word, "first_name")
-        for word in last.split()[:-1]:
-            known(word, "first_name")
-        if last:
-            known(last.split()[-1], "last_name")
-        if first and last:
-            known(f"{first} {last}", "person")
-        known(user.get("nickname"), "nickname")
-        known(user.get("username"), "username")
-        known(user.get("email"), "email")
-        if user.get("position"):
+        for original, kind in user_values(user):
+            known(original, kind)
+        if user.get("position") and not user.get("is_bot"):
             wanted.append((user["position"], "position"))
+        for handle in derived_handles(user):
+            terms.add(handle, "username")  # given a pseudonym where one is found
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
         vault.reserve(original, kind)
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     wanted.clear()
+    for user in export.get("users", {}).values():
+        reversed_name(user, vault, terms)
     for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
@@ -90,13 +93,82 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for file_id in post.get("file_ids") or ():
             known(file_id, "id")
     for file_id in sorted(export.get("file_infos", {})):
-        info = export["file_infos"][file_id]
-        known(file_id, "id")
-        if isinstance(info, dict):
-            known(info.get("name"), "file")
+        known(file_id, "id")  # its name is rewritten like any text: only where it names someone
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
+
+
+def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:
+    """(original, kind) of every value naming a user: names alone and together, nickname,
+    username, e-mail and handles built from the names. A bot's names name no one (people its
+    posts mention are found in their text)."""
+    if user.get("is_bot"):
+        return []
+    first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
+    last_words = [w for w in last.split() if w.casefold() not in NAME_PARTICLES]
+    values = [(word, "first_name") for word in first.split()]
+    values += [(word, "first_name") for word in last_words[:-1]]
+    if last_words:
+        values.append((last_words[-1], "last_name"))
+    if first and last:
+        values.append((f"{first} {last}", "person"))
+    values += [(user.get(key) or "", key) for key in ("nickname", "username", "email")]
+    values += [(handle, "username") for handle in handles(user)]
+    return values
+
+
+def derived_handles(user: dict[str, Any]) -> list[str]:
+    """The usernames people build from a name ("kmensah", "kwame.mensah", "kwamem"): a
+    member's other accounts (a CI login, a repository fork) are found where the export
+    never lists them."""
+    first, last = _name_words(user, "first_name"), _name_words(user, "last_name")
+    if user.get("is_bot") or not first or not last:
+        return []
+    given, family = fold(first[0]), fold("".join(last))
+    forms = {given[0] + family, given + family, given + "." + family, given + "_" + family, given + "-" + family,
+             given + family[0], given[0] + "." + family}
+    return sorted(form for form in forms if len(form) >= 5)
+
+
+def reversed_name(user: dict[str, Any], vault: Vault, terms: TermIndex) -> None:
+    """"Solberg, Ingrid" and "Phan Thu Ha" (surname first) get the same words' pseudonyms,
+    surname first too."""
+    first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
+    if user.get("is_bot") or not first or not last:
+        return
+    pseudonym = vault.lookup(f"{first} {last}", "person")
+    if pseudonym is None:
+        return
+    first_count = len(first.split())
+    words = pseudonym.split()
+    original = f"{last} {first}"
+    vault.assign(original, "person", " ".join(words[first_count:] + words[:first_count]))
+    terms.add(original, "person")
+
+
+def _name_words(user: dict[str, Any], key: str) -> list[str]:
+    return [w for w in re.findall(r"[^\W\d_]+", user.get(key) or "") if w.casefold() not in NAME_PARTICLES]
+
+
+def handles(user: dict[str, Any]) -> list[str]:
+    """Handles in a user record built from the user's own names: `props.git_user`
+    "isolberg-fr" for Ingrid Solberg, whatever member holds it (no fixed list of keys)."""
+    names = {fold(w) for key in ("first_name", "last_name") for w in re.findall(r"[^\W\d_]+", user.get(key) or "")}
+    names = {n for n in names if len(n) >= 3}
+    if not names:
+        return []
+    known = {fold(str(user.get(key) or "")) for key in ("username", "email", "nickname")}
+    found = []
+    for key, value in user.items():
+        if key in NOT_HANDLES:
+            continue
+        for _, text in strings_of(value, ""):
+            for piece in re.split(r"[\s,;]+", text):
+                match = HANDLE.fullmatch(piece)
+                if match and fold(match.group(1)) not in known and any(n in fold(match.group(1)) for n in names):
+                    found.append(match.group(1))
+    return found
 
 
 GENERIC_WORDS = frozenset({"dev", "devs", "ops", "eng", "engineering", "sales", "marketing", "random",
@@ -113,14 +185,24 @@ def generic_name(name: str) -> bool:
 
 
 class ThreadRewriter:
+    """One export's rewriting: its terms registered once, its strings rewritten each round."""
+
     def __init__(self, export: dict[str, Any], vault: Vault, detector: Detector,
-                 extra_texts: Sequence[str] = ()) -> None:
+                 extra_texts: Sequence[str] = (), keep: Keep = NOTHING_KEPT) -> None:
         self.vault = vault
+        self.detector = detector
+        self.keep = keep
         self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
         reserve_hits(vault, detector, self.strings)
         self.terms = thread_terms(export, vault)
-        self.rewriter = Rewriter(vault, vault_terms(vault, self.terms), detector, ids=True)
         self.export = export
+        self.rewriter = self.new_rewriter()
+
+    def new_rewriter(self) -> Rewriter:
+        """A rewriter that knows every original the vault holds now (a new round)."""
+        self.rewriter = Rewriter(self.vault, self.terms, self.detector, ids=True, keep=self.keep)
+        self.rewriter.prefetch(self.strings)
+        return self.rewriter
 
     def id(self, value: str) -> str:
         if self.vault.is_pseudonym(value):
@@ -130,7 +212,7 @@ class ThreadRewriter:
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
         if isinstance(self.export.get("files"), dict):
-            new_export["files"] = {self.id(k): self._file(v) for k, v in self.export["files"].items()}
+            new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export["files"].items()}
         return ThreadContent.model_validate({
             "kind": "thread",
             "export": new_export,
@@ -179,13 +261,21 @@ class ThreadRewriter:
                 inner = None
             if isinstance(inner, dict | list):
                 compact = ": " not in text and ", " not in text
-                return json.dumps(self.walk(inner, path), ensure_ascii=False,
-                                  separators=(",", ":") if compact else (", ", ": "))
+                dumped = json.dumps(self.walk(inner, path), ensure_ascii=False,
+                                    separators=(",", ":") if compact else (", ", ": "))
+                return text[: len(text) - len(text.lstrip())] + dumped + text[len(text.rstrip()):]
         return self.rewriter.text(text)
 
-    def _file(self, payload: str) -> str:
-        """Attachment bytes: text files are rewritten like messages; binary ones are kept."""
-        text = decoded_text(payload)
-        if text is None:
+    def _file(self, file_id: str, payload: Any) -> Any:
+        """Attachment bytes: text is rewritten like a message and written back as it came."""
+        if payload is None or payload == "":
             return payload
-        return base64.b64encode(self.string(text).encode("utf-8")).decode("ascii")
+        attachment = read_attachment(payload)
+        if attachment is None:
+            info = (self.export.get("file_infos") or {}).get(file_id) or {}
+            name = info.get("name") if isinstance(info, dict) else None
+            raise CuratorError(
+                f"attachment {name or file_id!r} (files.{file_id}) is not text in any encoding curator reads "
+                "(an image or other binary file): it cannot be anonymised, so the export is refused; "
+                "remove it from the export's \"files\" and import again")
+        return attachment.encode(self.string(attachment.text))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
+from curator.anonymise.terms import fold
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -50,17 +51,21 @@ class Entry:
 
 
 def normal(text: str) -> str:
-    """Table key of an original: case and runs of whitespace do not matter."""
-    return " ".join(text.split()).casefold()
+    """Table key of an original: case, accents and runs of whitespace do not matter
+    ("Renée" and "renee" are one person)."""
+    return fold(" ".join(text.split()))
 
 
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "jr", "sr", "ii", "iii", "iv",
                     "md", "phd", "dds", "dvm", "esq"})
+# Words inside surnames ("Pieter de Wit", "Ludwig van Beethoven"): kept as written, name nobody
+NAME_PARTICLES = frozenset({"de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "le", "la",
+                            "dos", "das", "ter", "ten", "bin", "ibn", "al", "el"})
 
 
 def tokens(text: str) -> list[str]:
-    """Name tokens of a value; titles and suffixes ("Dr.", "Jr.", "MD") name nobody."""
-    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES]
+    """Name tokens of a value; titles, suffixes and particles ("Dr.", "Jr.", "MD", "de") name nobody."""
+    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES and t not in NAME_PARTICLES]
 
 
 class Vault:
@@ -71,7 +76,9 @@ class Vault:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
-        self._name_tokens: set[str] = set()
+        # name token -> how many entries the vault held when it became one (see `is_original_token`)
+        self._name_tokens: dict[str, int] = {}
+        self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()
 
     @property
@@ -158,6 +165,9 @@ class Vault:
 
     # ------------------------------------------------------------ reading
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
     def originals(self) -> list[str]:
         return [e.original for e in self._entries.values()]
 
@@ -175,8 +185,23 @@ class Vault:
     def is_pseudonym_token(self, token: str) -> bool:
         return token.casefold() in self._pseudonym_tokens
 
-    def is_original_token(self, token: str) -> bool:
-        return token.casefold() in self._name_tokens
+    def known_at(self, original: str, kind: str, until: int | None) -> bool:
+        """True when the vault knew `original` while it held `until` entries (None: now).
+
+        A vault only ever gains entries, so a fixture that records how many entries the vault
+        held when it anonymised it is judged against exactly the originals known then."""
+        position = self._positions.get((kind, normal(original)))
+        return position is not None and (until is None or position < until)
+
+    def is_original_token(self, token: str, until: int | None = None) -> bool:
+        """True when `token` is a word of a name original; with `until`, only of one the vault
+        knew when it held `until` entries (what a fixture anonymised then was judged against)."""
+        learned = self._name_tokens.get(token.casefold())
+        return learned is not None and (until is None or learned < until)
+
+    def _learn_tokens(self, original: str) -> None:
+        for token in tokens(original):
+            self._name_tokens.setdefault(token, len(self._entries))
 
     # ------------------------------------------------------------ the mapping
 
@@ -188,7 +213,7 @@ class Vault:
         if not any(c.isalnum() for c in original):
             return original  # punctuation names nobody
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
         for attempt in range(MAX_ATTEMPTS):
             candidate = self._candidate(original, kind, attempt)
@@ -208,7 +233,7 @@ class Vault:
         if self.lookup(original, kind) is not None:
             return
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
 
     def assign(self, original: str, kind: str, proposal: str) -> str:
@@ -217,7 +242,7 @@ class Vault:
         if found is not None:
             return found
         if kind in NAME_KINDS:
-            self._name_tokens.update(tokens(original))
+            self._learn_tokens(original)
         self._originals.add(normal(original))
         if self._acceptable(proposal, owner=original):
             self._add(Entry(kind, original, proposal))
@@ -238,12 +263,14 @@ class Vault:
         return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
     def _add(self, entry: Entry) -> None:
-        self._entries[(entry.kind, normal(entry.original))] = entry
+        if entry.kind in NAME_KINDS:
+            self._learn_tokens(entry.original)  # before it counts: its own entry knows it
+        key = (entry.kind, normal(entry.original))
+        self._positions.setdefault(key, len(self._entries))
+        self._entries[key] = entry
         self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
         self._originals.add(normal(entry.original))
         self._pseudonym_tokens.update(tokens(entry.pseudonym))
-        if entry.kind in NAME_KINDS:
-            self._name_tokens.update(tokens(entry.original))
 
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
         rng = self.rng(kind, original, attempt)
@@ -259,7 +286,8 @@ class Vault:
             "first_name": lambda: gen.first_name(original, rng, self.locale),
             "last_name": lambda: gen.last_name(original, rng, self.locale),
             "nickname": lambda: gen.nickname(original, rng, self.locale),
-            "id": lambda: gen.identifier(original, rng),
+            # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+            "id": lambda: gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng),
             "national_id": lambda: gen.identifier(original, rng),
             "phone": lambda: gen.phone(original, rng),
             "credit_card": lambda: gen.credit_card(original, rng),
@@ -356,7 +384,9 @@ class Vault:
 
 
 def _is_title(word: str) -> bool:
-    return word.rstrip(".,").casefold() in TITLES
+    """Titles, suffixes and surname particles stay as written in a pseudonym."""
+    folded = word.rstrip(".,").casefold()
+    return folded in TITLES or folded in NAME_PARTICLES
 
 
 def _mac(key: bytes, rows: list[tuple[str, str, str]]) -> str:

@@ -6,12 +6,14 @@ same strings as fixtures.jsonl, so the lines stand for them. A store without a v
 had nothing anonymised into it and no originals to leak, but pattern PII is still checked.
 Values curator's own mutations made up (recorded in lineage) are no leak.
 
-What refuses a bundle: any vault original (certain: it is personal data we replaced) and
-any hit of a precise pattern (emails, checksummed cards and IBANs, SSNs, national ids,
-IPs). Fuzzier hits are warnings unless `strict` asks otherwise: name guesses (person,
-organisation, address), which in hand-made synthetic fixtures such as the shipped sample
-store are not vault pseudonyms, and URLs and phone numbers, which OCR noise imitates
-("RENT.Rent", "A.pt").
+What refuses a bundle: anything the audit finds in a fixture this store's vault anonymised
+(the rewriter would have rewritten it, so it is certain), any vault original, any hit of a
+precise pattern (emails, checksummed cards and IBANs, SSNs, national ids, IPs) and any
+attachment that is no text. In other fixtures fuzzier hits are warnings unless `strict` asks
+otherwise: name guesses (person, organisation, address), which in hand-made synthetic
+fixtures such as the shipped sample store are not vault pseudonyms, and URLs and phone
+numbers, which OCR noise imitates ("RENT.Rent", "A.pt"). Terms and hosts a fixture's
+provenance records as kept are no leak.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str,
 THREAD_FILES = "mattermost:"
 
 
-# Kinds whose hits are likely, not certain, personal data.
-GUESSES = frozenset({"person", "organisation", "address", "url", "phone"})
+# Kinds whose hits are likely, not certain, personal data (outside this vault's fixtures).
+GUESSES = frozenset({"person", "organisation", "address", "url", "phone", "username"})
+NOT_TEXT = "attachment that is no text"
 
 
 AUDIT_CACHE = "cache/bundle-audit.json"
@@ -67,7 +70,13 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     values it was judged against: a rebuild audits only fixtures that changed.
     """
     from curator.anonymise import Vault, find_leaks
-    from curator.anonymise.audit import anonymised_here, synthetic_values
+    from curator.anonymise.audit import (
+        anonymised_here,
+        fixture_groups,
+        store_keep,
+        synthetic_values,
+    )
+    from curator.anonymise.strings import undecodable_attachments
     from curator.anonymise.vault import VAULT_FILE
 
     # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.
@@ -76,7 +85,8 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     synthetic = synthetic_values(fixtures.values())
     vault_path = store.local_path(VAULT_FILE)
     context = _digest(
-        [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic)]
+        [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic),
+         json.dumps(store.config.anonymise.model_dump(), sort_keys=True)]
     )
     cache_path = store.local_path(AUDIT_CACHE)
     known = _read_cache(cache_path, context)
@@ -85,14 +95,19 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     owner = {item.id: item.line_sha256 for item in todo}
     hits = []
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
-    mine = set(ours)
-    leaks = find_leaks(texts([i for i in todo if i.id in mine], extra), vault, synthetic=synthetic)
-    leaks += find_leaks(texts([i for i in todo if i.id not in mine], {}), vault, synthetic=synthetic,
-                        judge_names=False)
-    for leak in leaks:
-        hit = Hit(leak.location, leak.kind)
+    leaks = []
+    for (judged_here, keep, until), ids in fixture_groups(store, [fixtures[item.id] for item in todo], set(ours),
+                                                          vault).items():
+        chosen = set(ids)
+        leaks += find_leaks(texts([i for i in todo if i.id in chosen], {}), vault, synthetic=synthetic,
+                            judge_names=judged_here, keep=keep, known_until=until)
+    leaks += find_leaks(extra.items(), vault, synthetic=synthetic, keep=store_keep(store, fixtures.values()))
+    undecodable = [where for item in todo if item.thread is not None
+                   for where in undecodable_attachments(json.loads(item.thread), f"{THREAD_FILES}{item.id}.json")]
+    for location, kind in [(leak.location, leak.kind) for leak in leaks] + [(w, NOT_TEXT) for w in undecodable]:
+        hit = Hit(location, kind)
         hits.append(hit)
-        fixture_id = _fixture_of(leak.location)
+        fixture_id = _fixture_of(location)
         line = owner.get(fixture_id) if fixture_id is not None else None
         if line is not None:
             found[line].append(hit)
@@ -104,7 +119,9 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     kept.update({line: [asdict(hit) for hit in line_hits] for line, line_hits in found.items()})
     _write_cache(cache_path, context, kept)
 
-    blocking = [hit for hit in hits if strict or hit.kind not in GUESSES]
+    this_vault = {fixture_id for fixture_id, fixture in fixtures.items()
+                  if vault is not None and fixture.provenance.vault_id == vault.fingerprint}
+    blocking = [hit for hit in hits if strict or hit.kind not in GUESSES or _fixture_of(hit.location) in this_vault]
     if blocking:
         raise CuratorError(
             f"refusing to bundle: {len(blocking)} leak(s) of personal data in {_where(blocking)} "

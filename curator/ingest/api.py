@@ -20,7 +20,7 @@ from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
-from curator.ingest.privacy import anonymise_name, anonymise_one, open_vault
+from curator.ingest.privacy import anonymise_name, anonymise_one, kept_terms, open_vault
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
@@ -114,11 +114,14 @@ def import_sources(
     progress: bool = False,
     author: str | None = None,
     keep_going: bool = False,
+    keep: Sequence[str] = (),
 ) -> ImportReport:
     """Import threads (.json), chat logs (.jsonl), PDFs and scanned images (.png, .jpg,
     .tif) as anonymised draft fixtures.
 
-    Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease")
+    `keep`: terms kept as written for this run, on top of `[anonymise] keep` in curator.toml.
+
+    Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease", keep=["Linn"])
     """
     _check_options(store, doc_type, category, rubrics, ocr)
     limits = store.limits
@@ -136,6 +139,7 @@ def import_sources(
     if not parsed:
         return report
     author = author or default_author()
+    kept = kept_terms(store.config, keep)
     created: list[tuple[str, Fixture, Content, list[LabelRevision]]] = []
     # The vault is read, extended and saved under the store lock, so two imports running at
     # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
@@ -149,7 +153,7 @@ def import_sources(
                 continue
             built = outcomes.attempt(raw.name, lambda raw=raw, items=items: [  # type: ignore[misc]
                 _build(store, raw, item, vault, doc_type=doc_type, category=category, rubrics=rubrics,
-                       author=author) for item in items])
+                       author=author, keep=kept) for item in items])
             for fixture, content, revisions in built or []:
                 txn.create_fixture(fixture, content, revisions)
                 created.append((raw.name, fixture, content, revisions))  # the user's own file name
@@ -268,7 +272,7 @@ def _check_options(store: Store, doc_type: str | None, category: str, rubrics: S
 
 
 def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,
-           category: str, rubrics: Sequence[str], author: str,
+           category: str, rubrics: Sequence[str], author: str, keep: Any,
            ) -> tuple[Fixture, Content, list[LabelRevision]]:
     config = store.config
     content = item.content
@@ -286,7 +290,8 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         previous = revisions[-1] if revisions else None
         revisions.append(revise(config, chosen, content, previous, add_rubrics=rubrics, author=author,
                                 source="manual", reason="rubrics given at import"))
-    content, revisions = anonymise_one(raw.name, content, revisions, vault, spec)
+    anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
+    content, revisions = anonymised.content, list(anonymised.revisions)
     title = _title(content, chosen)
     warnings = anonymised_warnings(content, item.warnings)
     fixture = Fixture(
@@ -297,9 +302,10 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         title=title,
         created_at=clock.now_iso(),
         # The base name only, and through the anonymiser: file names can name people too.
-        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault),
+        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault, keep),
                               importer=item.importer, imported_at=clock.now_iso(),
-                              vault_id=vault.fingerprint),
+                              vault_id=vault.fingerprint, vault_entries=len(vault), kept=sorted(anonymised.kept.terms),
+                              kept_hosts=sorted(anonymised.kept.hosts)),
         warnings=warnings,
     )
     return fixture, content, revisions

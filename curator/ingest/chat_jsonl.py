@@ -2,10 +2,17 @@
 
 Each log becomes a Mattermost-shaped ThreadExport, so threads from any source share one
 content model, one anonymiser path and one bundle format. Unknown members stay on the post.
+
+Message ids are only required to be unique within a thread: when a log repeats them across
+threads ("1".."10" in every thread), each threaded message's post id is namespaced by its
+thread ("2:7"). An author written as a name ("Greta Lindholm", "Pieter de Wit") also gets
+first and last names in the user record, so the anonymiser knows the first name alone.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -71,21 +78,25 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
     users: dict[str, dict[str, Any]] = {}
     user_ids: dict[str, str] = {}
     roots: dict[str, str] = {}
-    ids = {m.id for m in messages}
+    post_id = post_ids(messages)
+    ids = {post_id(m) for m in messages}
     posts: dict[str, dict[str, Any]] = {}
     for message in messages:
-        message_id = message.id
-        assert message_id is not None  # read_messages numbers the messages that came without one
+        message_id = post_id(message)
         if message_id in posts:
-            raise CuratorError(f"{name}: two messages have the same id (ids must be unique)")
+            # the id itself is not quoted: an error line never echoes input values
+            within = " of one thread" if message.thread is not None and message_id != message.id else ""
+            raise CuratorError(f"{name}: two messages{within} have the same id (ids must be unique)")
         if message.author not in user_ids:
             uid = f"user-{len(user_ids) + 1}"
             user_ids[message.author] = uid
-            users[uid] = {"id": uid, "username": message.author}
+            users[uid] = {"id": uid, "username": message.author, **person_name(message.author)}
         root_id = ""
         if message.thread is not None:
-            # The thread's root is the message whose id is the thread id, else its first message.
-            root = message.thread if message.thread in ids else roots.setdefault(message.thread, message_id)
+            # The thread's root is the message of that thread whose id is the thread's name,
+            # else its first message.
+            named = post_id(message.model_copy(update={"id": message.thread}))
+            root = named if named in ids else roots.setdefault(message.thread, message_id)
             root_id = "" if root == message_id else root
         extra = message.model_extra or {}
         posts[message_id] = {
@@ -98,3 +109,26 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
             "message": message.text,
         }
     return {"posts": posts, "channel": dict(CHANNEL), "users": users}
+
+
+def post_ids(messages: list[ChatMessage]) -> Callable[[ChatMessage], str]:
+    """Message -> post id: the message id, namespaced by thread when ids repeat across threads."""
+    seen = [m.id for m in messages]
+    repeated = len(set(seen)) < len(seen)
+
+    def post_id(message: ChatMessage) -> str:
+        assert message.id is not None  # read_messages numbers the messages that came without one
+        return f"{message.thread}:{message.id}" if repeated and message.thread is not None else message.id
+
+    return post_id
+
+
+NAME_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’.-])*")
+
+
+def person_name(author: str) -> dict[str, str]:
+    """First and last name of an author written as one ("Pieter de Wit"), else nothing."""
+    words = author.split()
+    if not 2 <= len(words) <= 4 or not all(NAME_WORD.fullmatch(w) for w in words) or not words[0][0].isupper():
+        return {}
+    return {"first_name": words[0], "last_name": " ".join(words[1:])}

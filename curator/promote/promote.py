@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from curator import clock
 from curator.config import doc_type as doc_type_spec
 from curator.errors import CuratorError, first_problem
-from curator.ingest.privacy import anonymise_name
+from curator.ingest.privacy import anonymise_name, kept_terms
 from curator.ingest.threads import anonymised_warnings
 from curator.labels import default_author, evidence_text, locate, revise
 from curator.lifecycle import promoted_status
@@ -174,6 +174,7 @@ class _Batch:
         self.failure_mode, self.force, self.ocr, self.author = failure_mode, force, ocr, author
         self.txn = Transaction(store)
         self.staged: dict[str, Content] = {}
+        self.keep = kept_terms(store.config)
 
     def load(self, fixture_id: str) -> Content | None:
         if fixture_id in self.staged:
@@ -204,7 +205,8 @@ class _Batch:
         # The note rides along as the corrections' reason, so the rewriter that knows this
         # input's people (a thread's user records, first names alone) rewrites it too.
         corrections = corrections.model_copy(update={"reason": record.note or None})
-        content, (corrections, observed) = _anonymise(content, [corrections, observed], spec, self.vault)
+        content, (corrections, observed), kept = _anonymise(content, [corrections, observed], spec, self.vault,
+                                                            self.keep)
         note = _anonymise_text(corrections.reason or "", self.vault)
 
         match = self.index.most_similar(kind.value, content, self.load)
@@ -230,11 +232,14 @@ class _Batch:
             created_at=now,
             provenance=Provenance(
                 source_sha256=hashlib.sha256(entry.raw).hexdigest(),
-                source_name=anonymise_name(self.path.name, self.vault),
+                source_name=anonymise_name(self.path.name, self.vault, self.keep),
                 importer=IMPORTER,
                 imported_at=now,
                 trace_id=record.trace_id,
                 vault_id=self.vault.fingerprint,
+                vault_entries=len(self.vault),
+                kept=sorted(kept.terms),
+                kept_hosts=sorted(kept.hosts),
             ),
             known_bad=[_known_bad(record, mode, observed, self.vault)],
             warnings=anonymised_warnings(content, read.warnings) + warnings,
@@ -294,7 +299,7 @@ def _plain(value: Any) -> str:
 
 
 def _anonymise(content: Content, revisions: list[LabelRevision], spec: DocTypeSpec | None,
-               vault: Any) -> tuple[Content, list[LabelRevision]]:
+               vault: Any, keep: Any) -> tuple[Content, list[LabelRevision], Any]:
     """Content and revisions through the anonymiser with one mapping; a leak rejects the record.
 
     A document also gets import's suggested labels (the value after each field's label
@@ -309,8 +314,8 @@ def _anonymise(content: Content, revisions: list[LabelRevision], spec: DocTypeSp
 
         suggested = suggest_revision(content, spec)
         extra = [suggested] if suggested is not None else []
-    content, rewritten = anonymise_one("input", content, revisions + extra, vault, spec)
-    return content, rewritten[: len(revisions)]
+    result = anonymise_one("input", content, revisions + extra, vault, spec, keep)
+    return result.content, list(result.revisions)[: len(revisions)], result.kept
 
 
 def _anonymise_text(text: str, vault: Any) -> str:

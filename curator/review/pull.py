@@ -36,6 +36,7 @@ from curator.review.tasks import read_document_answer, read_thread_answer
 from curator.review.textmap import join_pages
 
 if TYPE_CHECKING:
+    from curator.anonymise.typed import TypedText
     from curator.review.client import Connection
     from curator.store import Store, Transaction
 
@@ -90,6 +91,8 @@ def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
 def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> PullReport:
     from label_studio_sdk.label_interface import LabelInterface
 
+    from curator.anonymise.typed import TypedText
+
     report = PullReport()
     projects = projects_to_pull(store, conn)
     users = conn.users() if projects else {}
@@ -103,13 +106,16 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
         for start in range(0, len(task_ids), batch_size):
             exported = conn.export(project.id, task_ids[start:start + batch_size])
             with store.transaction() as txn:
+                typed = TypedText.of(store)  # what reviewers typed goes through the vault
                 for task in sorted(exported, key=lambda t: int(t["id"])):
-                    _pull_task(store, txn, project, interface, overlap, users, task, report)
+                    _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
+                typed.save()
     return report
 
 
 def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
-               overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport) -> None:
+               overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport,
+               typed: TypedText) -> None:
     data = task.get("data") or {}
     fixture_id = data.get("fixture_id")
     if not fixture_id or not txn.exists(fixture_id):
@@ -120,6 +126,7 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
     if not annotations:
         return
     content = store.load(fixture_id).content
+    typed = typed.for_fixture(txn.fixture(fixture_id))
     pulled = {r.source for r in txn.revisions(fixture_id)}
     answers = []
     for annotation in annotations:
@@ -134,9 +141,10 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
         # Label Studio shows a document's fields as spans and a thread's rubrics as verdicts
         if isinstance(content, DocumentContent):
             said, revision = _document_revision(store, txn, fixture_id, content, annotation,
-                                                previous, strict=fresh, where=where)
+                                                previous, strict=fresh, where=where, typed=typed)
         else:
-            said, revision = _thread_revision(content, data, annotation, previous, strict=fresh, where=where)
+            said, revision = _thread_revision(content, data, annotation, previous, typed,
+                                              strict=fresh, where=where)
         answers.append(said)
         if not fresh:
             report.already_pulled += 1
@@ -186,14 +194,15 @@ def _author(annotation: dict[str, Any], users: dict[int, str]) -> str:
 
 def _document_revision(store: Store, txn: Transaction, fixture_id: str, content: DocumentContent,
                        annotation: dict[str, Any], previous: LabelRevision | None,
-                       *, strict: bool, where: str) -> tuple[dict[str, Said], LabelRevision]:
+                       *, strict: bool, where: str, typed: TypedText) -> tuple[dict[str, Said], LabelRevision]:
     """What the annotation says per field, and the revision it makes from `previous`.
 
     `strict` (a new annotation): a span whose text is not the fixture's text there, a value
     that does not parse for its type, or a field both absent and valued is refused. An
     annotation pulled earlier only feeds the agreement count.
     """
-    spec = doc_type(store.config, txn.fixture(fixture_id).doc_type or "")
+    spec_name = txn.fixture(fixture_id).doc_type or ""
+    spec = doc_type(store.config, spec_name)
     answer = read_document_answer(annotation.get("result") or [])
     joined = join_pages(content)
     fields = dict(previous.fields) if previous else {}
@@ -201,6 +210,8 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
     for name, field_spec in spec.fields.items():
         spans = sorted(answer.spans.get(name, []), key=lambda s: (s.start, s.end))
         value = answer.values.get(name)
+        if value:
+            value = typed.field_value(store.config, spec_name, name, value)
         if name in answer.absent:
             if (spans or value) and strict:
                 raise CuratorError(f"{where}: field {name} is marked absent and also given a value")
@@ -253,7 +264,7 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
 
 
 def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: dict[str, Any],
-                     previous: LabelRevision | None, *, strict: bool,
+                     previous: LabelRevision | None, typed: TypedText, *, strict: bool,
                      where: str) -> tuple[dict[str, Said], LabelRevision]:
     answer = read_thread_answer(annotation.get("result") or [])
     rubrics = list(previous.rubrics) if previous else []
@@ -277,7 +288,7 @@ def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: d
             rubrics.append(judged)
         else:
             rubrics[index] = judged
-    for text in answer.new_rubrics:
+    for text in (typed.text(t) for t in answer.new_rubrics):
         if not any(r.text == text for r in rubrics):
             rubrics.append(Rubric(text=text))
     revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import string
 
 from faker import Faker
@@ -112,6 +113,13 @@ def thread_originals(export: dict) -> list[str]:
             found.append(user["nickname"])
     found += list(export["posts"]) + [export["channel"]["id"], export["team"]["id"], "payments-oncall", "acme-core", "acme-corp.com", "globex.io"]
     return found
+
+
+def survivors(originals: list[str], text: str) -> list[str]:
+    """Originals found in `text` as whole words, ignoring case: "John" inside the pseudonym
+    "Johnson" is no survivor, "john" in "@john.smith" or "Smith_notes.txt" is one."""
+    return [o for o in originals
+            if re.search(r"(?<![^\W_])" + re.escape(o) + r"(?![^\W_])", text, re.IGNORECASE)]
 
 
 PII_TYPES = ("email", "phone", "credit_card", "iban", "ip", "ssn")

@@ -165,3 +165,29 @@ def test_everyday_word_names_count_when_capitalised_or_mentioned(vault):
     vault.pseudonym("support", "username")
     leaks = find_leaks([("a", "I will ask Will"), ("b", "more support for @support")], vault)
     assert [(leak.location, leak.text, leak.start) for leak in leaks] == [("a", "Will", 11), ("b", "support", 18)]
+
+
+def test_a_fixture_is_judged_against_the_originals_the_vault_held_when_it_was_anonymised(store, tmp_path):
+    """A word a later source taught the vault ("Parker", a surname there) is no name the
+    earlier fixture could have known ("Parker Hannifin", a company): no leak there. What the
+    vault knew then is still an original, and a whole later name is still a detector's hit."""
+    def chat(name: str, author: str, text: str) -> str:
+        log = tmp_path / name
+        log.write_text(json.dumps({"author": author, "text": text, "time": "2024-05-06T07:58:00Z"}) + "\n")
+        run = run_cli("import", str(log), "--json", store=store.root)
+        assert run.exit_code == 0, run.stderr
+        return json.loads(run.stdout)["created"][0]["id"]
+
+    first = chat("valves.jsonl", "Dana Whitfield", "Parker Hannifin shipped the valves.")
+    chat("later.jsonl", "Chris Parker", "hi all, Chris Parker here")
+    assert store.load_fixture(first).provenance.vault_entries < len(Vault.load(store))
+    assert run_cli("audit", store=store.root).exit_code == 0
+    path = store.directory(first) / "content.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    [post] = stored["content"]["export"]["posts"].values()
+    post["message"] += " Dana Whitfield and Chris Parker agreed."
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    run = run_cli("audit", "--json", store=store.root)
+    assert run.exit_code == 1
+    found = {(leak["text"], leak["kind"]) for leak in json.loads(run.stdout)["leaks"]}
+    assert ("Dana Whitfield", "original:person") in found and ("Chris Parker", "person") in found

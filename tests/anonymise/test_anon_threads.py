@@ -8,7 +8,7 @@ import json
 
 from curator.anonymise import anonymise
 from curator.model import LabelRevision, Rubric, Span, ThreadContent
-from tests.anonymise.synth import thread_export, thread_originals
+from tests.anonymise.synth import survivors, thread_export, thread_originals
 
 
 def _revision(export: dict) -> LabelRevision:
@@ -93,9 +93,10 @@ def test_nothing_survives_in_the_stored_fixture_files(export, store):
     result = anonymise(content, vault, revisions=[revision])
     vault.save()
     directory = store.create_fixture(fixture_record("thread-sample-0000cccc", "thread"), result.content, result.revisions)
-    stored = "".join(p.read_text(encoding="utf-8") for p in sorted(directory.iterdir())).casefold()
+    stored = "".join(p.read_text(encoding="utf-8") for p in sorted(directory.iterdir()))
     assert "attributes the bug to @" in stored
-    assert [o for o in thread_originals(export) if o.casefold() in stored] == []
+    # whole words: the store's random key may draw "Johnson" for someone while "John" is an original
+    assert survivors(thread_originals(export), stored) == []
     # the vault (local, private) is the only place the originals are
     assert all(o in vault.originals() for o in (next(iter(export["users"].values()))["email"],))
 

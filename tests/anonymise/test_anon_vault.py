@@ -137,7 +137,13 @@ def test_ids_keep_length_and_character_classes(original):
     assert vault.pseudonym(original, "id") == new
 
 
-def test_save_keeps_entries_another_process_saved(store):
+# A pinned key: two vaults loaded before either saved draw independently, and with some keys
+# both give "Maria" to a different first name; that case must refuse (test below), not merge.
+PINNED_KEY = "cGlubmVkIGtleSBmb3IgdGhlIG1lcmdlIHRlc3QhIQ=="
+
+
+def test_save_keeps_entries_another_process_saved(store, monkeypatch):
+    monkeypatch.setenv("CURATOR_VAULT_KEY", PINNED_KEY)
     Vault.open(store).save()
     one = Vault.open(store)
     two = Vault.load(store)
@@ -148,3 +154,15 @@ def test_save_keeps_entries_another_process_saved(store):
     merged = Vault.load(store)
     assert merged.lookup("Claudio Costa", "person") == a
     assert merged.lookup("Harrison Ford", "person") == b
+
+
+def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_else(store):
+    Vault.open(store).save()
+    one = Vault.open(store)
+    two = Vault.load(store)
+    taken = one.pseudonym("Claudio Costa", "person")
+    one.save()
+    assert two.assign("Harrison Ford", "person", taken) == taken  # free as far as `two` knows
+    with pytest.raises(CuratorError, match="changed under this command"):
+        two.save()
+    assert Vault.load(store).lookup("Harrison Ford", "person") is None  # nothing was saved

@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curator.spans import Edit, OverlappingEdits, apply_edits, find_all
@@ -85,3 +85,29 @@ def test_edited_span_maps_to_replacement(case):
         if edit.end > edit.start and edit.replacement:
             start, end = mapping.span(edit.start, edit.end)
             assert new[start:end] == edit.replacement
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_two_maps_compose_into_one_that_rebuilds_the_final_text(data):
+    """then(): the changed regions, each replaced by its new range, turn the first text into
+    the last, and a span of unchanged text maps where the two maps put it one after the other."""
+    text = data.draw(st.text(alphabet="abc ", max_size=30))
+
+    def edits(of: str) -> list[Edit]:
+        points = sorted(data.draw(st.lists(st.integers(0, len(of)), max_size=8, unique=True)))
+        pairs = list(zip(points[::2], points[1::2], strict=False))
+        return [Edit(a, b, data.draw(st.text(alphabet="XY", max_size=3))) for a, b in pairs]
+
+    middle, first = apply_edits(text, edits(text))
+    final, second = apply_edits(middle, edits(middle))
+    both = first.then(second)
+    rebuilt, cursor = [], 0
+    for old_start, old_end, new_start, new_end in zip(both.old_starts, both.old_ends, both.new_starts, both.new_ends,
+                                                      strict=True):
+        rebuilt += [text[cursor:old_start], final[new_start:new_end]]
+        cursor = old_end
+    assert "".join([*rebuilt, text[cursor:]]) == final
+    for i in range(len(text)):
+        if not any(s <= i < e for s, e in zip(both.old_starts, both.old_ends, strict=True)):
+            assert final[both.offset(i)] == text[i] and both.offset(i) == second.offset(first.offset(i))

@@ -187,7 +187,9 @@ def test_a_leak_reported_by_the_anonymiser_refuses_the_whole_import(store, monke
     before = snapshot(store.root)
     result = run_cli("import", THREAD, LEASE, store=store.root)
     assert result.exit_code == 2
-    assert "anonymisation left 1 piece(s) of personal data (first: person at page 1)" in result.stderr
+    # the user's own terminal is told the term, where it is and how to keep it; the store gets nothing
+    assert "1 piece(s) of personal data could not be rewritten, first 'x' (person) at page 1" in result.stderr
+    assert "curator import --keep x" in result.stderr
     assert snapshot(store.root) == before
 
 

@@ -165,3 +165,23 @@ def test_a_span_whose_text_is_not_the_fixture_text_is_rejected_naming_fixture_an
     assert done.stderr.startswith("curator: error: ") and done.stderr.count("\n") == 1
     assert fixture in done.stderr and "field tenant" in done.stderr
     assert snapshot(review_store.root) == before
+
+
+def test_a_reviewer_who_types_a_real_name_stores_the_pseudonym_the_content_uses(review_store, ls_server, admin, alice):
+    from curator.anonymise import Vault
+
+    vault = Vault.open(review_store)
+    pseudonym = vault.pseudonym("Ingrid Solberg", "person")
+    vault.save()
+    thread = add_thread(review_store, 133, ["Names the deadline"])
+    _, tasks = _pushed(review_store, ls_server, admin, key="thread")
+    result = prediction_result(admin, tasks[thread].id)
+    result.append({"from_name": configs.NEW_RUBRICS, "to_name": configs.DIALOGUE, "type": "textarea",
+                   "value": {"text": ["Thanks Ingrid Solberg for the report"]}})
+    alice.annotate(tasks[thread].id, result)
+
+    assert _cli(review_store, ls_server, "pull").exit_code == 0
+
+    assert [r.text for r in review_store.load(thread).labels.rubrics] == [
+        "Names the deadline", f"Thanks {pseudonym} for the report"]
+    assert not [p for p in files_containing(review_store.root, "Solberg") if "/.curator/" not in p]  # the vault only

@@ -1,0 +1,75 @@
+"""What people type into a store (label values, rubrics, reasons, reference answers, a Label
+Studio reviewer's text) goes through the same vault as the content.
+
+A reviewer who types "Ingrid Solberg" into a rubric stores the pseudonym the fixture's
+content uses for her, so the labels read like the content and nothing personal lands in
+labels.jsonl. A store with no vault has anonymised nothing: there is no mapping to follow,
+and what is typed is stored as typed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curator.anonymise.keep import Keep
+from curator.anonymise.left import is_safe
+
+if TYPE_CHECKING:
+    from curator.anonymise.vault import Vault
+    from curator.model import Fixture, StoreConfig
+    from curator.store import Store
+
+
+class TypedText:
+    """The store's vault and kept terms, applied to typed text; `save()` keeps new pseudonyms."""
+
+    def __init__(self, vault: Vault | None, keep: Keep) -> None:
+        self.vault = vault
+        self.keep = keep
+        self._size = len(vault) if vault is not None else 0
+
+    @classmethod
+    def of(cls, store: Store, fixture: Fixture | None = None) -> TypedText:
+        """For typing into `fixture` (its kept terms count); call under the store lock."""
+        from curator.anonymise.vault import Vault
+
+        typed = cls(Vault.load(store), Keep.of(store.config.anonymise))
+        return typed if fixture is None else typed.for_fixture(fixture)
+
+    def for_fixture(self, fixture: Fixture) -> TypedText:
+        """The same vault, with what `fixture`'s provenance records as kept."""
+        typed = TypedText(self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts))
+        typed._size = self._size
+        return typed
+
+    def text(self, text: str) -> str:
+        """Free text with the vault's mapping and pattern PII rewritten."""
+        from curator.anonymise.apply import anonymise_text
+
+        if self.vault is None or not text.strip():
+            return text
+        return anonymise_text(text, self.vault, keep=self.keep)
+
+    def value(self, value: str, kind: str | None) -> str:
+        """A value; one of a field that names a person, organisation or address becomes its
+        pseudonym even where no detector sees a name ("Waterman" alone). A pseudonym typed
+        as the reviewer read it stays."""
+        from curator.anonymise.apply import anonymise_value
+
+        if self.vault is None or not value.strip() or (kind is not None and is_safe(self.vault, kind, value)):
+            return value
+        return anonymise_value(value, self.vault, kind, keep=self.keep)
+
+    def field_value(self, config: StoreConfig, doc_type: str | None, field: str, value: str) -> str:
+        """A `FIELD=VALUE` a reviewer typed, by the field's type in curator.toml."""
+        from curator.anonymise.documents import PSEUDONYMISED_TYPES
+
+        spec = config.doc_types.get(doc_type or "")
+        field_spec = spec.fields.get(field) if spec is not None else None
+        return self.value(value, PSEUDONYMISED_TYPES.get(field_spec.type) if field_spec is not None else None)
+
+    def save(self) -> None:
+        """Write the vault when typing gave a new original its pseudonym."""
+        if self.vault is not None and len(self.vault) != self._size:
+            self.vault.save()
+            self._size = len(self.vault)

@@ -1,0 +1,174 @@
+"""One definition of "personal data left": what the audit would flag, the rewriter rewrote first.
+
+The inputs here are hand-written (not Faker, not curator's generators): a brochure that names a
+company after a person, a chat line with a colleague's handle, URLs with names in their paths.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import quote
+
+import pytest
+
+from curator.anonymise import anonymise, anonymise_text, find_leaks
+from curator.anonymise.apply import anonymise_file_name
+from curator.anonymise.detect import detector_for
+from curator.anonymise.keep import Keep
+from curator.anonymise.left import Judge
+from curator.anonymise.rewrite import Rewriter
+from curator.anonymise.terms import TermIndex
+from curator.model import AnonymiseSettings, DocumentContent, Page, ThreadContent
+
+BROCHURE = [
+    "The LinnSequencer by Linn Electronics, Inc. is built for the studio. Ask Tarrant for a demo.",
+    "Ask your LINN dealer about it today. TARRANT ships it.",
+    "linn sells them worldwide; Linn's warranty covers two years, tarrant's service three.",
+    "Designed in Tarzana by Roger Tarrant.",  # the name is found here, on the last page
+]
+
+
+def _document(pages: list[str]) -> DocumentContent:
+    return DocumentContent(pages=[Page(number=i, text=t, origin="text-layer", language="en")
+                                  for i, t in enumerate(pages, start=1)])
+
+
+def test_a_name_found_on_a_late_page_is_rewritten_on_every_page_in_every_case(vault):
+    result = anonymise(_document(BROCHURE), vault)
+    assert result.leaks == []
+    stored = "\n".join(page.text for page in result.content.pages)
+    assert "Linn" in vault.originals() and "Roger Tarrant" in vault.originals()  # taken for names somewhere...
+    for form in ("Linn Electronics", "LINN dealer", "linn sells", "Linn's", "Roger", "Ask Tarrant", "TARRANT ships",
+                 "tarrant's"):
+        assert form not in stored, form  # ...so rewritten everywhere, in every case
+    assert "LinnSequencer" in stored  # one word: a product, no occurrence of the name
+
+
+def test_the_audit_of_the_raw_text_flags_exactly_what_the_rewriter_rewrites(vault):
+    """Random hand-made lines: every span the checker reports on the input is one the
+    rewriter replaced, and the rewriter's output is judged clean."""
+    rng = random.Random(12)
+    vault.pseudonym("Ingrid Solberg", "person")
+    vault.pseudonym("kwame.mensah", "username")
+    pieces = ["Ingrid", "SOLBERG", "solberg's", "@kwame.mensah", "kwame.mensah@fjordline-robotics.com",
+              "https://ingridsolberg.no/blog", "call +47 912 48 306", "card 4111 1111 1111 1111",
+              "the release notes", "see https://docs.python.org/3/library/json.html#section-20240101",
+              "Oskar Lindqvist", "FR-200 arm", "ingrid-solberg-handover.txt"]
+    lines = [" ".join(rng.sample(pieces, 4)) for _ in range(30)]
+    detector = detector_for()
+    rewriter = Rewriter(vault, TermIndex(), detector)
+    for line in lines:
+        leaks = find_leaks([("line", line)], vault, detector=detector)
+        new, offsets = rewriter.rewrite(line)
+        edited = list(zip(offsets.old_starts, offsets.old_ends, strict=True))
+        for leak in leaks:
+            assert any(s < leak.end and leak.start < e for s, e in edited), (line, leak)
+            assert line[leak.start : leak.end] not in new
+    again = Rewriter(vault, TermIndex(), detector)
+    assert find_leaks([(str(i), again.text(line)) for i, line in enumerate(lines)], vault, detector=detector) == []
+
+
+def test_checker_and_rewriter_share_one_judge(vault):
+    detector = detector_for()
+    judge = Judge(vault, detector)
+    text = "Sanna Linn mailed sanna@linn-electronics.com"
+    spans = judge.spans(text)
+    leaks = find_leaks([("x", text)], vault, detector=detector)
+    assert [(s.start, s.end) for s in spans] == [(leak.start, leak.end) for leak in leaks]
+
+
+def test_every_occurrence_in_mentions_urls_file_names_and_json_gets_the_same_pseudonym(vault):
+    vault.pseudonym("Ingrid Solberg", "person")
+    text = ("INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
+            "and ingrid-solberg-handover.txt; meta {\"owner\": \"Solberg, Ingrid\"}")
+    new = anonymise_text(text, vault)
+    first, last = vault.lookup("Ingrid", "first_name"), vault.lookup("Solberg", "last_name")
+    assert "ingrid" not in new.lower() and "solberg" not in new.lower()
+    assert f"{first.upper()} {last.upper()}" in new
+    assert f"@{first.lower()}.{last.lower()}" in new
+    assert f"{first.lower()}-{last.lower()}-handover.txt" in new
+
+
+def test_a_percent_encoded_url_is_decoded_rewritten_and_re_encoded(vault):
+    vault.pseudonym("Ingrid Solberg", "person")
+    inner = "https://ingridsolberg.no/img/ingrid-solberg-at-the-bench.jpg"
+    proxied = f"https://chat.fjordline-robotics.com/api/v4/image?url={quote(inner, safe='')}"
+    leaks = find_leaks([("x", proxied.replace("chat.fjordline-robotics.com", "chat.example.org"))], vault)
+    assert [leak.kind for leak in leaks] == ["encoded"]  # the audit reads through the encoding
+    new = anonymise_text(proxied, vault)
+    assert "solberg" not in new.lower() and "fjordline" not in new.lower()
+    assert new.count("%2F") == quote(inner, safe="").count("%2F")  # encoded as it came
+    assert find_leaks([("x", new)], vault) == []
+
+
+def test_kept_terms_stay_and_kept_hosts_keep_their_host_but_not_the_handles_in_their_paths(vault):
+    vault.pseudonym("Kwame Mensah", "person")
+    vault.pseudonym("kmensah-gh", "username")
+    keep = Keep(terms=("Linn",), hosts=("github.com",))
+    text = "Linn Electronics forked it: https://github.com/kmensah-gh/fr200 and https://kmensah.dev/fr200"
+    result = anonymise(_document([text, "Sanna Linn signed."]), vault, keep=keep)
+    new = result.content.pages[0].text
+    assert new.startswith("Linn Electronics forked it: https://github.com/")
+    assert "kmensah" not in new
+    assert result.kept.terms == {"Linn"} and result.kept.hosts == {"github.com"}
+    assert result.leaks == []
+    # without the decision, the same text is flagged
+    assert find_leaks([("x", "Linn Electronics at https://github.com/x")], vault)
+
+
+def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
+    text = "see https://docs.python.org/3/whatsnew/3.12.html#id20240101123 and notes.txt"
+    assert anonymise_text(text, vault, keep=Keep.of(AnonymiseSettings())) == text  # a default kept host
+    rewritten = anonymise_text("see https://wiki.fjordline-robotics.com/p/4155550123#2024011512", vault)
+    assert rewritten.endswith("/p/4155550123#2024011512")
+    assert anonymise_file_name("notes.txt", vault) == "notes.txt"
+    vault.pseudonym("Jane Doe", "person")
+    assert anonymise_file_name("jane-doe_lease.pdf", vault) == (
+        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf")
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Will do. Will, can you send the logs?", "Will do."),
+    ("I'll compare them with the ones from May.", "from May."),
+    ("May I close this?", "May I close"),
+    ("Hope you are well, I hope Hope is too.", "Hope you"),
+])
+def test_names_that_are_everyday_words_go_only_where_they_are_names(vault, text, kept):
+    for first in ("Will", "May", "Hope"):
+        vault.pseudonym(f"{first} Carrow", "person")
+    new = anonymise_text(text, vault)
+    assert kept in new
+    assert find_leaks([("x", new)], vault) == []
+
+
+def test_a_thread_with_a_file_called_notes_keeps_its_name(vault, export):
+    export = json.loads(json.dumps(export))
+    info = next(iter(export["file_infos"].values()))
+    info["name"] = "notes.txt"
+    result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
+    assert [i["name"] for i in result.content.export.file_infos.values()] == ["notes.txt"]
+
+
+def test_a_rewrite_that_makes_a_new_name_in_its_context_is_rewritten_again(vault):
+    """"Balda" (an original the gazetteer does not know) becomes a first name, and the surname
+    after it now reads as half of a person: the result is judged as a checker would judge it."""
+    vault.pseudonym("Balda", "first_name")
+    new = anonymise_text("Ask Balda Garcia today.", vault)
+    assert "Balda" not in new and "Garcia" not in new
+    assert find_leaks([("x", new)], vault) == []
+
+
+@pytest.mark.parametrize("key", [b"one", b"two", b"three"])
+def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak(key):
+    """A precinct bulletin's codes read as an address; its pseudonym, after "ASM 36", reads as
+    one again with the code in front: that is the pseudonym, not a new address to rewrite."""
+    import hashlib
+
+    from curator.anonymise import Vault
+
+    vault = Vault(hashlib.sha256(key).digest())
+    text = "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\nGOVERNOR"
+    new = anonymise_text(text, vault)
+    assert new.startswith("327 BALLOTS CAST CONG 25 SEN 21 ASM 36 ")
+    assert find_leaks([("x", new)], vault) == []
