@@ -96,9 +96,11 @@ def test_a_debug_traceback_is_shown_redacted(sandbox, sample, listener):
     assert "[redacted]" in result.stderr  # the library's message was there, the key was not
 
 
-def _chat(inputs: Path, **overrides: object) -> Path:
+def _chat(inputs: Path, both: dict[str, object] | None = None, **overrides: object) -> Path:
     lines = [{"author": "sam", "text": "Is the invoice paid?", "time": "2024-02-01T10:00:00Z", "id": "m1"},
              {"author": "kim", "text": "Yes.", "time": "2024-02-01T10:05:00Z", "id": "m2"}]
+    for line in lines:
+        line.update(both or {})
     lines[1].update(overrides)
     path = inputs / "chat.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -135,7 +137,7 @@ def _pdf(inputs: Path) -> Path:
 PERSONAL = {
     "chat-time": (lambda inputs: ["import", _chat(inputs, time=NAME)]),
     "chat-time-debug": (lambda inputs: ["--debug", "import", _chat(inputs, time=NAME)]),
-    "chat-duplicate-id": (lambda inputs: ["import", _chat(inputs, id="m1", thread=NAME)]),
+    "chat-duplicate-id": (lambda inputs: ["import", _chat(inputs, both={"thread": NAME}, id="m1")]),
     "thread-bad-time": (lambda inputs: ["import", _thread(inputs)]),
     "failure-record": (lambda inputs: ["promote", _record(inputs)]),
     "eval-line": (lambda inputs: ["view", _evals(inputs), "--check"]),
