@@ -383,7 +383,7 @@ def _capitals_after_title(doc: Text, i: int, j: int) -> int:
     title the name goes on past given names and initials only ("SEN HALVERSEN WASHINGTON DC",
     "DR MARIA T OKAFOR")."""
     k = i + 1
-    while k < j and (doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"):
+    while k < j and not doc.tokens[k].place and (doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"):
         k += 1
     return k
 
