@@ -513,8 +513,8 @@ def _initials_and_family_name(doc: Text, i: int, j: int) -> tuple[int, int] | No
     k = i
     while k < j and k - i < 2 and tokens[k].shape == "initial":
         k += 1
-    if k == i or k >= j:
-        return None
+    if k == i or k >= j or _cue_before(doc, i + 1) == "title":
+        return None  # "M. Kerbrat": Monsieur, no initial
     word = tokens[k]
     if word.shape not in ("cap", "upper") or word.place or word.function or word.key in cue.PARTICLES:
         return None
