@@ -72,7 +72,10 @@ def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None
     if vault.is_pseudonym(value):
         return True
     if kind == "person":
-        return _pseudonym_name(vault, tokens(value), until)
+        words = tokens(value)
+        if len(words) == 1 and any(len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)):
+            return False  # "M BERG": an initial and one pseudonym word are someone real unless the vault made them whole
+        return _pseudonym_name(vault, words, until)
     if kind == "address":
         # the start of an address pseudonym, cut short by a title's length limit
         cut = normal(value)

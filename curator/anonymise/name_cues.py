@@ -15,7 +15,7 @@ def _words(text: str) -> frozenset[str]:
 
 # Before a name, naming nobody themselves ("Dr." is not part of "Dr. Maria Lopez").
 TITLES = _words("""
-    mr mrs ms miss mx dr prof sir dame lady lord rev fr sgt officer capt det insp judge justice
+    mr mrs ms miss mx dr prof sir dame lady lord rev fr sgt officer capt det insp judge justice sen senator
     mme mlle m monsieur madame mademoiselle me maître pr
     herr herrn frau fräulein
     sr sra srta don doña dña d lic ing dott
@@ -55,6 +55,9 @@ GREETING_PAIRS = frozenset((fold(a), fold(b)) for a, b in {
     ("guten", "morgen"), ("guten", "tag"), ("guten", "abend"), ("feliz", "cumpleaños"),
     ("buenos", "días"), ("buenas", "tardes"), ("sehr", "geehrte"), ("sehr", "geehrter"),
 })
+
+# "à la Waterman": in the manner of a person (a dish, a style), when a name follows.
+STYLE_OF = frozenset({("a", "la"), ("à", "la")})
 
 # Closing lines of letters and mails: the next line with a name on it is the writer.
 SIGN_OFFS = frozenset(fold(line) for line in (

@@ -96,7 +96,7 @@ def find_names(text: str) -> list[tuple[int, int, float]]:
     if not any(c.isalpha() for c in text):
         return []
     doc = _read(text, name_data())
-    rules = (_cued, _reversed, _captions, _runs, _lone_given_names, _lower_case, _joined, _echoes)
+    rules = (_cued, _reversed, _captions, _after_codes, _runs, _lone_given_names, _lower_case, _joined, _echoes)
     for rule in rules:
         for i, j in rule(doc):
             _mark(doc, i, j)
@@ -116,10 +116,27 @@ def guess_language(words: list[str], data: NameData) -> str:
     return best if counts[best] else "en"
 
 
+def _words(text: str, data: NameData) -> Iterator[tuple[str, int, int]]:
+    """Each word with its offsets; a code of up to three capitals that is no name stands
+    apart from the word it is hyphenated to ("CT-WERDERGAR", "CT-G. LIU"), a name does not
+    ("JO-ANNE", "AL-ASSAD", "Jean-Pierre")."""
+    for match in WORD.finditer(text):
+        word, start = match.group(), match.start()
+        code, dash, rest = word.partition("-")
+        if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold(code), data):
+            yield code, start, start + len(code)
+            yield rest, start + len(code) + 1, match.end()
+        else:
+            yield word, start, match.end()
+
+
+def _is_code(key: str, data: NameData) -> bool:
+    return key not in data.first and key not in data.last and key not in cue.PARTICLES
+
+
 def _read(text: str, data: NameData) -> Text:
     tokens = []
-    for match in WORD.finditer(text):
-        word, start, end = match.group(), match.start(), match.end()
+    for word, start, end in _words(text, data):
         possessive = word[-2:-1] in ("'", "’") and word[-1] in "sS" and len(word) > 3
         if possessive:
             word, end = word[:-2], end - 2
@@ -136,9 +153,35 @@ def _read(text: str, data: NameData) -> Text:
             continue
         _look_up(token, lang)
     for before, token in zip(tokens, tokens[1:], strict=False):
-        if before.key in cue.PLACE_PREFIXES and token.shape == "cap":
-            token.place = True  # "Santa Cruz", "San José"
+        if before.key in cue.PLACE_PREFIXES and token.shape in ("cap", "upper") and before.shape == token.shape:
+            token.place = True  # "Santa Cruz", "San José", "SAINT LOUIS"
+    for before, token in zip(tokens, tokens[1:], strict=False):
+        if token.shape == "other" and token.last and token.text.isupper() and token.text.isalpha() and text[before.end : token.start] == " " and (
+                before.shape == "initial" or len(before.text) == 1 and before.text.isupper()
+                or before.shape == "upper" and before.first > before.last and not before.ambiguous and not before.place):
+            token.shape = "upper"  # "G. LIU", "BETTY T YEE", "STEVE FOX": a short surname, no acronym
+    for k, token in enumerate(tokens[:-1]):
+        if _undotted_initials(token, tokens[k + 1], text, lang, data):
+            token.shape, token.first, token.last, token.common, token.everyday, token.function = "initial", 0, 0, 0.0, 0.0, False
     return Text(text, lang, tokens)
+
+
+def _undotted_initials(token: Token, after: Token, text: str, lang: str, data: NameData) -> bool:
+    """Initials written without a dot before a name-shaped word: "EDMUND G BROWN", "FOR K
+    DRUMMOND", "CR Briggs Corporation". A letter that is a word of the language ("A", "I",
+    Spanish "Y") only before a name that is no word ("A VELEZ-GREEN", not "A BROWN DOG"); two
+    capitals without a vowel only before a family name (not "HR Manager")."""
+    if token.shape == "initial" or text[token.end : after.start] != " " or after.shape not in ("cap", "upper") or after.function:
+        return False
+    if text[token.start - 1 : token.start] not in ("", " ", "\n", "\t", "("):
+        return False  # "AT&T Oakland", "B&H Whittier", "DV1-ROTHSCHILD"
+    letters = token.text
+    if len(letters) == 1 and letters.isupper():
+        if token.key in data.stop[lang]:
+            return after.named and after.everyday < RARE_WORD and not after.place
+        return True
+    vowelless = len(letters) == 2 and letters.isupper() and letters.isalpha() and not set(token.key) & set("aeiouyäöüéèáíóú")
+    return vowelless and after.shape == "cap" and after.last > after.first and after.everyday < AMBIGUOUS and not after.place
 
 
 def _shape(word: str, text: str, end: int) -> str:
@@ -188,6 +231,10 @@ def _facts(key: str, lang: str) -> Facts:
             last = 1
     common = data.zipf[lang].get(key, 0.0)
     everyday = max(data.zipf[other].get(key, 0.0) for other in LANGS)
+    if "-" in key and not (first or last or common):
+        parts = key.split("-")  # "JUDGE-SUPERIOR", "well-known": a compound of everyday words is one
+        common = min(data.zipf[lang].get(part, 0.0) for part in parts)
+        everyday = min(max(data.zipf[other].get(part, 0.0) for other in LANGS) for part in parts)
     if max(first, last) == 1 and everyday >= 4.0:
         first = last = 0  # one list's oddity, everyone's word: "Number", "Service"
     place = key in data.places or key.split("-")[0] in cue.PLACE_PREFIXES
@@ -243,10 +290,14 @@ def _after(doc: Text, j: int) -> str:
 
 
 def _cue_before(doc: Text, i: int) -> str:
-    """"title", "label", "list", "greeting" or "" for what stands right before token i."""
+    """"title", "label", "list", "greeting", "style" or "" for what stands right before token i."""
     gap = _gap(doc, i)
     if i and doc.tokens[i - 1].key in cue.TITLES and gap.strip(" .") == "" and "\n" not in gap:
+        if len(doc.tokens[i - 1].key) == 1 and not (doc.tokens[i - 1].shape == "initial" and doc.tokens[i].shape == "cap"):
+            return ""  # "M. Kerbrat" (Monsieur), but "DANIEL M LEGISLATIVE", "DV8-M. FLIER": an initial
         return "title" if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña") else ""
+    if i > 1 and (doc.tokens[i - 2].key, doc.tokens[i - 1].key) in cue.STYLE_OF and gap == " " and _gap(doc, i - 1) == " ":
+        return "style"
     head = doc.text[doc.text.rfind("\n", 0, doc.tokens[i].start) + 1 : doc.tokens[i].start]
     label = _LABEL.search(head) or _BY.search(head)
     if label:
@@ -315,7 +366,11 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
             continue
         if lower and kind not in ("greeting", "list"):
             continue
+        if kind == "style" and not (token.named and token.everyday < ORDINARY and not token.place):
+            continue  # "à la Waterman", not "à la Carte", "a la Russe"
         j = _segment(doc, i, lines=kind in ("label", "title") or signed, lower=lower)
+        if kind == "title" and token.shape == "upper":
+            j = _capitals_after_title(doc, i, j)
         if kind in ("greeting", "list") and not _plausible_cued(tokens[i:j]):
             continue
         if kind != "title" and all(t.everyday >= ORDINARY and not t.named for t in tokens[i:j]):
@@ -323,17 +378,52 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
         yield i, j
 
 
+def _capitals_after_title(doc: Text, i: int, j: int) -> int:
+    """In capitals nothing but the words' lists tells a name from what follows it: after a
+    title the name goes on past given names and initials only ("SEN HALVERSEN WASHINGTON DC",
+    "DR MARIA T OKAFOR")."""
+    k = i + 1
+    while k < j and not doc.tokens[k].place and (doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"):
+        k += 1
+    return k
+
+
 def _reversed(doc: Text) -> Iterator[tuple[int, int]]:
-    """"HOFFMANN, Jürgen" and "ALVARADO, Diego" opening a line: family name first."""
+    """"HOFFMANN, Jürgen" and "ALVARADO, Diego" opening a line: family name first; in
+    capitals, given names and initials follow ("OKAFOR, CHIDI N", "LUND, K MARGARETA"),
+    then whatever the row says next ("... LEGISLATIVE ASSISTANT")."""
     tokens = doc.tokens
     for i, token in enumerate(tokens):
         if token.shape != "upper" or not _sentence_start(doc, i) or token.function:
             continue
         j = _segment(doc, i)
-        if j < len(tokens) and _gap(doc, j) == ", " and tokens[j].shape == "cap" and tokens[j].first and all(t.shape == "upper" for t in tokens[i:j]):
+        if j == len(tokens) or _gap(doc, j) != ", " or not all(t.shape == "upper" for t in tokens[i:j]):
+            continue
+        if tokens[j].shape == "cap" and tokens[j].first:
             end = _segment(doc, j)
             if end == len(tokens) or "\n" in _gap(doc, end) or _gap(doc, end).startswith(","):
                 yield i, end
+        elif all(t.named or t.everyday < ORDINARY for t in tokens[i:j]):
+            end = _given_names_in_capitals(doc, j)
+            if end > j:
+                yield i, end
+
+
+def _given_names_in_capitals(doc: Text, j: int) -> int:
+    """End of "CHIDI N", "K MARGARETA", "ROBERT ALLEN" from token j: up to three given names
+    and single letters, one of them a given name that is no place or month; j if none."""
+    tokens = doc.tokens
+    end, given = j, False
+    while end < len(tokens) and end - j < 3 and (end == j or _gap(doc, end) == " "):
+        token = tokens[end]
+        if len(token.key) == 1 and token.text.isupper():
+            end += 1  # "A" in "ARMER, DEREK A" is his initial, not the article
+        elif token.shape == "upper" and token.first and not token.place and token.key not in cue.CALENDAR:
+            given = given or token.first >= 2
+            end += 1
+        else:
+            break
+    return end if given else j
 
 
 def _captions(doc: Text) -> Iterator[tuple[int, int]]:
@@ -358,13 +448,14 @@ def _plausible_cued(run: list[Token]) -> bool:
 def _runs(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 1: runs of two or more name-shaped words holding a known name."""
     tokens = doc.tokens
+    found = {k for i, j in doc.found for k in range(i, j)}  # by the cues and reversed rows before
     i = 0
     while i < len(tokens):
-        if not _usable(tokens[i]) or tokens[i].shape not in ("cap", "upper", "initial"):
+        if i in found or not _usable(tokens[i]) or tokens[i].shape not in ("cap", "upper", "initial"):
             i += 1  # a lower-case particle opens no name ("la nómina de Phoenix")
             continue
         j = _segment(doc, i)
-        span = _person_run(doc, i, j)
+        span = _person_run(doc, i, j) or _initials_and_family_name(doc, i, j)
         if span:
             yield span
             i = span[1]
@@ -387,6 +478,11 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         return None
     if j < len(tokens) and tokens[j].place and _gap(doc, j) == ", ":
         return None  # "Sandy Springs, Georgia"
+    if len(run) > 2 and run[-1].place:
+        while len(run) > 1 and (run[-1].place or run[-1].key in cue.PLACE_PREFIXES):
+            run, j = run[:-1], j - 1  # "K DRUMMOND WASHINGTON", "Vasquez Santa Ana": the place ends the name
+        if len(run) < 2:
+            return None
     words = [t for t in run if t.shape != "initial" and t.key not in cue.PARTICLES]
     initials = any(t.shape == "initial" for t in run)
     if len(words) == 1 and sum(t.shape == "initial" for t in run[:2]) == 2:
@@ -396,15 +492,55 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]
     everyday = [t for t in words if not t.named and t.everyday >= RARE_WORD]
     given = run[0].first >= 3 and not run[0].ambiguous
-    if not words or everyday and not (given and (initials or len(run) == 2 and run[1].common < 5)):
+    surname_after_initial = len(everyday) == 1 and run[-1] is everyday[0] and run[-2].shape == "initial"
+    if not words or everyday and not (given and (surname_after_initial or len(run) == 2 and run[1].common < 5)):
         return None  # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
     if not strong and not (weak and (unknown or initials)):
         return None  # "Rose Garden"
     if all(t.place or not t.named for t in words) and not initials:
         return None  # "Santa Cruz"
     if all(t.shape == "upper" for t in words) and not initials and not any(t.first and not t.ambiguous for t in words) and (weak or not unknown):
-        return None  # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE"
+        if not all(t.named and t.everyday < RARE_WORD for t in words):
+            return None  # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE", "NAIDU KARIUKI"
     return i, j
+
+
+def _initials_and_family_name(doc: Text, i: int, j: int) -> tuple[int, int] | None:
+    """One or two initials and the word after them, whatever capitalised words follow
+    ("J. HALVORSEN PUBLIC WORKS", "FOR K DRUMMOND KANSAS CITY"): a person when that word is
+    a family name or no word of the text's language ("B. ZWIERLEIN"), not "A. Overview"."""
+    tokens = doc.tokens
+    k = i
+    while k < j and k - i < 2 and tokens[k].shape == "initial":
+        k += 1
+    if k == i or k >= j or _cue_before(doc, i + 1) == "title":
+        return None  # "M. Kerbrat": Monsieur, no initial
+    word = tokens[k]
+    if word.shape not in ("cap", "upper") or word.place or word.function or word.key in cue.PARTICLES:
+        return None
+    glued = i and tokens[i - 1].shape == "initial" and _gap(doc, i) == ""
+    if glued:  # "M.E. Fox & Company" is a person; "Brinderson, L.P. Coalinga" and "U.S. Steel" are not
+        return (i - 1, k + 1) if word.last and not word.ambiguous else None
+    return (i, k + 1) if _surname_like(word) else None
+
+
+def _surname_like(token: Token) -> bool:
+    """A listed name that is no very common word, or no word of the text's language at all."""
+    return token.named and not token.ambiguous or not token.named and token.common < RARE_WORD
+
+
+def _after_codes(doc: Text) -> Iterator[tuple[int, int]]:
+    """A surname in capitals hyphenated to a code ("DV1-HALVERSEN", "CT-ZWIERLEIN" on a
+    ballot): no words around it, the code says a person is listed."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        start = token.start
+        if token.shape != "upper" or start < 2 or doc.text[start - 1] != "-" or not _usable(token) or token.place:
+            continue
+        before = doc.text[start - 2]
+        code = before.isdigit() or i and tokens[i - 1].end == start - 1 and tokens[i - 1].text.isupper() and _is_code(tokens[i - 1].key, name_data())
+        if code and _surname_like(token):
+            yield i, i + 1
 
 
 def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
+from curator.anonymise.namedata import name_data
 from curator.anonymise.terms import fold
 from curator.errors import CuratorError
 
@@ -64,8 +65,11 @@ NAME_PARTICLES = frozenset({"de", "da", "di", "du", "del", "della", "der", "den"
 
 
 def tokens(text: str) -> list[str]:
-    """Name tokens of a value; titles, suffixes and particles ("Dr.", "Jr.", "MD", "de") name nobody."""
-    return [t for t in (t.casefold() for t in _TOKEN.findall(text)) if t not in TITLES and t not in NAME_PARTICLES]
+    """Name tokens of a value; titles, suffixes, particles and initials ("Dr.", "Jr.", "MD",
+    "de", the "K" of "K DRUMMOND") name nobody: an initial is rewritten with its name, but a
+    lone "K" elsewhere is no one's (a cased letter: a CJK name of one character is a name)."""
+    return [t for t in (t.casefold() for t in _TOKEN.findall(text))
+            if t not in TITLES and t not in NAME_PARTICLES and not (len(t) == 1 and t.upper() != t)]
 
 
 class Vault:
@@ -334,7 +338,13 @@ class Vault:
                 return kind
         female, male, last = gen.folded_names(self.locale)
         folded = word.casefold()
-        return "last_name" if folded in last and folded not in female and folded not in male else "first_name"
+        if folded in female or folded in male:
+            return "first_name"
+        if folded in last:
+            return "last_name"
+        # beyond this locale's Faker lists: "SEN HAWLEY" stays a surname, not "SEN FRANCES"
+        data = name_data()
+        return "last_name" if data.last.get(folded, 0) > data.first.get(folded, 0) else "first_name"
 
     def _name_part(self, part: str) -> str:
         """A lowercase name token of a username: follows the person mapping when known."""

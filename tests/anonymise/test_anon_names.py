@@ -133,3 +133,37 @@ def test_help_does_not_load_the_name_lists():
             "print('LOADED', 'curator.anonymise.namedata' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], env=subprocess_env(), capture_output=True, text=True, timeout=120)
     assert "LOADED False" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an initial without a dot between names in capitals, and the words in capitals around it
+    ("MARISOL K ABERNATHY DEM 41\nGERALD FOX REP 12", ["MARISOL K ABERNATHY", "GERALD FOX"]),
+    ("A BROWN DOG WILL CALL\nI WILL ATTEND", []),
+    # "SURNAME, GIVEN I" rows, then the job title the row goes on with
+    ("OKAFOR, MARISOL N LEGISLATIVE CORRESPONDENT 1,200.00\nLUND, K MARGARETA STAFF ASSISTANT 980.00",
+     ["OKAFOR, MARISOL N", "LUND, K MARGARETA"]),
+    ("DALLAS, TEXAS\nNOTE, HOWEVER THE DATES", []),
+    # an initial and a surname before other capitals; a section letter before a word is none
+    ("AIRFARE FOR K DRUMMOND KANSAS CITY TO DENVER AND RETURN", ["K DRUMMOND"]),
+    ("AIRFARE FOR P PEMBERTON WASHINGTON DC TO DENVER", ["P PEMBERTON"]),
+    ("AJ 2D APP DV2-B. ZWIERLEIN ASSESSOR", ["B. ZWIERLEIN"]),
+    ("A. OVERVIEW OF THE PLAN\nB. SCOPE", []),
+    # a surname hyphenated to a ballot code; codes split from initials ("CT-K.")
+    ("PJ 2D APP DV1-HALVERSEN JUDGE-SUPERIOR COURT #12", ["HALVERSEN"]),
+    ("GOVERNOR AJ-SUPREME CT-K. OYELARAN AJ 2D APP", ["K. OYELARAN"]),
+    # a one-letter title before capitals is an initial: the job title after it is no name
+    ("TANAKA, MARISOL M LEGISLATIVE CORRESPONDENT", ["TANAKA, MARISOL M"]),
+    ("Le bail est signé par M. Kerbrat hier.", ["Kerbrat"]),
+    # "SEN" before a surname, which ends at the place after it
+    ("TRAIN FARE FOR SEN HALVERSEN WASHINGTON DC TO NEW YORK", ["HALVERSEN"]),
+    # "à la" and a name: a dish after its cook; not "à la Carte"
+    ("Linzensoep à la Vermeulen\n4 ons linzen", ["Vermeulen"]),
+    ("Dessert à la Carte, steak a la Mode", []),
+    # two capitals without a vowel before a surname are initials; "HR" before a job is not
+    ("TJ Pemberton Corporation laid off 40 people.", ["TJ Pemberton"]),
+    ("The HR Manager signed it.", []),
+    # glued initials before a surname are a person, an abbreviation before a place is not
+    ("J.R. Drummond & Sons, Irvine\nBrinderson, L.P. Coalinga 55", ["J.R. Drummond"]),
+])
+def test_names_in_capitals_with_initials(text, expected):
+    assert names(text) == expected

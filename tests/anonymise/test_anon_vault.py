@@ -166,3 +166,13 @@ def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_el
     with pytest.raises(CuratorError, match="changed under this command"):
         two.save()
     assert Vault.load(store).lookup("Harrison Ford", "person") is None  # nothing was saved
+
+
+def test_an_initial_is_no_name_token_and_a_listed_surname_keeps_a_surname_pseudonym(store):
+    assert tokens("K DRUMMOND") == ["drummond"] and tokens("J.R. Pemberton") == ["pemberton"]
+    assert tokens("王") == ["王"]  # a one-character name of an uncased script is a name
+    vault = Vault.open(store)
+    drummond = vault.pseudonym("DRUMMOND", "person")  # no en_US Faker surname, but the census's
+    assert [e.kind for e in vault.entries() if e.original == "DRUMMOND" and e.kind != "person"] == ["last_name"]
+    vault.pseudonym("K DRUMMOND", "person")
+    assert drummond.isupper() and vault.is_original_token("DRUMMOND") and not vault.is_original_token("K")

@@ -26,13 +26,7 @@ which ignores case, spaces and punctuation.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
-
-# The shared corpus sits next to the repository (../shared/corpus from its root); a checkout
-# elsewhere (a git worktree) points at it with CURATOR_CORPUS.
-CORPUS_DIR = Path(os.environ.get("CURATOR_CORPUS") or Path(__file__).resolve().parents[3] / "shared" / "corpus")
 
 CORPUS_PEOPLE: dict[str, list[str]] = {
     # Basque road map (Baiona, Mugerre, Lehuntze...), "Covfefe is a perfectly cromulent word", a typed Dutch

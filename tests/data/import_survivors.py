@@ -25,8 +25,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.corpus import CORPUS_DIR  # noqa: E402
 from tests.data.chat import make_chat  # noqa: E402
-from tests.data.corpus_people import CORPUS_DIR, CORPUS_PEOPLE, mentioned  # noqa: E402
+from tests.data.corpus_people import CORPUS_PEOPLE, mentioned  # noqa: E402
 
 DATA = Path(__file__).resolve().parent
 

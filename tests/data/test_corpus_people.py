@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.data.corpus_people import CORPUS_DIR as CORPUS
+from tests.corpus import CORPUS_DIR as CORPUS
 from tests.data.corpus_people import CORPUS_METADATA_PEOPLE, CORPUS_PEOPLE, mentioned
 
 FILES = {p.name: p for folder in ("pdfs", "images") for p in sorted((CORPUS / folder).glob("*"))}
 # scans whose people only OCR can read: file -> 0-based page to OCR
 OCR_PAGES = {"ocrmypdf-3small.pdf": 2, "ocrmypdf-epson.pdf": 0, "ocrmypdf-typewriter.png": None}
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS} (set CURATOR_CORPUS)")
 
 
 def test_every_corpus_file_has_a_list():

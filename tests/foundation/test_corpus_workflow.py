@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli, snapshot
+from tests.corpus import CORPUS_DIR
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "pdfs"
+CORPUS = CORPUS_DIR / "pdfs"
 MINUTES = CORPUS / "pdfplumber-2023-06-20-PV.pdf"  # French municipal minutes, two pages
 CLAIMS = CORPUS / "pdfplumber-issue-140-example.pdf"  # a retailer's claims table
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS}")
 
 MINUTES_TYPE = '''
 [doc_types.minutes]

@@ -25,7 +25,6 @@ from curator.limits import REFUSAL_MEMORY_MB
 from curator.store import Store
 from tests.conftest import REPO, copy_sample_store
 
-CORPUS = REPO.parent / "shared" / "corpus"
 PEAK_RSS = Path(__file__).with_name("peak_rss.py")
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.conftest import CORPUS, run, tree
+from tests.corpus import CORPUS_DIR as CORPUS
+from tests.hostile.conftest import run, tree
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.hostile.conftest import CORPUS, assert_refused, run, tree
+from tests.corpus import CORPUS_DIR as CORPUS
+from tests.hostile.conftest import assert_refused, run, tree
 
 LEASE = "residential-lease-agreement-0f35b496"
 

@@ -17,9 +17,9 @@ from curator.ingest.documents import parse_document
 from curator.ingest.image import _greyscale, frame_sizes
 from curator.ingest.source import RawSource, read_source
 from curator.limits import DEFAULT, DOCUMENT_MEMORY_MB
-from tests.conftest import REPO, subprocess_env
+from tests.conftest import subprocess_env
+from tests.corpus import CORPUS_DIR as CORPUS
 
-CORPUS = REPO.parent / "shared" / "corpus"
 TYPEWRITER = CORPUS / "images" / "ocrmypdf-typewriter.png"  # a typed recipe, in Dutch
 BAIONA = CORPUS / "images" / "ocrmypdf-baiona_color.jpg"  # a colour map of Bayonne's transport
 HUGEMONO = CORPUS / "pdfs" / "ocrmypdf-hugemono.pdf"  # one 35000 x 35000 monochrome image

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 
-from tests.conftest import REPO, run_cli, snapshot
+from tests.conftest import run_cli, snapshot
+from tests.corpus import CORPUS_DIR as CORPUS
 from tests.ingest.conftest import EXAMPLES, make_bad_inputs
 
-CORPUS = REPO.parent / "shared" / "corpus"
 BAD = ["malformed-json", "not-an-export", "corrupt-pdf", "password-pdf", "bad-chat-line", "empty-pdf"]
 
 
