@@ -156,7 +156,10 @@ def test_save_keeps_entries_another_process_saved(store, monkeypatch):
     assert merged.lookup("Harrison Ford", "person") == b
 
 
-def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_else(store):
+def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_else(store, monkeypatch):
+    # pinned: with some keys the pseudonym taken holds "Harrison" or "Ford", which `two` may
+    # never hand to Harrison Ford, so assign would rightly pick another
+    monkeypatch.setenv("CURATOR_VAULT_KEY", PINNED_KEY)
     Vault.open(store).save()
     one = Vault.open(store)
     two = Vault.load(store)
