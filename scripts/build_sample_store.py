@@ -19,10 +19,14 @@ import argparse
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# The store is built by this checkout's curator, not whichever one the venv installed (a
+# worktree sharing main's venv otherwise builds with main's anonymiser and ships its misses).
+sys.path.insert(0, str(REPO))
 EXAMPLES = REPO / "examples"
 SAMPLE_VAULT_KEY = "c2FtcGxlLXN0b3JlLW9ubHktbm90LWEtc2VjcmV0LTAwMDAwMDAwMDAwMDA="
 SAMPLE_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
@@ -98,6 +102,7 @@ def main() -> None:
     os.environ["CURATOR_AUTHOR"] = "sample-builder"
     work = args.keep or Path(tempfile.mkdtemp(prefix="curator-sample-")) / "store"
     built = build(work)
+    import curator
     from curator.store import Store
 
     # This repository is a store too: its fixture folders are replaced by the built ones.
@@ -105,7 +110,7 @@ def main() -> None:
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(source, target)
     counts = ", ".join(f"{len(list(target.glob('*/')))} {target.name}" for target in Store(REPO).fixture_folders)
-    print(f"sample store rebuilt from {EXAMPLES}: {counts}")
+    print(f"sample store rebuilt from {EXAMPLES} by {Path(curator.__file__).parent}: {counts}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,17 @@ TYPES_AFTER = (  # "221 Magnolia Court", "3rd Main Road"
     "Close|Crescent|Cres|Terrace|Tce|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Row|Mews|Grove|Gardens|Walk|"
     "Parade|Esplanade|Trail|Alley|Quay|Wharf|Rise|Vale|Cross|Marg|Nagar|Path|Broadway|Plaza|Pike|Turnpike|"
     "Expressway|Freeway|Loop|Point|Ridge|Run|Pass|Heights|Hollow|Landing|Green|Hill|Park|Common|Chase|Croft|"
-    "Dale|Gate|Glen|Mount|Oval|View|Yard|Main|Market|Strand"
+    "Dale|Gate|Glen|Mount|Oval|View|Yard|Main|Market|Strand|"
+    # the USPS street suffixes (Publication 28, appendix C1), singular and plural, but for the
+    # ordinary words that follow a number in prose ("3 Keys", "2 Wells", "4 Station")
+    "Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Canyon|Cape|"
+    "Causeway|Centers?|Cliffs?|Commons|Corners?|Courts|Cove|Coves|Creek|Crest|Crossing|Crossroad|"
+    "Curve|Divide|Drives|Estates?|Extensions?|Falls?|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|"
+    "Gateway|Glens|Greens|Groves|Harbors?|Haven|Hills|Inlet|Islands?|Isle|Junctions?|Knolls?|"
+    "Lakes?|Lodge|Manors?|Meadows?|Mills?|Motorway|Mountains?|Orchard|Overpass|"
+    "Parks|Parkways|Pines?|Plains?|Points|Ports?|Prairie|Radial|Ranch|Rapids?|Ridges|River|Roads|"
+    "Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Stravenue|Streets|Trace|"
+    "Trafficway|Tunnel|Underpass|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways"
 )
 TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
     "rue|avenue|av|ave|boulevard|boul|bd|bld|allée|allee|impasse|place|pl|chemin|ch|quai|cours|route|voie|"

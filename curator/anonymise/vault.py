@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.namedata import name_data
-from curator.anonymise.terms import fold
+from curator.anonymise.terms import TOKEN, fold
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -183,8 +183,10 @@ class Vault:
         return None if entry is None else gen.match_case(original, entry.pseudonym)
 
     def is_pseudonym(self, text: str) -> bool:
-        """True when `text` is (case-insensitively) a pseudonym this vault handed out."""
-        return normal(text) in self._used
+        """True when `text` is (case-insensitively) a pseudonym this vault handed out, with
+        any separators between its words: the rewriter keeps the original's ("Wade-Owens"
+        becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps)."""
+        return normal(text) in self._used or normal(" ".join(TOKEN.findall(text))) in self._used
 
     def is_pseudonym_token(self, token: str) -> bool:
         return token.casefold() in self._pseudonym_tokens

@@ -50,6 +50,10 @@ def addresses(text: str) -> list[str]:
     ("B-12, Sector 62, Noida, Uttar Pradesh 201309", "B-12, Sector 62, Noida, Uttar Pradesh 201309"),
     ("1-4-9 Shibuya, Shibuya-ku, Tokyo 150-0002", "1-4-9 Shibuya, Shibuya-ku, Tokyo 150-0002"),
     ("Calle Corrientes 1234, piso 5, C1043AAZ Buenos Aires", "Calle Corrientes 1234, piso 5, C1043AAZ Buenos Aires"),
+    # USPS suffixes beyond the everyday ones
+    ("the leak at 4417 Okafor Springs Suite 210 is back", "4417 Okafor Springs Suite 210"),
+    ("Tenant at 88 Lindqvist Burg reports mould", "88 Lindqvist Burg"),
+    ("mail it to 905 Harrow Crossing, Dayton, OH 45402", "905 Harrow Crossing, Dayton, OH 45402"),
 ])
 def test_addresses_through_postcode_and_city(text, address):
     assert address in addresses(text)
@@ -61,6 +65,7 @@ def test_addresses_through_postcode_and_city(text, address):
     "the release 2.0, build 1234 Linux",
     "Tell Omar the Harbour Street site passed inspection",
     "Sector 7 is closed; 2024 Microsoft licences renewed",
+    "We bought 3 Keys and 2 Locks; meet at 4 Station",
 ])
 def test_numbers_and_street_words_alone_are_no_address(text):
     assert addresses(text) == []

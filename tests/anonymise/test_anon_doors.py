@@ -128,3 +128,19 @@ def test_keep_in_curator_toml_applies_to_every_import(store, tmp_path):
     fixture_id = _import_log(Store(store.root), tmp_path)
     [post] = store.load(fixture_id).content.export.posts.values()
     assert "LINN ELECTRONICS" in post.message
+
+
+def test_a_pseudonym_written_with_the_originals_separators_typed_back_stays(vault):
+    """'Wade-Owens' becomes 'Spears-Media' in the content (the rewriter keeps the hyphen of
+    the pseudonym 'Spears Media'); a reviewer typing what they read gets that pseudonym,
+    not a pseudonym of it that the content does not hold."""
+    from curator.anonymise import anonymise_text
+    from curator.anonymise.keep import NOTHING_KEPT
+    from curator.anonymise.typed import TypedText
+
+    vault.assign("Wade-Owens", "organisation", "Spears Media")
+    content = anonymise_text("Vendor: Wade-Owens", vault)
+    assert content == "Vendor: Spears-Media"
+    size = len(vault)
+    assert TypedText(vault, NOTHING_KEPT).value("Spears-Media", "organisation") == "Spears-Media"
+    assert len(vault) == size

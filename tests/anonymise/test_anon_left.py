@@ -172,3 +172,18 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
     new = anonymise_text(text, vault)
     assert new.startswith("327 BALLOTS CAST CONG 25 SEN 21 ASM 36 ")
     assert find_leaks([("x", new)], vault) == []
+
+
+def test_a_street_address_after_earlier_imports_is_flagged_and_rewritten(vault):
+    """The sample store's '02734 Adams Springs Suite 648': with a vault that earlier imports
+    filled (addresses, and 'Adams' a pseudonym word), the judge still calls the whole address
+    personal, so the audit flags it on the raw text and the rewriter leaves none of it."""
+    vault.assign("Ira Quist", "person", "Noel Adams")
+    vault.pseudonym("8 Orchard Lane", "address")
+    vault.pseudonym("Harbor Logistics LLC", "organisation")
+    text = "Tenant at 02734 Adams Springs Suite 648 reports: Draw job building like."
+    leaks = find_leaks([("message", text)], vault, known_until=len(vault))
+    assert [(leak.kind, text[leak.start : leak.end]) for leak in leaks] == [("address", "02734 Adams Springs Suite 648")]
+    new = anonymise_text(text, vault)
+    assert "Springs" not in new and "02734" not in new
+    assert find_leaks([("message", new)], vault) == []
