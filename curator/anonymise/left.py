@@ -86,8 +86,10 @@ def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None
 def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) -> bool:
     """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
 
-    Every word is a pseudonym word or no known name at all, at least one is a pseudonym
-    word, and none is a word of an original: "Karen Ford" stays a hit, since Karen is a name.
+    Every word is a pseudonym word or a garbled one that is no known name, at least one is a
+    pseudonym word, and none is a word of an original: "Karen Ford" stays a hit, since Karen
+    is a name, and so does "GRUENDER, BENJAMIN" where Benjamin is a pseudonym word, since
+    Gruender is no misreading of one.
     """
     from curator.anonymise.names import known_name_words
 
@@ -97,7 +99,8 @@ def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) ->
         return False
     known = known_name_words()
     pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
-    return bool(pseudonym_words) and all(w in pseudonym_words or w not in known for w in words)
+    return bool(pseudonym_words) and all(w in pseudonym_words or (w not in known and vault.near_pseudonym_token(w))
+                                         for w in words)
 
 
 _INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, TermIndex]]] = WeakKeyDictionary()

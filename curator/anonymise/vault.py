@@ -191,6 +191,16 @@ class Vault:
     def is_pseudonym_token(self, token: str) -> bool:
         return token.casefold() in self._pseudonym_tokens
 
+    def near_pseudonym_token(self, token: str) -> bool:
+        """True when `token` is a pseudonym word or a few edits from one (a third of its
+        letters): what OCR noise makes of one ("Rss" of "Ross")."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        word = token.casefold()
+        return word in self._pseudonym_tokens or process.extractOne(
+            word, self._pseudonym_tokens, scorer=Levenshtein.distance, score_cutoff=max(1, len(word) // 3)) is not None
+
     def known_at(self, original: str, kind: str, until: int | None) -> bool:
         """True when the vault knew `original` while it held `until` entries (None: now).
 

@@ -28,6 +28,14 @@ def test_a_pseudonym_garbled_by_ocr_noise_is_not_a_leak_but_a_real_name_is():
     assert any("Karen" in leak.text for leak in leaks)
 
 
+def test_an_unknown_surname_beside_a_pseudonym_word_is_no_garbled_pseudonym():
+    # "Benjamin" handed out as a pseudonym does not make a real "GRUENDER, BENJAMIN L" one
+    vault = Vault(b"k" * 32)
+    first = vault.pseudonym("Dana Whitfield", "person").split()[0]
+    leaks = find_leaks([("t", f"OKONKWOLE, {first.upper()} L FIELD REPRESENTATIVE 1,458.33")], vault)
+    assert any("OKONKWOLE" in leak.text for leak in leaks)
+
+
 def test_values_curator_made_up_are_exempt_unless_they_are_originals():
     vault = Vault(b"k" * 32)
     vault.pseudonym("Donald Price", "person")  # "Donald" is now a word of an original
