@@ -46,8 +46,10 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
+# Four workers even on two cores: much of the suite waits on Tesseract, Label Studio,
+# Chromium and subprocesses rather than computing.
 test: deps lint
-	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q
+	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q -n 4
 
 demo: deps
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio bash scripts/demo.sh
