@@ -62,7 +62,10 @@ FIXTURE_DIRS = (GOLDENS, ADVERSARIAL)
 STAGING = "staging"
 ARCHIVE_SUFFIX = ".tar.gz"
 STORE_ENV = "CURATOR_STORE"
-LOCK_WAIT_SECONDS = 30.0
+# Commands hold the lock only while they write (an import's OCR runs before it takes the
+# lock), but anonymising a big channel export under load can take a minute or more: a
+# second command waits that out rather than failing.
+LOCK_WAIT_SECONDS = 300.0
 LOCK_POLL_SECONDS = 0.05
 MISSING_STAT = [-1, 0, 0]
 MAX_ID_LENGTH = 200  # a folder name must fit in 255 bytes; slugs are 5 words
