@@ -21,6 +21,10 @@ rules below decide, word by word, whether a name-shaped word here names a person
    word ("ok so chukwuemeka found it").
 5. A word once found as part of a person's name is that person wherever else it stands
    Capitalised in the same text ("Ngozi Adeyemi ... Ngozi joined ... Ms. Adeyemi's work").
+6. In a tabulation in capitals (a ballot's "CANDIDATE NAME 248"), where three or more
+   entries of words and a count were found to be people, another entry of as many words
+   opening with a given name that is no everyday word is a person too, whatever its other
+   words mean elsewhere ("ROSA BLANCO 39").
 
 A missed name leaks; a false one rewrites a word, and a rewritten everyday word changes the
 meaning of a fixture: that is why rule 2 is the strict one.
@@ -47,6 +51,8 @@ _LABEL = re.compile(r"([^\W\d_][\w\- ]*?)\s*:\s*$")
 _BY = re.compile(r"\b(by)\s+$", re.I)
 _LIST_HEAD = re.compile(r"([^\W\d_][\w\- ]*?)\s*:[^:\n]*[,;]\s*$")
 _LINE_ENDS = re.compile(r"[ \t.]*(?:$|,)")
+_COUNT = re.compile(r" \d+(?![^\s])")  # " 248" then a space or the line end: a vote count, no "2D", "12.50"
+_ENTRY_START = re.compile(r"(?:\n|[ \t]#?\d+ )[ \t]*\Z")  # a line start or the count of the entry before
 _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
 SENTENCE_END = frozenset(".!?:;\x00•*>|\"“”«»(")
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
@@ -96,7 +102,7 @@ def find_names(text: str) -> list[tuple[int, int, float]]:
     if not any(c.isalpha() for c in text):
         return []
     doc = _read(text, name_data())
-    rules = (_cued, _reversed, _captions, _after_codes, _runs, _lone_given_names, _lower_case, _joined, _echoes)
+    rules = (_cued, _reversed, _captions, _after_codes, _runs, _lone_given_names, _lower_case, _joined, _listed, _echoes)
     for rule in rules:
         for i, j in rule(doc):
             _mark(doc, i, j)
@@ -619,6 +625,50 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
             yield i, i + 1
         elif i >= 2 and tokens[i - 1].key in cue.AND and i - 2 in found and _gap(doc, i) == " ":
             yield i, i + 1
+
+
+def _listed(doc: Text) -> Iterator[tuple[int, int]]:
+    """Rule 6: an entry of a list in capitals shaped like the people found in it."""
+    found = {k for i, j in doc.found for k in range(i, j)}
+    entries = list(_entries(doc))
+    people = [(i, j) for i, j in entries if i in found and i + 1 in found]
+    if len(people) < LIST_PEERS:
+        return
+    lengths = {j - i for i, j in people}
+    for i, j in entries:
+        if j - i in lengths and not found.intersection(range(i, j)) and _listed_person(doc.tokens[i:j]):
+            yield i, j
+
+
+LIST_PEERS = 3  # people found in a list before its shape says who else is one
+
+
+def _entries(doc: Text) -> Iterator[tuple[int, int]]:
+    """Token ranges of two to four words in capitals that open a line or follow a count and
+    are followed by a count: "JANE Q DOE 64 ROSA BLANCO 159"."""
+    tokens = doc.tokens
+    for i in range(len(tokens)):
+        gap = _gap(doc, i)
+        if not _capital_word(tokens[i]) or not (_ENTRY_START.search(gap) or i == 0 and not gap.strip()):
+            continue
+        j = i + 1
+        while j < len(tokens) and j - i < 4 and _gap(doc, j) == " " and _capital_word(tokens[j]):
+            j += 1
+        if j - i >= 2 and _COUNT.match(doc.text, tokens[j - 1].end):
+            yield i, j
+
+
+def _capital_word(token: Token) -> bool:
+    return token.text.isalpha() and token.text.isupper()
+
+
+def _listed_person(words: list[Token]) -> bool:
+    """Opens with a given name that is no everyday word ("GRANT PROGRAM"); holds no function,
+    place, street or calendar word ("AT LARGE", "SAN DIEGO", "JUNE")."""
+    head = words[0]
+    if not head.first or len(head.key) < 2 or head.everyday >= ORDINARY:
+        return False
+    return not any(t.function or t.place or t.key in cue.NOT_NAMES or t.key in cue.CALENDAR for t in words)
 
 
 def _echoes(doc: Text) -> Iterator[tuple[int, int]]:

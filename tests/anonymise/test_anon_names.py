@@ -167,3 +167,30 @@ def test_help_does_not_load_the_name_lists():
 ])
 def test_names_in_capitals_with_initials(text, expected):
     assert names(text) == expected
+
+
+BALLOT = ("HAROLD PEMBERTON 41 MARISOL OKAFOR 12\nGERALD FINCHLEY REP 77 {entry}\n"
+          "BRUNO TAVERNIER 8 STATE MEASURE 48\nCOUNTY MEASURE P YES 90\n36TH ASSEMBLY DIST 36 NO 14")
+
+
+@pytest.mark.parametrize("entry, expected", [
+    # shaped like the candidates found around it and opening with a given name: a candidate too,
+    # though its other word is an everyday word somewhere ("nebel", "kalt")
+    ("AVI NEBEL 39", ["AVI NEBEL"]),
+    ("JUDGE-SUPERIOR COURT #87 DEX KALT 5", ["DEX KALT"]),
+    # no given name first, a word of the headings, a place, or no count after it: no candidate
+    ("VOTER NOMINATED 39", []),
+    ("GRANT PROGRAM 39", []),
+    ("AVI NEBEL COURT 39", []),
+    ("AVI NEBEL", []),
+])
+def test_an_entry_shaped_like_the_people_in_a_list_is_a_person(entry, expected):
+    people = ["HAROLD PEMBERTON", "MARISOL OKAFOR", "GERALD FINCHLEY", "BRUNO TAVERNIER"]
+    assert names(BALLOT.format(entry=entry)) == people[:3] + expected + people[3:]
+
+
+def test_without_enough_people_in_the_list_an_entry_is_no_person():
+    assert names("HAROLD PEMBERTON 41 MARISOL OKAFOR 12\nAVI NEBEL 39\nSTATE MEASURE 48") == [
+        "HAROLD PEMBERTON", "MARISOL OKAFOR"]
+    assert names("Harold Pemberton 41 Marisol Okafor 12 Gerald Finchley 77\nAvi Nebel 39") == [
+        "Harold Pemberton", "Marisol Okafor", "Gerald Finchley"]

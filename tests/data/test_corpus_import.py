@@ -19,18 +19,8 @@ from tests.corpus import CORPUS_DIR
 from tests.data.corpus_people import CORPUS_METADATA_PEOPLE, CORPUS_PEOPLE, mentioned
 
 FILES = {p.name: p for folder in ("pdfs", "images") for p in sorted((CORPUS_DIR / folder).glob("*"))}
-# Files imported today with a person no rule finds: the bulletin's "ROE LEER 39", two words in
-# capitals with no cue around them, a given name one list knows and a German everyday word
-# ("leer"); a rule that took it would take "BERRY FARMS" too (issue 12 item 3).
-DETECTION = pytest.mark.xfail(strict=True, reason="'ROE LEER': a name in capitals that no list or cue tells from "
-                              "ordinary words (issue 12 item 3)")
-NOT_YET_FOUND = {"pdfplumber-la-precinct-bulletin-2014-p1.pdf"}
 
 pytestmark = pytest.mark.slow
-
-
-def _marked(names: list[str], marks: dict[str, pytest.MarkDecorator]) -> list:
-    return [pytest.param(name, marks=[marks[name]]) if name in marks else name for name in names]
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +63,7 @@ def test_a_file_that_cannot_be_imported_says_why_in_one_line(corpus_store):
             assert code == 2 and stderr.startswith("curator: error: ") and stderr.count("\n") == 1, (name, stderr)
 
 
-@pytest.mark.parametrize("name", _marked(sorted(FILES), dict.fromkeys(NOT_YET_FOUND, DETECTION)))
+@pytest.mark.parametrize("name", sorted(FILES))
 def test_no_listed_person_is_in_the_store_or_the_bundle(corpus_store, name):
     store, results, bundle = corpus_store
     people = CORPUS_PEOPLE[name] + CORPUS_METADATA_PEOPLE.get(name, [])
