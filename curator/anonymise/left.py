@@ -78,8 +78,7 @@ def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None
         return _pseudonym_name(vault, words, until)
     if kind == "address":
         # the start of an address pseudonym, cut short by a title's length limit
-        cut = normal(value)
-        return len(cut) >= 8 and any(e.kind == "address" and normal(e.pseudonym).startswith(cut) for e in vault.entries())
+        return len(normal(value)) >= 8 and vault.starts_an_address_pseudonym(value)
     return False
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import gzip
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 LANGS = ("en", "fr", "de", "es")
 
 
+@lru_cache(maxsize=200_000)  # words repeat across texts; normalising each is most of reading one
 def fold(word: str) -> str:
     """The lists' key for a word: NFC, casefolded ("JÜRGEN" -> "jürgen")."""
     return unicodedata.normalize("NFC", word).casefold()

@@ -305,12 +305,15 @@ def _cue_before(doc: Text, i: int) -> str:
     if i > 1 and (doc.tokens[i - 2].key, doc.tokens[i - 1].key) in cue.STYLE_OF and gap == " " and _gap(doc, i - 1) == " ":
         return "style"
     head = doc.text[doc.text.rfind("\n", 0, doc.tokens[i].start) + 1 : doc.tokens[i].start]
-    label = _LABEL.search(head) or _BY.search(head)
+    # the patterns below end the line so far with ":", "by" or a list separator: a look at its
+    # last character skips searching every long line from each of its positions
+    last = head.rstrip()[-1:]
+    label = (_LABEL.search(head) if last == ":" else None) or (_BY.search(head) if head[-1:].isspace() else None)
     if label:
         words = fold(label.group(1)).split()
         if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
             return "list" if words[-1] in cue.LIST_LABELS else "label"
-    list_head = _LIST_HEAD.search(head) if ("," in head or ";" in head) else None
+    list_head = _LIST_HEAD.search(head) if last in (",", ";") else None
     if list_head and fold(list_head.group(1)).split()[-1:] and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
         return "list"
     if i and gap.strip(" ,") == "" and "\n" not in gap:

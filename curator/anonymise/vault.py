@@ -12,6 +12,7 @@ was swapped is refused rather than silently producing a second, inconsistent map
 from __future__ import annotations
 
 import base64
+import bisect
 import hashlib
 import hmac
 import json
@@ -84,6 +85,7 @@ class Vault:
         self._name_tokens: dict[str, int] = {}
         self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()
+        self._address_pseudonyms: list[str] = []  # normalised, sorted: see `starts_an_address_pseudonym`
 
     @property
     def fingerprint(self) -> str:
@@ -188,6 +190,12 @@ class Vault:
         becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps)."""
         return normal(text) in self._used or normal(" ".join(TOKEN.findall(text))) in self._used
 
+    def starts_an_address_pseudonym(self, text: str) -> bool:
+        """True when some address pseudonym begins with `text` (normalised)."""
+        prefix = normal(text)
+        k = bisect.bisect_left(self._address_pseudonyms, prefix)
+        return k < len(self._address_pseudonyms) and self._address_pseudonyms[k].startswith(prefix)
+
     def is_pseudonym_token(self, token: str) -> bool:
         return token.casefold() in self._pseudonym_tokens
 
@@ -283,7 +291,12 @@ class Vault:
             self._learn_tokens(entry.original)  # before it counts: its own entry knows it
         key = (entry.kind, normal(entry.original))
         self._positions.setdefault(key, len(self._entries))
+        replaced = self._entries.get(key)
+        if replaced is not None and replaced.kind == "address":
+            self._address_pseudonyms.remove(normal(replaced.pseudonym))
         self._entries[key] = entry
+        if entry.kind == "address":
+            bisect.insort(self._address_pseudonyms, normal(entry.pseudonym))
         self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
         self._originals.add(normal(entry.original))
         self._pseudonym_tokens.update(tokens(entry.pseudonym))
