@@ -32,8 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from curator.limits import DOCUMENT_MEMORY_MB, REFUSAL_MEMORY_MB  # noqa: E402
+from tests.corpus import CORPUS_DIR as CORPUS  # noqa: E402
 
-CORPUS = REPO.parent / "shared" / "corpus"
 MB = 1 << 20
 READ = ("import sys\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
         "from curator.ingest.source import read_source\nparse_document(read_source(Path(sys.argv[1])))\n")

@@ -206,7 +206,7 @@ class Vault:
         from rapidfuzz.distance import Levenshtein
 
         word = token.casefold()
-        return word in self._pseudonym_tokens or process.extractOne(
+        return self.is_pseudonym_token(word) or process.extractOne(
             word, self._pseudonym_tokens, scorer=Levenshtein.distance, score_cutoff=max(1, len(word) // 3)) is not None
 
     def known_at(self, original: str, kind: str, until: int | None) -> bool:
