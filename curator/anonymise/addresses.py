@@ -73,7 +73,7 @@ UNIT = (r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|
         r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|departamento|oficina|local|"
         r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|shop|lot|plot|tower|"
         r"wing|phase|sector|app|bte|boîte|bus|"
-        r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
+        r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)(?![^\W\d_])\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
         r"|\d{1,3}(?:st|nd|rd|th|e|er|ème|eme)[ \t]+(?i:floor|fl|étage|etage)"
         r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|vorderhaus|cedex))")
 UNIT_PART = re.compile(

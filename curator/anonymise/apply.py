@@ -84,7 +84,7 @@ def anonymise(
         texts = [page.text for page in content.pages]
         terms = reserved_document_terms(revisions, vault, doc_spec, detector, texts)
         rewriter, new_content, new_revisions = settle(
-            vault, lambda: _rewrite_document(content, revisions, Rewriter(vault, terms, detector, keep=keep),
+            vault, lambda: _rewrite_document(content, revisions, Rewriter(vault, terms, detector, keep=keep, raw_input=True),
                                              vault, doc_spec))
     leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector, keep=keep)
     return Anonymised(new_content, new_revisions, leaks, rewriter.judge.used)

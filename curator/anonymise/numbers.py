@@ -4,8 +4,10 @@
   printed ("3752 801013 42454", "402448-3395836090122", "4024 7935 1108 6") or not, that
   pass the Luhn check. Presidio's pattern knows the big brands at 13-16 digits only.
 - IBANs: any case and grouping ("nl84 rabo 1808 0491 52", "it25x0754..."), accepted on the
-  ISO 7064 mod-97 check; the groups after the last one that makes the checksum work are
-  words ("... 553 au nom de").
+  ISO 7064 mod-97 check and the country's registered length: one word in 97 after an IBAN
+  also passes the checksum, and "NL.. .... is" would swallow the "is" ("... 553 au nom de"
+  stays words). The lengths are ours, not Presidio's per-country patterns, which give
+  Portugal 21 characters instead of 25.
 - Phones: phonenumbers in the regions of the languages curator reads, "(+34)" and
   "+33 (0)4..." trunk forms, "+CC" numbers phonenumbers only deems possible ("+52 1 33 ..."),
   and the extension people type after a number ("x129", "ext 4520", "poste 219", "Durchwahl 12").
@@ -23,6 +25,19 @@ CARD = re.compile(r"(?<![\w+./,-])(?<!\d[ -])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(
 IBAN = re.compile(r"(?<![\w/.-])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,5}){2,9}(?![\w-])")
 EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|poste|durchwahl|dw\.?|ext:|anexo|int\.)[ \t]*\d{1,6}\b", re.I)
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "AT", "CH", "CA", "AU", "IN", "MX", "BR", "IE")
+# IBAN length per country, from SWIFT's IBAN Registry (ISO 13616); a country missing here is
+# checked on mod 97 alone
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27,
+    "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25,
+    "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18,
+    "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33,
+    "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "SO": 23, "ST": 25, "SV": 28,
+    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
 _BRACKETED_COUNTRY = re.compile(r"\(\+(\d{1,3})\)")
 _INTERNATIONAL = re.compile(r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
 
@@ -63,13 +78,20 @@ def iban_valid(compact: str) -> bool:
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
 
 
+def iban_length_fits(compact: str) -> bool:
+    """The country's registered IBAN length, where the country is in IBAN_LENGTHS."""
+    length = IBAN_LENGTHS.get(compact[:2].upper())
+    return length is None or len(compact) == length
+
+
 def find_ibans(text: str) -> list[tuple[int, int, float]]:
     found = []
     for match in IBAN.finditer(text):
         groups = match.group().split(" ")
         for count in range(len(groups), 0, -1):
             value = " ".join(groups[:count])
-            if iban_valid(value.replace(" ", "")):
+            compact = value.replace(" ", "")
+            if iban_valid(compact) and iban_length_fits(compact):
                 found.append((match.start(), match.start() + len(value), 1.0))
                 break
     return found

@@ -34,8 +34,11 @@ T = TypeVar("T")
 
 class Rewriter:
     def __init__(self, vault: Vault, terms: TermIndex, detector: Detector, *, ids: bool = False,
-                 keep: Keep = NOTHING_KEPT) -> None:
+                 keep: Keep = NOTHING_KEPT, raw_input: bool = False) -> None:
         self.vault = vault
+        # the texts are raw production data (an import's content), never text curator wrote:
+        # a name in them made of pseudonym words is a real person (see Judge.spans)
+        self.raw_input = raw_input
         self.detector = detector
         self.judge = Judge(vault, detector, terms=terms, keep=keep, ids=ids)
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
@@ -45,7 +48,7 @@ class Rewriter:
         texts themselves, then what their first rewrite made of them (see `rewrite`)."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         self.detector.detect_many(todo)
-        firsts = [self._rewrite(t) for t in todo]
+        firsts = [self._rewrite(t, raw=self.raw_input) for t in todo]
         self.detector.detect_many([new for (new, _), old in zip(firsts, todo, strict=True) if new != old])
         for old, first in zip(todo, firsts, strict=True):
             self._cache[old] = self._polished(old, *first)
@@ -57,7 +60,7 @@ class Rewriter:
     def rewrite(self, text: str) -> tuple[str, OffsetMap]:
         """The text rewritten, and where its old offsets went."""
         if text not in self._cache:
-            self._cache[text] = self._polished(text, *self._rewrite(text))
+            self._cache[text] = self._polished(text, *self._rewrite(text, raw=self.raw_input))
         return self._cache[text]
 
     def _polished(self, old: str, new: str, offsets: OffsetMap) -> tuple[str, OffsetMap]:
@@ -75,33 +78,33 @@ class Rewriter:
     def text(self, text: str) -> str:
         return self.rewrite(text)[0]
 
-    def _rewrite(self, text: str, *, in_url: bool = False) -> tuple[str, OffsetMap]:
+    def _rewrite(self, text: str, *, in_url: bool = False, raw: bool = False) -> tuple[str, OffsetMap]:
         edits = []
-        for span in self.judge.spans(text, in_url=in_url):
+        for span in self.judge.spans(text, in_url=in_url, raw=raw):
             value = text[span.start : span.end]
-            edits.extend(word_edits(span.start, value, keep_gaps(value, self._replacement(span, value))))
+            edits.extend(word_edits(span.start, value, keep_gaps(value, self._replacement(span, value, raw))))
         return apply_edits(text, edits)
 
-    def _replacement(self, span: DetectedSpan, value: str) -> str:
+    def _replacement(self, span: DetectedSpan, value: str, raw: bool) -> str:
         if span.rank == 0:
             # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as found
             return gen.match_case(value, self.vault.pseudonym(span.original, span.kind))
         if span.kind == "url":
-            return self._url(value)
+            return self._url(value, raw)
         if span.kind == "encoded":
-            return encoded_like(value, self._rewrite(unquote(value))[0])
+            return encoded_like(value, self._rewrite(unquote(value), raw=raw)[0])
         return self.vault.pseudonym(value, span.kind)
 
-    def _url(self, url: str) -> str:
+    def _url(self, url: str, raw: bool) -> str:
         """New host under .example; the rest goes through the rewriter (names, ids, emails)."""
         match = URL_HOST.match(url)
         if match is None:
             return self.vault.pseudonym(url, "url")
         head, host = match.group("head"), match.group("host")
         if "@" in head:
-            head = self._rewrite(head, in_url=True)[0]
+            head = self._rewrite(head, in_url=True, raw=raw)[0]
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
-        rest, _ = self._rewrite(url[match.end():], in_url=True)
+        rest, _ = self._rewrite(url[match.end():], in_url=True, raw=raw)
         return head + new_host + rest
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,12 +50,15 @@ VERB_FOLLOWERS = frozenset(
     """i you we he she it they me us him her them the a an this that these those my your our his their its
     some any all every do be have go get see come take make try let keep send check ask help look call need
     bring give tell put run use leave find feel not also still""".split())
+CACHED_TEXT = 20_000  # characters: longer texts (whole pages) are tokenised anew, not held
 SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")
 
 
 @lru_cache(maxsize=65536)
 def fold(token: str) -> str:
     """A token compared without case or accents: "Renée" and "RENEE" are "renee"."""
+    if token.isascii():
+        return token.lower()
     decomposed = unicodedata.normalize("NFKD", token.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -129,10 +132,13 @@ class TermIndex:
         """Non-overlapping matches, longest first from left to right."""
         if not self._keys:
             return []
-        toks = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text)]
+        toks = _tokens(text)
+        prefixes = self._prefixes
         found: list[TermMatch] = []
-        i = 0
-        while i < len(toks):
+        done = 0  # tokens before this are inside a match
+        for i in [k for k, tok in enumerate(toks) if tok[2] in prefixes]:  # where a term can start
+            if i < done:
+                continue
             best = None
             joined = ""
             for j in range(i, len(toks)):
@@ -144,7 +150,6 @@ class TermIndex:
                 if joined in self._keys and self._acceptable(text, toks, i, j, joined):
                     best = (j, self._keys[joined])
             if best is None:
-                i += 1
                 continue
             j, terms = best
             start, end = toks[i][0], toks[j][1]
@@ -154,10 +159,10 @@ class TermIndex:
             if tail and text.startswith(tail, end):
                 end += len(tail)
             found.append(TermMatch(start, end, term))
-            i = j + 1
+            done = j + 1
         return found
 
-    def _acceptable(self, text: str, toks: list, i: int, j: int, key: str) -> bool:
+    def _acceptable(self, text: str, toks: Sequence[tuple[int, int, str]], i: int, j: int, key: str) -> bool:
         # More text tokens than the original has: only where a word was broken (hyphen, newline).
         extra = (j - i + 1) - self._token_counts[key]
         if extra > 0:
@@ -173,6 +178,19 @@ class TermIndex:
         if (key in COMMON_WORDS or key in common_words()) and not mention:
             return text[start].isupper() and not (i == j and everyday_use(text, start, toks[j][1]))
         return True
+
+
+def _tokens(text: str) -> tuple[tuple[int, int, str], ...]:
+    return _tokens_cached(text) if len(text) <= CACHED_TEXT else _tokenize(text)
+
+
+def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+
+
+# every judge holds several indexes (the input's terms, the vault's originals, its pseudonyms)
+# and searches each text with all of them, once per rewriting pass: tokenise it once
+_tokens_cached = lru_cache(maxsize=4096)(_tokenize)
 
 
 def _closest(matched: str, terms: list[Term]) -> Term:

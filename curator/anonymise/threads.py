@@ -200,7 +200,7 @@ class ThreadRewriter:
 
     def new_rewriter(self) -> Rewriter:
         """A rewriter that knows every original the vault holds now (a new round)."""
-        self.rewriter = Rewriter(self.vault, self.terms, self.detector, ids=True, keep=self.keep)
+        self.rewriter = Rewriter(self.vault, self.terms, self.detector, ids=True, keep=self.keep, raw_input=True)
         self.rewriter.prefetch(self.strings)
         return self.rewriter
 

@@ -41,6 +41,10 @@ MAX_ATTEMPTS = 2000
 # Kinds whose originals name people: their tokens may never appear in any pseudonym.
 NAME_KINDS = frozenset({"person", "first_name", "last_name", "username", "nickname", "email"})
 COMPOSITE_KINDS = frozenset({"person", "username", "email", "url"})
+# Pseudonyms whose words stand for people: only their words make a name hit a pseudonym
+# ("Spencer" in "Spencer Clemente"). A street or company pseudonym's words ("Morris" of
+# "5056 Morris Road") are surnames too, and would disguise a real "JOHN MORRIS".
+PERSON_WORD_KINDS = NAME_KINDS - {"email"}
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 
@@ -84,8 +88,9 @@ class Vault:
         # name token -> how many entries the vault held when it became one (see `is_original_token`)
         self._name_tokens: dict[str, int] = {}
         self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
-        self._pseudonym_tokens: set[str] = set()
+        self._pseudonym_tokens: set[str] = set()  # words of people's pseudonyms
         self._address_pseudonyms: list[str] = []  # normalised, sorted: see `starts_an_address_pseudonym`
+        self._added: list[Entry] = []  # every entry in the order it came, replaced ones too
 
     @property
     def fingerprint(self) -> str:
@@ -179,6 +184,14 @@ class Vault:
 
     def entries(self) -> list[Entry]:
         return list(self._entries.values())
+
+    def added_since(self, count: int) -> list[Entry]:
+        """The entries added after the first `count` (indexes of a vault grow with it)."""
+        return self._added[count:]
+
+    @property
+    def added(self) -> int:
+        return len(self._added)
 
     def lookup(self, original: str, kind: str) -> str | None:
         entry = self._entries.get((kind, normal(original)))
@@ -295,11 +308,13 @@ class Vault:
         if replaced is not None and replaced.kind == "address":
             self._address_pseudonyms.remove(normal(replaced.pseudonym))
         self._entries[key] = entry
+        self._added.append(entry)
         if entry.kind == "address":
             bisect.insort(self._address_pseudonyms, normal(entry.pseudonym))
         self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
         self._originals.add(normal(entry.original))
-        self._pseudonym_tokens.update(tokens(entry.pseudonym))
+        if entry.kind in PERSON_WORD_KINDS:
+            self._pseudonym_tokens.update(tokens(entry.pseudonym))
 
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
         rng = self.rng(kind, original, attempt)

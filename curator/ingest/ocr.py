@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,12 +24,12 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.ingest.pixels import fitted_scale
+from curator.workers import available_cores, die_with_parent, start_worker
 
 DPI = 300
 # Below this mean word confidence a page is retried after orientation and skew correction.
 RETRY_CONFIDENCE = 80.0
 MAX_SKEW_DEGREES = 5.0
-PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 @dataclass(frozen=True)
@@ -189,7 +188,7 @@ def ocr_pages(jobs: list[PageJob], *, workers: int | None = None, progress: bool
     """
     if not jobs:
         return []
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    workers = max(1, min(workers or available_cores(), len(jobs)))
     results: list[OcrResult | CuratorError | None] = [None] * len(jobs)
     bar = _progress_bar(len(jobs), progress)
     try:
@@ -231,24 +230,8 @@ def _in_pool(jobs: list[PageJob], workers: int, results: list[OcrResult | Curato
 def _start_worker(parent: int) -> None:
     """Worker initializer: one Tesseract thread, and no life after the import's."""
     os.environ["OMP_THREAD_LIMIT"] = "1"
-    # The import decides what Ctrl-C and SIGTERM do (it kills its workers); a worker forked
-    # from it must not run its handlers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
+    start_worker(parent)
     _tesseract_dies_with_us()
-
-
-def die_with_parent(parent: int) -> None:
-    """SIGKILL this process when its parent dies (Linux's PR_SET_PDEATHSIG; elsewhere the
-    workers end when the pool's pipes close)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
 
 
 def _tesseract_dies_with_us() -> None:

@@ -66,6 +66,10 @@ def test_addresses_through_postcode_and_city(text, address):
     "Tell Omar the Harbour Street site passed inspection",
     "Sector 7 is closed; 2024 Microsoft licences renewed",
     "We bought 3 Keys and 2 Locks; meet at 4 Station",
+    # a unit word opening a longer word is no unit ("Fl" in Flynn, "No" in Nobody, "Unit" in United)
+    "ask Flynn at 5189 about it",
+    "Nobody, 75001 Paris included, was told",
+    "United at 4521 Marsh got the keys",
 ])
 def test_numbers_and_street_words_alone_are_no_address(text):
     assert addresses(text) == []

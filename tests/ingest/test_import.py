@@ -232,10 +232,7 @@ def test_two_imports_at_once_keep_every_fixture_and_every_pseudonym(store):
     from tests.conftest import CURATOR, subprocess_env
 
     sources = [THREAD, CHANNEL, THREAD]  # two different sources, one of them twice
-    # A pinned key: this test is about concurrency. With about one random key in 40, a job
-    # title drawn as a position pseudonym holds the channel's name ("Maintenance ...") and
-    # the import is refused (a known anonymiser bug, issue 12's note).
-    env = subprocess_env(CURATOR_VAULT_KEY="cGlubmVkIGtleSBmb3IgdGhlIG1lcmdlIHRlc3QhIQ==")
+    env = subprocess_env()
     procs = [subprocess.Popen([*CURATOR, "--store", str(store.root), "import", str(source), "--json"],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for source in sources]
