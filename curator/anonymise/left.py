@@ -38,9 +38,11 @@ NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
 # title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
 UNSEARCHED_KINDS = frozenset({"position", "url"})
 # Kinds whose pseudonyms are made of words: an original found inside one ("Maintenance" in
-# the job title "Maintenance engineer" handed out before a channel of that name arrived) is
-# that pseudonym's word, not the original.
-PEOPLE_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team")
+# the job title "Maintenance engineer" handed out before a channel of that name arrived), or
+# a name the finder reads in one ("summer" of "dave.lang@north-summer.example"), is that
+# pseudonym's word.
+PEOPLE_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
+                "url")
 
 ALNUM_RUN = re.compile(r"[^\W_]+")
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
@@ -120,7 +122,7 @@ def vault_index(vault: Vault | None) -> TermIndex:
 
 def pseudonym_index(vault: Vault | None) -> TermIndex:
     """The vault's pseudonyms made of words (people, usernames, organisations, addresses,
-    job titles, channel and team names)."""
+    job titles, channel and team names, e-mails, domains and URLs)."""
     return _grown(vault, "pseudonyms", lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in PEOPLE_KINDS
                   else None)
 
@@ -243,7 +245,7 @@ class Judge:
             value = text[hit.start : hit.end]
             if raw and hit.kind == "person" and len(tokens(value)) > 1:
                 # a lone word stays judged as below: a first name also handed out as a
-                # pseudonym word cannot be told apart (README, "Known limits")
+                # pseudonym word cannot be told apart (README, "Limits")
                 if not gen.is_reserved("person", value) and not (self.vault is not None and self.vault.is_pseudonym(value)):
                     found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
                 continue

@@ -242,3 +242,13 @@ def test_a_real_name_made_of_pseudonym_words_in_an_import_is_rewritten(vault):
     stored = result.content.pages[0].text
     assert "STRICKLAND" not in stored and "BRUCE PUGH" not in stored
     assert result.leaks == []
+
+
+def test_a_name_the_finder_reads_inside_a_pseudonym_email_is_that_emails(vault):
+    """The domain pseudonym "north-summer.example" holds "summer", a first name to the
+    lowercase-name rule: inside the e-mail pseudonym it is the pseudonym's word, not a
+    person to rewrite (once it was, and the user record's e-mail was refused)."""
+    vault.assign("hotmail.com", "domain", "north-summer.example")
+    vault.assign("nathaniel.phillips@hotmail.com", "email", "dave.lang@north-summer.example")
+    assert anonymise_text("dave.lang@north-summer.example", vault) == "dave.lang@north-summer.example"
+    assert find_leaks([("email", "dave.lang@north-summer.example")], vault) == []
