@@ -51,19 +51,24 @@ def can_fork() -> bool:
 
 
 def forked_map(task: Callable[[Any], Any], parts: Sequence[Any]) -> list[Any]:
-    """`task` over each of `parts`, one forked process per part, results in order.
+    """`task` over each of `parts`, results in order: the first part in this process, each
+    other one in a forked process of its own.
 
     Forked workers start with this process's memory (loaded word lists, compiled patterns,
     recognizers), so starting one costs milliseconds, not the seconds a fresh interpreter
     spends importing them; and `task` may be any callable, nothing about it is pickled."""
     import multiprocessing
 
+    if len(parts) < 2:
+        return [task(part) for part in parts]
     global _forked_task
     _forked_task = task
     try:
-        with multiprocessing.get_context("fork").Pool(len(parts), initializer=start_worker,
+        with multiprocessing.get_context("fork").Pool(len(parts) - 1, initializer=start_worker,
                                                       initargs=(os.getpid(),)) as pool:
-            return pool.map(_run_forked_task, parts, chunksize=1)
+            others = pool.map_async(_run_forked_task, parts[1:], chunksize=1)
+            first = task(parts[0])
+            return [first, *others.get()]
     finally:
         _forked_task = None
 
