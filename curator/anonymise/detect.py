@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from curator.anonymise.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
+from curator.workers import available_cores, can_fork, forked_map
 
 if TYPE_CHECKING:
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
@@ -296,8 +297,6 @@ class Detector:
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
         """Hits per text; a large batch split across forked processes, one per core."""
-        from curator.workers import available_cores, can_fork, forked_map
-
         count = min(self.workers or available_cores(), MAX_WORKERS, len(texts), sum(map(len, texts)) // CHARS_PER_WORKER)
         if count < 2 or not can_fork():
             return self._run_here(texts)

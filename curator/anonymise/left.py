@@ -41,11 +41,12 @@ UNSEARCHED_KINDS = frozenset({"position", "url"})
 # the job title "Maintenance engineer" handed out before a channel of that name arrived), or
 # a name the finder reads in one ("summer" of "dave.lang@north-summer.example"), is that
 # pseudonym's word.
-PEOPLE_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
+WORDED_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
                 "url")
 
 ALNUM_RUN = re.compile(r"[^\W_]+")
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
+MIN_CUT_ADDRESS = 8  # characters: a shorter start ("12 Ma") is no evidence of any one pseudonym
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
 # "@kwame.mensah", not the "@" of an e-mail address
 MENTION = re.compile(r"(?<![\w@.+-])@([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
@@ -68,9 +69,11 @@ class DetectedSpan:
     original: str = ""  # for a known original: the vault's spelling of it
 
 
-def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None) -> bool:
+def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None, *, composed: bool = True) -> bool:
     """A detected value that is not a leak: a pseudonym of this vault or a reserved example.
-    `until`: judged with the name words the vault knew when it held that many entries."""
+    `until`: judged with the name words the vault knew when it held that many entries.
+    `composed=False`: a name of several words is safe only as a whole pseudonym, not as
+    pseudonym words put together (raw input, see Judge.spans)."""
     if gen.is_reserved(kind, value):
         return True
     if vault is None:
@@ -81,11 +84,15 @@ def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None
         words = tokens(value)
         if len(words) == 1 and any(len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)):
             return False  # "M BERG": an initial and one pseudonym word are someone real unless the vault made them whole
-        return _pseudonym_name(vault, words, until)
+        return (composed or len(words) < 2) and _pseudonym_name(vault, words, until)
     if kind == "address":
-        # the start of an address pseudonym, cut short by a title's length limit
-        return len(normal(value)) >= 8 and vault.starts_an_address_pseudonym(value)
+        return cut_address_pseudonym(vault, value)
     return False
+
+
+def cut_address_pseudonym(vault: Vault, text: str) -> bool:
+    """`text` is the start of an address pseudonym, cut short (a title's length limit)."""
+    return len(normal(text)) >= MIN_CUT_ADDRESS and vault.starts_an_address_pseudonym(text)
 
 
 def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) -> bool:
@@ -123,7 +130,7 @@ def vault_index(vault: Vault | None) -> TermIndex:
 def pseudonym_index(vault: Vault | None) -> TermIndex:
     """The vault's pseudonyms made of words (people, usernames, organisations, addresses,
     job titles, channel and team names, e-mails, domains and URLs)."""
-    return _grown(vault, "pseudonyms", lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in PEOPLE_KINDS
+    return _grown(vault, "pseudonyms", lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in WORDED_KINDS
                   else None)
 
 
@@ -246,7 +253,7 @@ class Judge:
             if raw and hit.kind == "person" and len(tokens(value)) > 1:
                 # a lone word stays judged as below: a first name also handed out as a
                 # pseudonym word cannot be told apart (README, "Limits")
-                if not gen.is_reserved("person", value) and not (self.vault is not None and self.vault.is_pseudonym(value)):
+                if not is_safe(self.vault, "person", value, self.until, composed=False):
                     found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
                 continue
             if is_safe(self.vault, hit.kind, value, self.until) or normal(value) in self.made_up:
@@ -275,10 +282,11 @@ class Judge:
         "... at 9324 Monroe Avenue, Thank Falls, I"): the longest such tail."""
         if self.vault is None:
             return []
-        for start in [m.start() for m in ALNUM_RUN.finditer(text, max(0, len(text) - CUT_TAIL))]:
-            tail = text[start:]
-            if len(normal(tail)) >= 8 and self.vault.starts_an_address_pseudonym(tail):
-                return [(start, len(text))]
+        vault = self.vault
+        for word in ALNUM_RUN.finditer(text, max(0, len(text) - CUT_TAIL)):
+            # the word must open an address pseudonym ("9324") before its tail is looked up
+            if vault.starts_an_address_pseudonym(word.group()) and cut_address_pseudonym(vault, text[word.start():]):
+                return [(word.start(), len(text))]
         return []
 
     def _real_words(self, text: str, start: int, end: int) -> list[DetectedSpan]:

@@ -145,7 +145,7 @@ class TermIndex:
                 if j > i and not _short_gap(text[toks[j - 1][1] : toks[j][0]]):
                     break
                 joined += toks[j][2]
-                if joined not in self._prefixes:
+                if joined not in prefixes:
                     break
                 if joined in self._keys and self._acceptable(text, toks, i, j, joined):
                     best = (j, self._keys[joined])

@@ -95,14 +95,14 @@ def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_p
 def test_a_large_batch_split_across_forked_workers_finds_what_one_process_finds(monkeypatch):
     """The hand-written labelled set (twice, the copies told apart) is long enough to be split:
     the hits of every text are the same as one process finds, in the same order."""
-    from curator import workers
+    from curator.anonymise import detect
     from tests.data.pii import scoring
 
     texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)]
     texts = [f"{text} (copy {n})" for n in (1, 2) for text in texts]
     splits = []
-    real_forked_map = workers.forked_map
-    monkeypatch.setattr(workers, "forked_map", lambda task, parts: splits.append(len(parts)) or real_forked_map(task, parts))
+    real_forked_map = detect.forked_map
+    monkeypatch.setattr(detect, "forked_map", lambda task, parts: splits.append(len(parts)) or real_forked_map(task, parts))
     forked = Detector(workers=2).detect_many(texts)
     assert splits == [2]
     assert forked == Detector(workers=1).detect_many(texts)
