@@ -9,7 +9,8 @@ check uses tldextract's bundled suffix snapshot instead of fetching the list fro
 Fast: rather than Presidio's AnalyzerEngine (which tokenises every text with spaCy and runs
 every recognizer on it), curator calls the same recognizers directly, skips those that
 cannot match a text (no "@", too few digits, ...), runs each one once over a batch of texts
-joined by a separator no pattern can span, and caches results for repeated strings.
+joined by a separator no pattern can span, and caches results for repeated strings and
+windows (a phone-shaped run, a word with "@" or a dot), which a rewritten text mostly keeps.
 Curator's own finders read one whole text at a time. A large batch (a long chat log, a
 thick PDF) is split across forked processes, one per core (curator.workers).
 """
@@ -17,6 +18,7 @@ thick PDF) is split across forked processes, one per core (curator.workers).
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -238,6 +240,8 @@ class Detector:
 
         self._cache: dict[str, list[Hit]] = {}
         self._phones: dict[str, PhoneRecognizer] = {}  # one-region recognizers
+        # (recognizer, window) -> (start, end, score) of what the recognizer read in the window
+        self._windows: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
         self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
@@ -254,25 +258,50 @@ class Detector:
         return [self._cache[t] for t in texts]
 
     def _analyze(self, recognizer, entity: str, pieces: list[tuple[int, int, str]]):  # noqa: ANN001, ANN202
-        """(piece, result with offsets inside the piece) for every hit, one call per batch.
-
-        A phone number written with its country code ("+44 ...") parses the same whatever the
-        default region, so those windows go to a one-region recognizer; the others try one
-        region after another, and a window a region read whole leaves the queue."""
-        regions = getattr(recognizer, "supported_regions", None)
-        if not regions:
-            yield from self._batch(recognizer, entity, pieces)
+        """(piece, start, end, score) inside the piece for every hit, one call per batch. A
+        window (see WINDOWS) reads the same in every text, so each is read once and
+        remembered: a text's rewrite keeps most of its windows, and chat repeats links."""
+        if entity not in WINDOWS:
+            for piece, result in self._batch(recognizer, entity, pieces):
+                yield piece, result.start, result.end, result.score
             return
+        if len(self._windows) > CACHE_LIMIT:
+            self._windows.clear()
+        name = recognizer.name  # two recognizers of phone numbers read the same windows
+        unread = list(dict.fromkeys(snippet for _, _, snippet in pieces if (name, snippet) not in self._windows))
+        regions = getattr(recognizer, "supported_regions", None)
+        if regions:
+            read = self._read_phones(regions, entity, unread)
+        else:
+            read = {window: [] for window in unread}
+            for (_, _, window), result in self._batch(recognizer, entity, [(0, 0, w) for w in unread]):
+                read[window].append((result.start, result.end, result.score))
+        self._windows.update(((name, window), found) for window, found in read.items())
+        for piece in pieces:
+            for start, end, score in self._windows[name, piece[2]]:
+                yield piece, start, end, score
+
+    def _read_phones(self, regions: Sequence[str], entity: str, windows: list[str]) -> dict[str, list[tuple[int, int, float]]]:
+        """The numbers read in each window. A phone number written with its country code
+        ("+44 ...") parses the same whatever the default region, so those windows go to a
+        one-region recognizer; the others try one region after another, and a window a
+        region read whole leaves the queue."""
+        found: dict[str, list[tuple[int, int, float]]] = {window: [] for window in windows}
+        pieces = [(0, 0, window) for window in windows]
         international = [p for p in pieces if _one_international_number(p[2])]
         rest = [p for p in pieces if not _one_international_number(p[2])]
-        yield from self._batch(self._region_phone("US"), entity, international)
+        for piece, result in self._batch(self._region_phone("US"), entity, international):
+            found[piece[2]].append((result.start, result.end, result.score))
         for region in regions:
             if not rest:
                 break
-            found = list(self._batch(self._region_phone(region), entity, rest))
-            yield from found
-            read = {id(piece) for piece, result in found if _reads_whole(piece[2], result.start, result.end)}
-            rest = [p for p in rest if id(p) not in read]
+            read = set()
+            for piece, result in self._batch(self._region_phone(region), entity, rest):
+                found[piece[2]].append((result.start, result.end, result.score))
+                if _reads_whole(piece[2], result.start, result.end):
+                    read.add(piece[2])
+            rest = [p for p in rest if p[2] not in read]
+        return found
 
     @staticmethod
     def _batch(recognizer, entity: str, pieces: list[tuple[int, int, str]]):  # noqa: ANN001, ANN205
@@ -302,9 +331,18 @@ class Detector:
             return self._run_here(texts)
         results: list[list[Hit]] = [[] for _ in texts]
         # every count-th text to each worker: long and short, chat and pages, spread evenly
-        for k, hits in enumerate(forked_map(self._run_here, [texts[k::count] for k in range(count)])):
+        for k, (hits, windows) in enumerate(forked_map(self._run_part, [texts[k::count] for k in range(count)])):
             results[k::count] = hits
+            self._windows.update(windows)
         return results
+
+    def _run_part(self, texts: list[str]) -> tuple[list[list[Hit]], dict[tuple[str, str], list[tuple[int, int, float]]]]:
+        """Hits per text, and the windows read meanwhile (a forked worker's own memory is lost)."""
+        known = len(self._windows)
+        hits = self._run_here(texts)
+        if len(self._windows) < known:  # cleared at its limit
+            known = 0
+        return hits, dict(itertools.islice(self._windows.items(), known, None))
 
     def _run_here(self, texts: list[str]) -> list[list[Hit]]:
         results: list[list[Hit]] = [[] for _ in texts]
@@ -326,11 +364,11 @@ class Detector:
                 for index, _, text in pieces:
                     results[index].extend(Hit(start, end, entity, score) for start, end, score in finder(text))
                 continue
-            for (index, base, _), result in self._analyze(recognizer, entity, pieces):
-                end = base + result.end
+            for (index, base, _), start, end, score in self._analyze(recognizer, entity, pieces):
+                end += base
                 if entity == "PHONE_NUMBER":
                     end = extend_extension(texts[index], end)  # "(713) 631-5246 x129", "... poste 219"
-                hit = Hit(base + result.start, end, entity, result.score)
+                hit = Hit(base + start, end, entity, score)
                 if _plausible(texts[index], hit):
                     results[index].append(hit)
         if self._nlp is not None:

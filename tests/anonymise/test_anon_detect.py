@@ -107,3 +107,36 @@ def test_a_large_batch_split_across_forked_workers_finds_what_one_process_finds(
     assert splits == [2]
     assert forked == Detector(workers=1).detect_many(texts)
     assert sum(map(len, forked)) > 1000
+
+
+def test_a_window_is_read_once_and_reads_the_same_in_any_text(monkeypatch):
+    """Phone numbers, e-mails and URLs are read in windows; a window met again (in another
+    text, or in a text's rewrite) is not read again, and each recognizer keeps its own reading:
+    the US-only pattern finding nothing in "+44 20 7946 0958" does not hide the UK number."""
+    from curator.anonymise import detect
+
+    detector = Detector(workers=1)
+    first = detector.detect("Reach Dana on +44 20 7946 0958 or dana@globex.io see https://globex.io/a")
+    read: list[str] = []
+    real_batch = detect.Detector._batch
+    monkeypatch.setattr(detect.Detector, "_batch", staticmethod(
+        lambda recognizer, entity, pieces: read.extend(p[2] for p in pieces) or real_batch(recognizer, entity, pieces)))
+    text = "Or: +44 20 7946 0958 dana@globex.io https://globex.io/a"
+    again = detector.detect(text)
+    assert {h.entity for h in first} >= {"PHONE_NUMBER", "EMAIL_ADDRESS", "URL"}
+    assert sorted((h.entity, text[h.start:h.end]) for h in again if h.entity != "PERSON") == [
+        ("EMAIL_ADDRESS", "dana@globex.io"), ("PHONE_NUMBER", "+44 20 7946 0958"), ("URL", "https://globex.io/a")]
+    assert not {"+44 20 7946 0958", "dana@globex.io", "https://globex.io/a"} & set(read)
+    assert again == Detector(workers=1).detect(text)
+
+
+def test_windows_read_in_forked_workers_are_remembered(monkeypatch):
+    from tests.data.pii import scoring
+
+    texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)] * 2
+    texts = [f"{text} (copy {n})" for n, text in enumerate(texts)]
+    forked = Detector(workers=2)
+    forked.detect_many(texts)
+    one = Detector(workers=1)
+    one.detect_many(texts)
+    assert forked._windows == one._windows
