@@ -11,12 +11,16 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
-_forked_task: Callable[[Any], Any] | None = None  # what forked_map's workers run (they inherit it)
+_forked_task: Callable[[Any], Any] | None = None  # what a forked worker runs (set in the worker only)
 
 
 def available_cores() -> int:
@@ -50,27 +54,37 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def forked_map(task: Callable[[Any], Any], parts: Sequence[Any]) -> list[Any]:
-    """`task` over each of `parts`, results in order: the first part in this process, each
-    other one in a forked process of its own.
+@contextmanager
+def forked_pool(task: Callable[[Any], Any], processes: int) -> Iterator[Callable[[Any], AsyncResult]]:
+    """`processes` forked workers that run `task`; yields `submit(part)`, whose result's
+    `get()` waits for `task(part)`. The workers end with the block.
 
     Forked workers start with this process's memory (loaded word lists, compiled patterns,
     recognizers), so starting one costs milliseconds, not the seconds a fresh interpreter
-    spends importing them; and `task` may be any callable, nothing about it is pickled."""
+    spends importing them; and `task` may be any callable: it reaches the workers through
+    the fork, only parts and results are pickled."""
     import multiprocessing
 
+    with multiprocessing.get_context("fork").Pool(processes, initializer=_start_forked_worker,
+                                                  initargs=(os.getpid(), task)) as pool:
+        yield lambda part: pool.apply_async(_run_forked_task, (part,))
+
+
+def forked_map(task: Callable[[Any], Any], parts: Sequence[Any]) -> list[Any]:
+    """`task` over each of `parts`, results in order: the first part in this process, each
+    other one in a forked process of its own (see `forked_pool`)."""
     if len(parts) < 2:
         return [task(part) for part in parts]
+    with forked_pool(task, len(parts) - 1) as submit:
+        others = [submit(part) for part in parts[1:]]
+        first = task(parts[0])
+        return [first, *(other.get() for other in others)]
+
+
+def _start_forked_worker(parent: int, task: Callable[[Any], Any]) -> None:
     global _forked_task
     _forked_task = task
-    try:
-        with multiprocessing.get_context("fork").Pool(len(parts) - 1, initializer=start_worker,
-                                                      initargs=(os.getpid(),)) as pool:
-            others = pool.map_async(_run_forked_task, parts[1:], chunksize=1)
-            first = task(parts[0])
-            return [first, *others.get()]
-    finally:
-        _forked_task = None
+    start_worker(parent)
 
 
 def _run_forked_task(part: Any) -> Any:

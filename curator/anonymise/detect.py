@@ -21,14 +21,15 @@ import bisect
 import itertools
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from curator.anonymise.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
-from curator.workers import available_cores, can_fork, forked_map
+from curator.workers import available_cores, can_fork, forked_map, forked_pool
 
 if TYPE_CHECKING:
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
@@ -323,6 +324,28 @@ class Detector:
 
             self._phones[region] = phone_recognizer((region,))
         return self._phones[region]
+
+    @contextmanager
+    def ahead(self, chars: int) -> Iterator[Callable[[list[str]], Callable[[], None]]]:
+        """Detect batches while the caller works on earlier ones: yields `detect(texts)`, which
+        starts detecting `texts` in a forked worker and returns `ready()`, which waits until
+        they are in the cache. For `chars` of text too few to be worth a worker (or where
+        processes cannot fork), `ready()` detects them here."""
+        count = min(self.workers or available_cores(), MAX_WORKERS, chars // CHARS_PER_WORKER)
+        if count < 2 or not can_fork():
+            yield lambda texts: lambda: None if self.detect_many(texts) else None
+            return
+        with forked_pool(self._run_part, count) as submit:
+            def detect(texts: list[str]) -> Callable[[], None]:
+                todo = sorted({t for t in texts if t not in self._cache})
+                pending = submit(todo)
+
+                def ready() -> None:
+                    hits, windows = pending.get()
+                    self._cache.update(zip(todo, hits, strict=True))
+                    self._windows.update(windows)
+                return ready
+            yield detect
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
         """Hits per text; a large batch split across forked processes, one per core."""

@@ -14,6 +14,7 @@ original is rewritten, wherever it came first.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import quote, unquote
@@ -28,6 +29,9 @@ from curator.spans import Edit, OffsetMap, apply_edits
 
 URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
 MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rounds usually do
+BATCH = 200  # texts detected at a time while earlier ones are rewritten
+AHEAD = 4  # batches given to the detector before their turn to be rewritten
+LAG = 2  # batches rewritten before an earlier one is polished: its rewrite is detected meanwhile
 POLISH_PASSES = 2  # rewrites of a rewritten text whose new context the judge still finds personal
 T = TypeVar("T")
 
@@ -45,12 +49,30 @@ class Rewriter:
 
     def prefetch(self, texts: list[str]) -> None:
         """Rewrite many texts ahead, detecting in batches (one recognizer pass per batch): the
-        texts themselves, then what their first rewrite made of them (see `rewrite`)."""
+        texts themselves, then what their first rewrite made of them (see `rewrite`).
+
+        Forked workers detect the next batches and the rewrites of the last ones while this
+        process rewrites; the rewriting stays here, in a fixed order (a batch is polished
+        once LAG later ones are rewritten), as the vault's pseudonyms depend on it."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        self.detector.detect_many(todo)
-        firsts = [self._rewrite(t, raw=self.raw_input) for t in todo]
-        self.detector.detect_many([new for (new, _), old in zip(firsts, todo, strict=True) if new != old])
-        for old, first in zip(todo, firsts, strict=True):
+        batches = [todo[k : k + BATCH] for k in range(0, len(todo), BATCH)]
+        with self.detector.ahead(sum(map(len, todo))) as detect:
+            detected = deque(detect(batch) for batch in batches[:AHEAD])
+            rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = deque()
+            for k, batch in enumerate(batches):
+                if k + AHEAD < len(batches):
+                    detected.append(detect(batches[k + AHEAD]))
+                detected.popleft()()
+                firsts = [self._rewrite(t, raw=self.raw_input) for t in batch]
+                rewritten.append((batch, firsts, detect([new for new, _ in firsts])))
+                if len(rewritten) > LAG:
+                    self._polish_batch(*rewritten.popleft())
+            while rewritten:
+                self._polish_batch(*rewritten.popleft())
+
+    def _polish_batch(self, batch: list[str], firsts: list[tuple[str, OffsetMap]], detected: Callable[[], None]) -> None:
+        detected()
+        for old, first in zip(batch, firsts, strict=True):
             self._cache[old] = self._polished(old, *first)
 
     def texts(self, texts: list[str]) -> list[str]:
