@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curator.anonymise import Vault
-from curator.anonymise.vault import tokens
+from curator.anonymise.vault import normal, tokens
 from curator.errors import CuratorError
 from curator.store import Store
 
@@ -179,3 +179,14 @@ def test_an_initial_is_no_name_token_and_a_listed_surname_keeps_a_surname_pseudo
     assert [e.kind for e in vault.entries() if e.original == "DRUMMOND" and e.kind != "person"] == ["last_name"]
     vault.pseudonym("K DRUMMOND", "person")
     assert drummond.isupper() and vault.is_original_token("DRUMMOND") and not vault.is_original_token("K")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoprstuvwxyzéÉßñ.,-", max_size=12))
+def test_the_start_of_an_address_pseudonym_is_found_for_one_word_as_for_any_text(prefix):
+    """A one-word start is looked up in a set, any other text in the sorted list: same answers."""
+    vault = Vault(b"address openings test key......")
+    addresses = [vault.pseudonym(a, "address") for a in ("12 Elm Street", "Calle Mayor 5", "9 rue de la Paix")]
+    wholes = [normal(a) for a in vault._address_pseudonyms]
+    for text in (prefix, *(a[:k] for a in addresses for k in range(1, len(a) + 1))):
+        assert vault.starts_an_address_pseudonym(text) == any(w.startswith(normal(text)) for w in wholes), text
