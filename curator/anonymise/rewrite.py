@@ -29,7 +29,7 @@ from curator.spans import Edit, OffsetMap, apply_edits
 
 URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
 MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rounds usually do
-BATCH = 200  # texts detected at a time while earlier ones are rewritten
+BATCH_CHARS = 20_000  # text detected at a time while earlier batches are rewritten
 AHEAD = 4  # batches given to the detector before their turn to be rewritten
 LAG = 2  # batches rewritten before an earlier one is polished: its rewrite is detected meanwhile
 POLISH_PASSES = 2  # rewrites of a rewritten text whose new context the judge still finds personal
@@ -55,7 +55,7 @@ class Rewriter:
         process rewrites; the rewriting stays here, in a fixed order (a batch is polished
         once LAG later ones are rewritten), as the vault's pseudonyms depend on it."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        batches = [todo[k : k + BATCH] for k in range(0, len(todo), BATCH)]
+        batches = _batches(todo)
         with self.detector.ahead(sum(map(len, todo))) as detect:
             detected = deque(detect(batch) for batch in batches[:AHEAD])
             rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = deque()
@@ -128,6 +128,19 @@ class Rewriter:
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
         rest, _ = self._rewrite(url[match.end():], in_url=True, raw=raw)
         return head + new_host + rest
+
+
+def _batches(texts: list[str]) -> list[list[str]]:
+    """Consecutive texts of about BATCH_CHARS characters each: chat lines or PDF pages."""
+    batches: list[list[str]] = [[]]
+    size = 0
+    for text in texts:
+        if size >= BATCH_CHARS:
+            batches.append([])
+            size = 0
+        batches[-1].append(text)
+        size += len(text)
+    return [batch for batch in batches if batch]
 
 
 def settle(vault: Vault, rewrite_all: Callable[[], T]) -> T:
