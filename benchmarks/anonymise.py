@@ -7,8 +7,8 @@ batching, phone-shaped windows and a cache, then pseudonyms from a vault and cur
 edits. Both are timed after construction and a warm-up on other text, over synthetic chat
 threads plus the held-out split of the labelled PII set (tests/data/pii/test.jsonl), and
 recall and precision per type on that split are printed for both (tests/data/pii/scoring.py).
-Curator detects a large batch in forked processes, one per core (curator.workers), as an
-import does; its time with detection in one process is printed too.
+As in an import, forked processes, one per core (curator.workers), detect the next batches
+while curator's own process rewrites; its time with detection in one process is printed too.
 
     python benchmarks/anonymise.py            # ~4.5k texts, a minute or two on 2 busy cores
     python benchmarks/anonymise.py --full     # ~40k chat messages and the labelled split

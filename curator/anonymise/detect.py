@@ -12,7 +12,8 @@ cannot match a text (no "@", too few digits, ...), runs each one once over a bat
 joined by a separator no pattern can span, and caches results for repeated strings and
 windows (a phone-shaped run, a word with "@" or a dot), which a rewritten text mostly keeps.
 Curator's own finders read one whole text at a time. A large batch (a long chat log, a
-thick PDF) is split across forked processes, one per core (curator.workers).
+thick PDF) is split across forked processes, one per core (curator.workers), or detected
+in them batch by batch while the caller rewrites earlier ones (`Detector.ahead`).
 """
 
 from __future__ import annotations
@@ -333,7 +334,11 @@ class Detector:
         processes cannot fork), `ready()` detects them here."""
         count = min(self.workers or available_cores(), MAX_WORKERS, chars // CHARS_PER_WORKER)
         if count < 2 or not can_fork():
-            yield lambda texts: lambda: None if self.detect_many(texts) else None
+            def detect_here(texts: list[str]) -> Callable[[], None]:
+                def ready() -> None:
+                    self.detect_many(texts)
+                return ready
+            yield detect_here
             return
         with forked_pool(self._run_part, count) as submit:
             def detect(texts: list[str]) -> Callable[[], None]:

@@ -51,7 +51,8 @@ def check_document(source: RawSource, limits: LimitSettings = DEFAULT) -> None:
         pdf.check_pdf(source, limits)
 
 
-def plan_document(source: RawSource, ocr: str = "auto", limits: LimitSettings = DEFAULT) -> DocumentPlan:
+def plan_document(source: RawSource, ocr: str = "auto", limits: LimitSettings = DEFAULT,
+                  workers: int | None = None) -> DocumentPlan:
     if ocr not in OCR_MODES:
         raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
     if is_image(source.path):
@@ -59,7 +60,7 @@ def plan_document(source: RawSource, ocr: str = "auto", limits: LimitSettings = 
             raise CuratorError(f"{source.name}: an image is read by OCR only; --ocr never leaves it nothing")
         pages = len(image.frame_sizes(source, limits))
         return DocumentPlan(source, image.IMPORTER, [""] * pages, list(range(pages)))
-    texts = pdf.text_layer(source, limits)
+    texts = pdf.text_layer(source, limits, workers)
     to_ocr = [i for i, text in enumerate(texts)
               if ocr == "always" or (ocr == "auto" and not pdf.usable_text(text))]
     pdf.check_page_images(source, to_ocr, limits)
@@ -73,7 +74,7 @@ def parse_documents(sources: list[RawSource], *, ocr: str = "auto", workers: int
 
     The first bad document raises; with `keep_going` its error takes its place instead.
     """
-    plans = [_attempt(lambda source=source: plan_document(source, ocr, limits), keep_going)  # type: ignore[misc]
+    plans = [_attempt(lambda source=source: plan_document(source, ocr, limits, workers), keep_going)  # type: ignore[misc]
              for source in sources]
     ready = [plan for plan in plans if isinstance(plan, DocumentPlan)]
     results: list[OcrResult | CuratorError] = []

@@ -16,6 +16,7 @@ from curator.errors import CuratorError
 from curator.ingest.source import RawSource
 from curator.limits import DEFAULT, hint, too_big
 from curator.model import MIB, LimitSettings
+from curator.workers import available_cores, can_fork, forked_map
 
 IMPORTER = "pdf"
 # A text layer with fewer letters/digits than this is treated as absent (a scan's stray marks).
@@ -25,6 +26,9 @@ MIN_USABLE_CHARS = 20
 # the corpus's senate expenditures), where no detector can find the name; among the corpus's
 # PDFs only that one reads differently at 0.15.
 WORD_GAP = 0.15
+# A text layer is parsed in forked workers from this many pages per core: parsing a page of a
+# real report takes pdfplumber a good part of a second, forking one worker about 30 ms.
+PAGES_PER_WORKER = 4
 _CID = re.compile(r"\(cid:\d+\)")
 
 
@@ -98,21 +102,34 @@ def check_page_images(source: RawSource, pages: list[int], limits: LimitSettings
         document.close()
 
 
-def text_layer(source: RawSource, limits: LimitSettings = DEFAULT) -> list[str]:
-    """Each page's text layer (may be empty or garbage)."""
+def text_layer(source: RawSource, limits: LimitSettings = DEFAULT, workers: int | None = None) -> list[str]:
+    """Each page's text layer (may be empty or garbage). A long PDF is parsed in forked
+    workers, one per core (`workers` at most), each reading every n-th page of its copy of
+    the opened PDF."""
     pdf = open_pdf(source, limits)
-    texts = []
     try:
-        for page in pdf.pages:
-            try:
-                texts.append(page.extract_text(x_tolerance_ratio=WORD_GAP) or "")
-            except Exception as error:  # a damaged content stream on one page
-                raise CuratorError(
-                    f"{source.name}: corrupt PDF page {page.page_number} ({type(error).__name__})"
-                ) from None
-            page.close()  # frees its parsed objects; long PDFs stay small in memory
+        count = len(pdf.pages)
+        parts = min(workers or available_cores(), count // PAGES_PER_WORKER)
+        if parts < 2 or not can_fork():
+            return _pages_text(pdf, source.name, range(count))
+        texts = [""] * count
+        for k, part in enumerate(forked_map(lambda pages: _pages_text(pdf, source.name, pages),
+                                            [range(k, count, parts) for k in range(parts)])):
+            texts[k::parts] = part
+        return texts
     finally:
         pdf.close()
+
+
+def _pages_text(pdf, name: str, pages: range) -> list[str]:  # noqa: ANN001 - pdfplumber.PDF, imported lazily
+    texts = []
+    for index in pages:
+        page = pdf.pages[index]
+        try:
+            texts.append(page.extract_text(x_tolerance_ratio=WORD_GAP) or "")
+        except Exception as error:  # a damaged content stream on one page
+            raise CuratorError(f"{name}: corrupt PDF page {page.page_number} ({type(error).__name__})") from None
+        page.close()  # frees its parsed objects; long PDFs stay small in memory
     return texts
 
 

@@ -112,3 +112,43 @@ def test_several_pdfs_share_one_ocr_pool_and_keep_their_own_pages(clean_scan, tm
     for parsed in (first, last):
         [page] = parsed.content.pages
         assert page.origin == "ocr" and cer(page.text, truth) < CER_LIMIT
+
+
+def _corpus_pdf(name: str) -> RawSource:
+    from tests.corpus import CORPUS_DIR
+
+    return read_source(CORPUS_DIR / "pdfs" / name)
+
+
+def test_a_long_text_layer_is_parsed_in_forked_workers_page_for_page(monkeypatch):
+    """A real two-page report, with workers from two pages on: the same text, page by page."""
+    from curator.ingest import pdf
+
+    source = _corpus_pdf("pdfplumber-150109DSP-Milw-505-90D.pdf")
+    alone = pdf.text_layer(source, workers=1)
+    parts: list[int] = []
+    real_forked_map = pdf.forked_map
+    monkeypatch.setattr(pdf, "forked_map", lambda task, shares: parts.append(len(shares)) or real_forked_map(task, shares))
+    monkeypatch.setattr(pdf, "PAGES_PER_WORKER", 1)
+    assert pdf.text_layer(source, workers=2) == alone
+    assert parts == [2]
+    assert len(alone) == 2 and all(pdf.usable_text(text) for text in alone)
+
+
+def test_a_page_a_worker_cannot_parse_is_one_error_line(monkeypatch):
+    """Fault injection: pdfplumber fails on page 2, which a forked worker reads."""
+    import pdfplumber.page
+
+    from curator.ingest import pdf
+
+    real_extract = pdfplumber.page.Page.extract_text
+
+    def extract_text(page: pdfplumber.page.Page, **options: object) -> str:
+        if page.page_number == 2:
+            raise ValueError("damaged content stream")
+        return real_extract(page, **options)
+
+    monkeypatch.setattr(pdfplumber.page.Page, "extract_text", extract_text)
+    monkeypatch.setattr(pdf, "PAGES_PER_WORKER", 1)
+    with pytest.raises(CuratorError, match=r"^pdfplumber-150109DSP-Milw-505-90D.pdf: corrupt PDF page 2 \(ValueError\)$"):
+        pdf.text_layer(_corpus_pdf("pdfplumber-150109DSP-Milw-505-90D.pdf"), workers=2)
