@@ -384,7 +384,7 @@ class Detector:
                 if entity in WINDOWS:
                     pieces.extend((i, m.start(), m.group()) for m in WINDOWS[entity].finditer(text)
                                   if (entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
-                                  and (entity != "PHONE_NUMBER" or _could_be_phone(m.group())))
+                                  and (entity not in WINDOW_TESTS or WINDOW_TESTS[entity](m.group())))
                 else:
                     pieces.append((i, 0, text))
             if entity in per_text():
@@ -411,6 +411,39 @@ class Detector:
 def _could_be_phone(window: str) -> bool:
     digits = sum(c.isdigit() for c in EXTENSION.sub("", window))
     return 7 <= digits <= 15 and NOT_A_PHONE.fullmatch(window.strip("() ")) is None
+
+
+def _could_be_url(window: str) -> bool:
+    """A URL hit ends at a top-level domain of Presidio's list, or at its path: a window
+    holds one only where such a domain ends before a path, a quote or a character
+    `_plausible` lets a URL end at ("@john.taylor" holds none, "globex.io/x" does). Presidio's
+    patterns backtrack through every window that holds none, ten times as slow as the rest."""
+    ending = _url_ending()
+    return ending is None or ending.search(window) is not None
+
+
+@cache
+def _url_ending() -> re.Pattern[str] | None:
+    """The top-level domains of Presidio's URL patterns (each `[.](?:(?:com)|(?:edu)|...)`),
+    then the end, "/" or a character no word goes on with; None (every window is read)
+    should a Presidio version write its patterns otherwise."""
+    from presidio_analyzer.predefined_recognizers import UrlRecognizer
+
+    domains: set[str] = set()
+    for pattern in UrlRecognizer.PATTERNS:
+        start = pattern.regex.find("[.](?:")
+        end = pattern.regex.find(")(?:/", start)
+        body = pattern.regex[start + len("[.](?:") : end]
+        names = re.findall(r"\(\?:([a-z]+)\)", body)
+        if start < 0 or end < 0 or "|".join(f"(?:{name})" for name in names) != body:
+            return None
+        domains.update(names)
+    # re's IGNORECASE matches every character Presidio's `regex` does for the letters a-z
+    return re.compile(r"\.(?:" + "|".join(sorted(domains, key=len, reverse=True)) + r")(?:$|/|[^\w@-])", re.I)
+
+
+# What a window must hold for its recognizer to find anything `_plausible` keeps there.
+WINDOW_TESTS: dict[str, Callable[[str], bool]] = {"PHONE_NUMBER": _could_be_phone, "URL": _could_be_url}
 
 
 def _reads_whole(window: str, start: int, end: int) -> bool:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.anonymise.detect import Detector
 from curator.anonymise.evaluate import score
@@ -140,3 +142,25 @@ def test_windows_read_in_forked_workers_are_remembered(monkeypatch):
     one = Detector(workers=1)
     one.detect_many(texts)
     assert forked._windows == one._windows
+
+
+_URL_UNIT = st.tuples(st.sampled_from(["", "@", "https://", "'", "(", "x_", "www.", "-"]),
+                      st.sampled_from(["globex", "docs.globex", "x", "smith", "é", "3"]),
+                      st.sampled_from([".", ". ", "@", "-"]),
+                      st.sampled_from(["com", "co", "io", "org", "de", "COM", "Kom", "ſe", "taylor", "sm", "ı"]),
+                      st.sampled_from(["", "/", "/a/b?c=d", "'", '"', "-b", "_", "@x", ".", "s", ")", ",", "K", "é"])
+                      ).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_URL_UNIT, min_size=1, max_size=4).map(" ".join))
+def test_windows_skipped_for_urls_hold_no_url(text):
+    """A window without a top-level domain where a URL may end is not read; reading every
+    window finds the same URLs, on text made of URL parts, case oddities and separators."""
+    from curator.anonymise import detect
+
+    skipping = Detector(workers=1, entities=["URL"]).detect(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(detect.WINDOW_TESTS, "URL", lambda _window: True)
+        reading_all = Detector(workers=1, entities=["URL"]).detect(text)
+    assert skipping == reading_all
