@@ -89,6 +89,7 @@ _NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
 _IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
 _ADDRESS_HINT = re.compile(r"\d[^\n]{0,60}[A-Za-z]|[A-Za-z][^\n]{0,60}\d")
+_DIGIT = re.compile(r"\d")
 _NAME_HINT = re.compile(r"[^\W\d_]{2}")  # lower-case and UPPER-CASE names too
 
 # Cheap tests: a recognizer runs on a text only when its test passes.
@@ -102,7 +103,9 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "US_SSN": _digits(9),
     "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
     "PERSON": lambda t: _NAME_HINT.search(t) is not None,
-    "STREET_ADDRESS": lambda t: _NAME_HINT.search(t) is not None and _ADDRESS_HINT.search(t) is not None,
+    # a digit first: without one, the address hint would scan 60 characters after every letter
+    "STREET_ADDRESS": lambda t: _DIGIT.search(t) is not None and _NAME_HINT.search(t) is not None
+    and _ADDRESS_HINT.search(t) is not None,
 }
 
 
