@@ -54,6 +54,12 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
+def forked_workers(wanted: int | None, worth: int) -> int:
+    """How many forked workers to start: `wanted` (None: one per core), no more than the
+    work is `worth`; none where processes cannot fork. Under 2 means: work in this process."""
+    return min(wanted or available_cores(), worth) if can_fork() else 0
+
+
 @contextmanager
 def forked_pool(task: Callable[[Any], Any], processes: int) -> Iterator[Callable[[Any], AsyncResult]]:
     """`processes` forked workers that run `task`; yields `submit(part)`, whose result's

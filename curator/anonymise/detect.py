@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from curator.anonymise.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
-from curator.workers import available_cores, can_fork, forked_map, forked_pool
+from curator.workers import forked_map, forked_pool, forked_workers
 
 if TYPE_CHECKING:
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
@@ -335,8 +335,8 @@ class Detector:
         starts detecting `texts` in a forked worker and returns `ready()`, which waits until
         they are in the cache. For `chars` of text too few to be worth a worker (or where
         processes cannot fork), `ready()` detects them here."""
-        count = min(self.workers or available_cores(), MAX_WORKERS, chars // CHARS_PER_WORKER)
-        if count < 2 or not can_fork():
+        count = self._forked_workers(chars)
+        if count < 2:
             def detect_here(texts: list[str]) -> Callable[[], None]:
                 def ready() -> None:
                     self.detect_many(texts)
@@ -357,8 +357,8 @@ class Detector:
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
         """Hits per text; a large batch split across forked processes, one per core."""
-        count = min(self.workers or available_cores(), MAX_WORKERS, len(texts), sum(map(len, texts)) // CHARS_PER_WORKER)
-        if count < 2 or not can_fork():
+        count = min(self._forked_workers(sum(map(len, texts))), len(texts))
+        if count < 2:
             return self._run_here(texts)
         results: list[list[Hit]] = [[] for _ in texts]
         # every count-th text to each worker: long and short, chat and pages, spread evenly
@@ -366,6 +366,9 @@ class Detector:
             results[k::count] = hits
             self._windows.update(windows)
         return results
+
+    def _forked_workers(self, chars: int) -> int:
+        return forked_workers(self.workers, min(MAX_WORKERS, chars // CHARS_PER_WORKER))
 
     def _run_part(self, texts: list[str]) -> tuple[list[list[Hit]], dict[tuple[str, str], list[tuple[int, int, float]]]]:
         """Hits per text, and the windows read meanwhile (a forked worker's own memory is lost)."""

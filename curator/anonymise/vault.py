@@ -317,14 +317,16 @@ class Vault:
         self._positions.setdefault(key, len(self._entries))
         replaced = self._entries.get(key)
         if replaced is not None and replaced.kind == "address":
-            self._address_pseudonyms.remove(normal(replaced.pseudonym))
-            self._address_openings.subtract(_openings(normal(replaced.pseudonym)))
+            replaced_pseudonym = normal(replaced.pseudonym)
+            self._address_pseudonyms.remove(replaced_pseudonym)
+            self._address_openings.subtract(_openings(replaced_pseudonym))
         self._entries[key] = entry
         self._added.append(entry)
+        pseudonym = normal(entry.pseudonym)
         if entry.kind == "address":
-            bisect.insort(self._address_pseudonyms, normal(entry.pseudonym))
-            self._address_openings.update(_openings(normal(entry.pseudonym)))
-        self._used.setdefault(normal(entry.pseudonym), normal(entry.original))
+            bisect.insort(self._address_pseudonyms, pseudonym)
+            self._address_openings.update(_openings(pseudonym))
+        self._used.setdefault(pseudonym, normal(entry.original))
         self._originals.add(normal(entry.original))
         if entry.kind in PERSON_WORD_KINDS:
             self._pseudonym_tokens.update(tokens(entry.pseudonym))

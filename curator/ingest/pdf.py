@@ -16,7 +16,7 @@ from curator.errors import CuratorError
 from curator.ingest.source import RawSource
 from curator.limits import DEFAULT, hint, too_big
 from curator.model import MIB, LimitSettings
-from curator.workers import available_cores, can_fork, forked_map
+from curator.workers import forked_map, forked_workers
 
 IMPORTER = "pdf"
 # A text layer with fewer letters/digits than this is treated as absent (a scan's stray marks).
@@ -109,8 +109,8 @@ def text_layer(source: RawSource, limits: LimitSettings = DEFAULT, workers: int 
     pdf = open_pdf(source, limits)
     try:
         count = len(pdf.pages)
-        parts = min(workers or available_cores(), count // PAGES_PER_WORKER)
-        if parts < 2 or not can_fork():
+        parts = forked_workers(workers, count // PAGES_PER_WORKER)
+        if parts < 2:
             return _pages_text(pdf, source.name, range(count))
         texts = [""] * count
         for k, part in enumerate(forked_map(lambda pages: _pages_text(pdf, source.name, pages),
