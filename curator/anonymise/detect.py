@@ -84,6 +84,7 @@ def _digits(n: int) -> Callable[[str], bool]:
     return lambda text: pattern.search(text) is not None
 
 
+_TEN_DIGITS = _digits(10)
 _IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
 _NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
 _IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
@@ -97,7 +98,7 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "EMAIL_ADDRESS": lambda t: "@" in t,
     "PHONE_NUMBER": _digits(7),
     "CREDIT_CARD": _digits(12),
-    "IBAN_CODE": lambda t: _IBAN_HINT.search(t) is not None and _digits(10)(t),
+    "IBAN_CODE": lambda t: _IBAN_HINT.search(t) is not None and _TEN_DIGITS(t),
     "IP_ADDRESS": lambda t: _IP_HINT.search(t) is not None,
     "URL": lambda t: _URL_HINT.search(t) is not None,
     "US_SSN": _digits(9),

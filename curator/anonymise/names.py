@@ -117,23 +117,36 @@ def find_names(text: str) -> list[tuple[int, int, float]]:
 
 def guess_language(words: list[str], data: NameData) -> str:
     """The language whose function words the text uses most (English when none)."""
-    counts = {lang: sum(1 for w in words if w in data.stop[lang]) for lang in LANGS}
+    counts = {lang: sum(map(data.stop[lang].__contains__, words)) for lang in LANGS}
     best = max(LANGS, key=lambda lang: (counts[lang], lang == "en"))
     return best if counts[best] else "en"
 
 
-def _words(text: str, data: NameData) -> Iterator[tuple[str, int, int]]:
-    """Each word with its offsets; a code of up to three capitals that is no name stands
-    apart from the word it is hyphenated to ("CT-WERDERGAR", "CT-G. LIU"), a name does not
-    ("JO-ANNE", "AL-ASSAD", "Jean-Pierre")."""
-    for match in WORD.finditer(text):
-        word, start = match.group(), match.start()
-        code, dash, rest = word.partition("-")
-        if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold(code), data):
-            yield code, start, start + len(code)
-            yield rest, start + len(code) + 1, match.end()
-        else:
-            yield word, start, match.end()
+class Piece(NamedTuple):
+    """A token as its word alone says it: where it sits in the word, its key and shape."""
+    offset: int
+    text: str
+    key: str
+    shape: str  # before context: a lone capital is "initial" only when a dot follows
+    possessive: bool
+
+
+@lru_cache(maxsize=200_000)  # words repeat across texts: each is read once
+def _pieces(word: str) -> tuple[Piece, ...]:
+    """The tokens of one word: a code of up to three capitals that is no name stands apart
+    from the word it is hyphenated to ("CT-WERDERGAR", "CT-G. LIU"), a name does not
+    ("JO-ANNE", "AL-ASSAD", "Jean-Pierre"); a possessive 's is no part of the name."""
+    code, dash, rest = word.partition("-")
+    parts: list[tuple[int, str]] = [(0, word)]
+    if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold(code), name_data()):
+        parts = [(0, code), (len(code) + 1, rest)]
+    pieces = []
+    for offset, part in parts:
+        possessive = part[-2:-1] in ("'", "’") and part[-1] in "sS" and len(part) > 3
+        if possessive:
+            part = part[:-2]
+        pieces.append(Piece(offset, part, fold(part), _shape(part), possessive))
+    return tuple(pieces)
 
 
 def _is_code(key: str, data: NameData) -> bool:
@@ -142,14 +155,15 @@ def _is_code(key: str, data: NameData) -> bool:
 
 def _read(text: str, data: NameData) -> Text:
     tokens = []
-    for word, start, end in _words(text, data):
-        possessive = word[-2:-1] in ("'", "’") and word[-1] in "sS" and len(word) > 3
-        if possessive:
-            word, end = word[:-2], end - 2
-        token = Token(word, start, end, fold(word), _shape(word, text, end), possessive=possessive)
-        if text[end : end + 1].isdigit() or text[start - 1 : start].isdigit() or text[start - 1 : start] == "/" and text[end : end + 1] == "/":
-            token.shape = "other"  # "NPKAUS33", "12/Mar/2024"
-        tokens.append(token)
+    for match in WORD.finditer(text):
+        for piece in _pieces(match.group()):
+            start = match.start() + piece.offset
+            end = start + len(piece.text)
+            shape = "initial" if piece.shape == "other" and len(piece.text) == 1 and piece.text.isupper() and text[end : end + 1] == "." else piece.shape
+            token = Token(piece.text, start, end, piece.key, shape, possessive=piece.possessive)
+            if text[end : end + 1].isdigit() or text[start - 1 : start].isdigit() or text[start - 1 : start] == "/" and text[end : end + 1] == "/":
+                token.shape = "other"  # "NPKAUS33", "12/Mar/2024"
+            tokens.append(token)
     lang = guess_language([t.key for t in tokens], data)
     for token, after in zip(tokens, tokens[1:], strict=False):
         token.next_cap = after.shape == "cap" and text[token.end : after.start] == " "
@@ -166,8 +180,8 @@ def _read(text: str, data: NameData) -> Text:
                 before.shape == "initial" or len(before.text) == 1 and before.text.isupper()
                 or before.shape == "upper" and before.first > before.last and not before.ambiguous and not before.place):
             token.shape = "upper"  # "G. LIU", "BETTY T YEE", "STEVE FOX": a short surname, no acronym
-    for k, token in enumerate(tokens[:-1]):
-        if _undotted_initials(token, tokens[k + 1], text, lang, data):
+    for token, after in zip(tokens, tokens[1:], strict=False):
+        if after.shape in ("cap", "upper") and _undotted_initials(token, after, text, lang, data):
             token.shape, token.first, token.last, token.common, token.everyday, token.function = "initial", 0, 0, 0.0, 0.0, False
     return Text(text, lang, tokens)
 
@@ -190,9 +204,8 @@ def _undotted_initials(token: Token, after: Token, text: str, lang: str, data: N
     return vowelless and after.shape == "cap" and after.last > after.first and after.everyday < AMBIGUOUS and not after.place
 
 
-def _shape(word: str, text: str, end: int) -> str:
-    if len(word) == 1 and word.isupper() and text[end : end + 1] == ".":
-        return "initial"
+def _shape(word: str) -> str:
+    """The shape a word has alone (see `_read` for initials, which a dot makes)."""
     if word.isupper() and len(word) > 1:
         return "upper"
     if word.islower():

@@ -105,7 +105,12 @@ def extend_extension(text: str, end: int) -> int:
 
 def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 - presidio recognizer, imported lazily
     """Presidio's PhoneRecognizer over more regions, with extensions and bracketed country codes."""
+    import phonenumbers
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    # 16 regions' metadata hold more patterns than the re module's cache (512), so without
+    # phonenumbers' own cache a text recompiled hundreds of them
+    phonenumbers.enable_pattern_cache()
 
     class PhoneNumbers(PhoneRecognizer):
         def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:

@@ -23,6 +23,7 @@ import re
 import secrets
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,7 @@ class Entry:
     pseudonym: str
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every word a judge weighs, most of them many times
 def normal(text: str) -> str:
     """Table key of an original: case, accents and runs of whitespace do not matter
     ("Renée" and "renee" are one person)."""
@@ -216,7 +218,7 @@ class Vault:
         """True when some address pseudonym begins with `text` (normalised)."""
         prefix = normal(text)
         if prefix.isalnum():  # one word, as the judge asks of every word at a text's end: a set lookup
-            return self._address_openings[prefix] > 0
+            return prefix in self._address_openings
         k = bisect.bisect_left(self._address_pseudonyms, prefix)
         return k < len(self._address_pseudonyms) and self._address_pseudonyms[k].startswith(prefix)
 
@@ -298,7 +300,7 @@ class Vault:
         return self.pseudonym(original, kind)
 
     def rng(self, kind: str, original: str, attempt: int = 0) -> random.Random:
-        digest = hmac.new(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), hashlib.sha256).digest()
+        digest = hmac.digest(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), "sha256")
         return random.Random(int.from_bytes(digest, "big"))
 
     def _acceptable(self, candidate: str, *, owner: str, check_tokens: bool = True) -> bool:
@@ -320,6 +322,7 @@ class Vault:
             replaced_pseudonym = normal(replaced.pseudonym)
             self._address_pseudonyms.remove(replaced_pseudonym)
             self._address_openings.subtract(_openings(replaced_pseudonym))
+            self._address_openings = +self._address_openings  # drop the counts at zero: membership is the test
         self._entries[key] = entry
         self._added.append(entry)
         pseudonym = normal(entry.pseudonym)
@@ -332,9 +335,9 @@ class Vault:
             self._pseudonym_tokens.update(tokens(entry.pseudonym))
 
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
-        rng = self.rng(kind, original, attempt)
         if kind == "person":
             return self._person(original, attempt)
+        rng = self.rng(kind, original, attempt)
         if kind == "username":
             return self._username(original, rng, attempt)
         if kind == "email":
