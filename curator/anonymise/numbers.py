@@ -108,8 +108,9 @@ def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 
     import phonenumbers
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    # 16 regions' metadata hold more patterns than the re module's cache (512), so without
-    # phonenumbers' own cache a text recompiled hundreds of them
+    # phonenumbers compiles its metadata patterns on every use through re's cache, which holds
+    # 512 (16 regions use about 260 of them besides ours and Presidio's): its own dict keeps
+    # them all, and skips the lookups (50,000 in the benchmark's run)
     phonenumbers.enable_pattern_cache()
 
     class PhoneNumbers(PhoneRecognizer):
