@@ -471,8 +471,8 @@ def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
                and not (h.entity == "US_SSN" and text[h.start : h.end].isdigit())]
     if not claimed:
         return False
-    left = [c for i, c in enumerate(text[start:end], start) if c.isdigit() and not any(h.start <= i < h.end for h in claimed)]
-    return len(left) < 7
+    inside = {i for h in claimed for i in range(max(start, h.start), min(end, h.end))}
+    return sum(map(str.isdigit, text[start:end])) - sum(text[i].isdigit() for i in inside) < 7
 
 
 def _join(texts: list[str]) -> tuple[str, list[int]]:

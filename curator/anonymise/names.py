@@ -127,8 +127,9 @@ class Piece(NamedTuple):
     offset: int
     text: str
     key: str
-    shape: str  # before context: a lone capital is "initial" only when a dot follows
+    shape: str
     possessive: bool
+    lone_capital: bool  # an initial where a dot follows ("K."), else "other"
 
 
 @lru_cache(maxsize=200_000)  # words repeat across texts: each is read once
@@ -145,7 +146,8 @@ def _pieces(word: str) -> tuple[Piece, ...]:
         possessive = part[-2:-1] in ("'", "’") and part[-1] in "sS" and len(part) > 3
         if possessive:
             part = part[:-2]
-        pieces.append(Piece(offset, part, fold(part), _shape(part), possessive))
+        shape = _shape(part)
+        pieces.append(Piece(offset, part, fold(part), shape, possessive, shape == "other" and len(part) == 1 and part.isupper()))
     return tuple(pieces)
 
 
@@ -156,14 +158,16 @@ def _is_code(key: str, data: NameData) -> bool:
 def _read(text: str, data: NameData) -> Text:
     tokens = []
     for match in WORD.finditer(text):
-        for piece in _pieces(match.group()):
-            start = match.start() + piece.offset
-            end = start + len(piece.text)
-            shape = "initial" if piece.shape == "other" and len(piece.text) == 1 and piece.text.isupper() and text[end : end + 1] == "." else piece.shape
-            token = Token(piece.text, start, end, piece.key, shape, possessive=piece.possessive)
-            if text[end : end + 1].isdigit() or text[start - 1 : start].isdigit() or text[start - 1 : start] == "/" and text[end : end + 1] == "/":
-                token.shape = "other"  # "NPKAUS33", "12/Mar/2024"
-            tokens.append(token)
+        word_start = match.start()
+        for offset, word, key, shape, possessive, lone_capital in _pieces(match.group()):
+            start = word_start + offset
+            end = start + len(word)
+            next_char, prev_char = text[end : end + 1], text[start - 1 : start]
+            if next_char.isdigit() or prev_char.isdigit() or prev_char == "/" and next_char == "/":
+                shape = "other"  # "NPKAUS33", "12/Mar/2024"
+            elif lone_capital and next_char == ".":
+                shape = "initial"
+            tokens.append(Token(word, start, end, key, shape, 0, 0, 0.0, 0.0, False, False, possessive))
     lang = guess_language([t.key for t in tokens], data)
     for token, after in zip(tokens, tokens[1:], strict=False):
         token.next_cap = after.shape == "cap" and text[token.end : after.start] == " "

@@ -22,6 +22,7 @@ import random
 import re
 import secrets
 from collections import Counter
+from collections.abc import KeysView
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -214,6 +215,10 @@ class Vault:
         becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps)."""
         return normal(text) in self._used or normal(" ".join(TOKEN.findall(text))) in self._used
 
+    def address_openings(self) -> KeysView[str]:
+        """Every start of the first word of an address pseudonym, normalised ("9", "93", "932")."""
+        return self._address_openings.keys()
+
     def starts_an_address_pseudonym(self, text: str) -> bool:
         """True when some address pseudonym begins with `text` (normalised)."""
         prefix = normal(text)
@@ -322,7 +327,8 @@ class Vault:
             replaced_pseudonym = normal(replaced.pseudonym)
             self._address_pseudonyms.remove(replaced_pseudonym)
             self._address_openings.subtract(_openings(replaced_pseudonym))
-            self._address_openings = +self._address_openings  # drop the counts at zero: membership is the test
+            for gone in [k for k, count in self._address_openings.items() if count <= 0]:
+                del self._address_openings[gone]  # membership is the test (see `address_openings`)
         self._entries[key] = entry
         self._added.append(entry)
         pseudonym = normal(entry.pseudonym)
