@@ -54,6 +54,7 @@ _LINE_ENDS = re.compile(r"[ \t.]*(?:$|,)")
 _COUNT = re.compile(r" \d+(?![^\s])")  # " 248" then a space or the line end: a vote count, no "2D", "12.50"
 _ENTRY_START = re.compile(r"(?:\n|[ \t]#?\d+ )[ \t]*\Z")  # a line start or the count of the entry before
 _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
+NAME_SHAPES = frozenset({"cap", "upper", "initial"})
 SENTENCE_END = frozenset(".!?:;\x00•*>|\"“”«»(")
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
@@ -77,10 +78,6 @@ class Token:
     @property
     def named(self) -> bool:
         return bool(self.first or self.last)
-
-    @property
-    def name_shaped(self) -> bool:
-        return self.shape in ("cap", "upper", "initial")
 
     @property
     def ambiguous(self) -> bool:
@@ -354,7 +351,7 @@ def _signed_line(doc: Text, i: int) -> bool:
 
 def _usable(token: Token) -> bool:
     """Could be (part of) a name: shaped like one and no function or place word."""
-    return token.name_shaped and token.key not in cue.NOT_NAMES and not token.function or token.key in cue.PARTICLES
+    return token.shape in NAME_SHAPES and token.key not in cue.NOT_NAMES and not token.function or token.key in cue.PARTICLES
 
 
 def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> int:
@@ -650,6 +647,8 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
 def _listed(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 6: an entry of a list in capitals shaped like the people found in it."""
     found = {k for i, j in doc.found for k in range(i, j)}
+    if len(found) < 2 * LIST_PEERS:
+        return  # each person's entry holds two found words, and entries never share a word
     entries = list(_entries(doc))
     people = [(i, j) for i, j in entries if i in found and i + 1 in found]
     if len(people) < LIST_PEERS:
@@ -696,6 +695,8 @@ def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
     tokens = doc.tokens
     found = {i for i, j in doc.found for i in range(i, j)}
     seen = {tokens[i].key for i in found if tokens[i].shape != "initial" and tokens[i].key not in cue.PARTICLES and len(tokens[i].key) > 2}
+    if not seen:
+        return
     for i, token in enumerate(tokens):
         if i in found or token.key not in seen or token.shape not in ("cap", "upper"):
             continue
