@@ -283,13 +283,10 @@ class Judge:
         if self.vault is None:
             return []
         vault = self.vault
-        openings = vault.address_openings()
         for word in ALNUM_RUN.finditer(text, max(0, len(text) - CUT_TAIL)):
-            first = text[word.start()]
-            if first.isascii() and first.lower() not in openings:
-                continue  # no address pseudonym starts with this letter or digit (its one-letter opening)
             # the word must open an address pseudonym ("9324") before its tail is looked up
-            if vault.starts_an_address_pseudonym(word.group()) and cut_address_pseudonym(vault, text[word.start():]):
+            if vault.may_start_an_address_pseudonym(text[word.start()]) and vault.starts_an_address_pseudonym(word.group()) \
+                    and cut_address_pseudonym(vault, text[word.start():]):
                 return [(word.start(), len(text))]
         return []
 

@@ -182,7 +182,7 @@ def _read(text: str, data: NameData) -> Text:
                 or before.shape == "upper" and before.first > before.last and not before.ambiguous and not before.place):
             token.shape = "upper"  # "G. LIU", "BETTY T YEE", "STEVE FOX": a short surname, no acronym
     for token, after in zip(tokens, tokens[1:], strict=False):
-        if after.shape in ("cap", "upper") and _undotted_initials(token, after, text, lang, data):
+        if _undotted_initials(token, after, text, lang, data):
             token.shape, token.first, token.last, token.common, token.everyday, token.function = "initial", 0, 0, 0.0, 0.0, False
     return Text(text, lang, tokens)
 
@@ -474,7 +474,7 @@ def _runs(doc: Text) -> Iterator[tuple[int, int]]:
     found = {k for i, j in doc.found for k in range(i, j)}  # by the cues and reversed rows before
     i = 0
     while i < len(tokens):
-        if i in found or not _usable(tokens[i]) or tokens[i].shape not in ("cap", "upper", "initial"):
+        if i in found or not _usable(tokens[i]) or tokens[i].shape not in NAME_SHAPES:
             i += 1  # a lower-case particle opens no name ("la nómina de Phoenix")
             continue
         j = _segment(doc, i)

@@ -22,7 +22,6 @@ import random
 import re
 import secrets
 from collections import Counter
-from collections.abc import KeysView
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -215,9 +214,12 @@ class Vault:
         becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps)."""
         return normal(text) in self._used or normal(" ".join(TOKEN.findall(text))) in self._used
 
-    def address_openings(self) -> KeysView[str]:
-        """Every start of the first word of an address pseudonym, normalised ("9", "93", "932")."""
-        return self._address_openings.keys()
+    def may_start_an_address_pseudonym(self, char: str) -> bool:
+        """False when no address pseudonym starts with a word whose first letter or digit is
+        `char`: the quick test the judge makes of every word at a text's end before
+        `starts_an_address_pseudonym` (an ASCII character normalises to itself in lower case;
+        any other is left to the full test)."""
+        return not char.isascii() or char.lower() in self._address_openings
 
     def starts_an_address_pseudonym(self, text: str) -> bool:
         """True when some address pseudonym begins with `text` (normalised)."""
@@ -328,7 +330,7 @@ class Vault:
             self._address_pseudonyms.remove(replaced_pseudonym)
             self._address_openings.subtract(_openings(replaced_pseudonym))
             for gone in [k for k, count in self._address_openings.items() if count <= 0]:
-                del self._address_openings[gone]  # membership is the test (see `address_openings`)
+                del self._address_openings[gone]  # membership is the test
         self._entries[key] = entry
         self._added.append(entry)
         pseudonym = normal(entry.pseudonym)
