@@ -17,6 +17,8 @@ reaches a postcode (so "Sector 21" or "2024 Microsoft" alone are not).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import NamedTuple
 
 UPPER = "A-ZÀ-ÖØ-Þ"
 NAME = rf"[{UPPER}][\w'’.-]*"  # a Capitalised word of a street or city name
@@ -119,6 +121,61 @@ OPENERS = [
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
 ]
+# Every pattern but the unit and number openers needs a word of its own list, standing alone
+# (a type word before a space or dot, a German suffix ending a word): a text without one is
+# not scanned. Case-blind lists are checked on ASCII texts only, where lowering is exact.
+WORD_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _first_words(alternatives: str, *, fold: bool = False) -> frozenset[str]:
+    """The first word of each alternative of a list ("Bluffs?" gives Bluff and Bluffs)."""
+    words = set()
+    for alternative in alternatives.split("|"):
+        first = WORD_RUN.match(alternative.removesuffix("s?"))
+        assert first is not None, alternative
+        words.add(first.group())
+        if alternative.endswith("s?"):
+            words.add(first.group() + "s")
+    return frozenset(w.lower() for w in words) if fold else frozenset(words)
+
+
+class Words(NamedTuple):
+    runs: frozenset[str]  # the text's runs of letters, as written
+    lowered: frozenset[str] | None  # lowered, for an ASCII text
+
+
+def _words(text: str) -> Words:
+    runs = frozenset(WORD_RUN.findall(text))
+    return Words(runs, frozenset(r.lower() for r in runs) if text.isascii() else None)
+
+
+def _has(words: frozenset[str]) -> Callable[[Words], bool]:
+    return lambda found: not words.isdisjoint(found.runs)
+
+
+def _has_folded(words: frozenset[str]) -> Callable[[Words], bool]:
+    return lambda found: found.lowered is None or not words.isdisjoint(found.lowered)
+
+
+def _has_suffix(suffixes: tuple[str, ...]) -> Callable[[Words], bool]:
+    return lambda found: found.lowered is None or any(run.endswith(suffixes) for run in found.lowered)
+
+
+def _always(_found: Words) -> bool:
+    return True
+
+
+_TYPE_AFTER = _has(_first_words(TYPES_AFTER))
+STREET_GATES = [
+    _TYPE_AFTER,
+    _has_folded(_first_words(TYPES_BEFORE, fold=True)),
+    _has_folded(_first_words(TYPES_BEFORE, fold=True)),
+    _has_suffix(tuple(GERMAN_SUFFIX.split("|"))),
+    _has(_first_words("Straße|Strasse|Str|Weg|Allee|Platz|Gasse|Ring|Damm")),
+    _has(_first_words("Am|An|Auf|Im|In|Zum|Zur|Unter|Platz")),
+    _has(frozenset({"P", "PO", "POBox", "G", "GP", "GPO", "Locked", "Postfach", "Apartado", "B", "BP", "Boîte", "Postbus"})),
+]
+OPENER_GATES = [_always, _always, _TYPE_AFTER, _always]
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
@@ -131,8 +188,11 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
     if not any(c.isdigit() for c in text):
         return []
     found: list[tuple[int, int, float]] = []
-    starts = sorted({(m.start(), m.end(), True) for p in STREETS for m in p.finditer(text)}
-                    | {(m.start(), m.end(), False) for p in OPENERS for m in p.finditer(text)})
+    words = _words(text)
+    starts = sorted({(m.start(), m.end(), True) for p, gate in zip(STREETS, STREET_GATES, strict=True) if gate(words)
+                     for m in p.finditer(text)}
+                    | {(m.start(), m.end(), False) for p, gate in zip(OPENERS, OPENER_GATES, strict=True) if gate(words)
+                       for m in p.finditer(text)})
     for start, end, street in starts:
         if any(s <= start < e for s, e, _ in found):
             continue

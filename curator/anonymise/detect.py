@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from curator.anonymise.numbers import EXTENSION, extend_extension
@@ -79,18 +79,30 @@ class Hit:
         return KINDS.get(self.entity, "generic")
 
 
+# A chain: digits each at most three other characters from the next ("4111 1111 1111 1111",
+# "+44 (0)20 7946 0958"). Every number-shaped recognizer needs a chain of some length; one
+# pass measures a text's longest for all of them.
+_DIGIT_CHAIN = re.compile(r"\d(?:\D{0,3}\d)*")
+_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=4096)
+def _longest_digit_chain(text: str) -> int:
+    return max((len(_DIGIT.findall(chain)) for chain in _DIGIT_CHAIN.findall(text)), default=0)
+
+
 def _digits(n: int) -> Callable[[str], bool]:
-    pattern = re.compile(r"\d" + r"\D{0,3}\d" * (n - 1))
-    return lambda text: pattern.search(text) is not None
+    return lambda text: _longest_digit_chain(text) >= n
 
 
-_TEN_DIGITS = _digits(10)
-_IBAN_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}")
-_NINO_HINT = re.compile(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}")
-_IP_HINT = re.compile(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::")
+# Two letters, maybe a space, then digits: the digits come first in the pattern (looking back
+# for the letters), as a scan for a digit is much cheaper than trying every letter.
+_IBAN_HINT = re.compile(r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))")  # "DE89", "gb 29"
+_NINO_HINT = re.compile(r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))\s?\d{2}")  # "QQ 12 34"
+_IPV4_HINT = re.compile(r"\d\.\d")
+_IPV6_HINT = re.compile(r"[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
 _ADDRESS_HINT = re.compile(r"\d[^\n]{0,60}[A-Za-z]|[A-Za-z][^\n]{0,60}\d")
-_DIGIT = re.compile(r"\d")
 _NAME_HINT = re.compile(r"[^\W\d_]{2}")  # lower-case and UPPER-CASE names too
 
 # Cheap tests: a recognizer runs on a text only when its test passes.
@@ -98,14 +110,14 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "EMAIL_ADDRESS": lambda t: "@" in t,
     "PHONE_NUMBER": _digits(7),
     "CREDIT_CARD": _digits(12),
-    "IBAN_CODE": lambda t: _IBAN_HINT.search(t) is not None and _TEN_DIGITS(t),
-    "IP_ADDRESS": lambda t: _IP_HINT.search(t) is not None,
-    "URL": lambda t: _URL_HINT.search(t) is not None,
+    "IBAN_CODE": lambda t: _longest_digit_chain(t) >= 10 and _IBAN_HINT.search(t) is not None,
+    "IP_ADDRESS": lambda t: ("." in t and _IPV4_HINT.search(t) is not None) or (":" in t and _IPV6_HINT.search(t) is not None),
+    "URL": lambda t: "." in t and _URL_HINT.search(t) is not None,
     "US_SSN": _digits(9),
     "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
     "PERSON": lambda t: _NAME_HINT.search(t) is not None,
     # a digit first: without one, the address hint would scan 60 characters after every letter
-    "STREET_ADDRESS": lambda t: _DIGIT.search(t) is not None and _NAME_HINT.search(t) is not None
+    "STREET_ADDRESS": lambda t: _longest_digit_chain(t) > 0 and _NAME_HINT.search(t) is not None
     and _ADDRESS_HINT.search(t) is not None,
 }
 
@@ -116,8 +128,9 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
 WINDOWS: dict[str, re.Pattern[str]] = {
     "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"),
     # emails and URLs never contain whitespace: the recognizer sees only the words that could be one
-    "EMAIL_ADDRESS": re.compile(r"\S*@\S*"),
-    "URL": re.compile(r"\S*\w\.\w\S*"),
+    # (a window starts where a word does: matching mid-word would only retry the same word)
+    "EMAIL_ADDRESS": re.compile(r"(?<!\S)\S*@\S*"),
+    "URL": re.compile(r"(?<!\S)\S*\w\.\w\S*"),
 }
 @cache
 def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
