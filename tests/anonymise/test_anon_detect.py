@@ -164,3 +164,39 @@ def test_windows_skipped_for_urls_hold_no_url(text):
         patch.setitem(detect.WINDOW_TESTS, "URL", lambda _window: True)
         reading_all = Detector(workers=1, entities=["URL"]).detect(text)
     assert skipping == reading_all
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 -./()+:abcDEFgbQZ\n٣", max_size=40))
+def test_prefilters_agree_with_their_plain_definitions(text):
+    """The prefilters are measured once per text and scan for digits first; each passes
+    exactly where its plain regular expression finds a match."""
+    import re
+
+    from curator.anonymise.detect import PREFILTERS
+
+    def digits(n: int) -> bool:
+        return re.search(r"\d" + r"\D{0,3}\d" * (n - 1), text) is not None
+
+    assert PREFILTERS["PHONE_NUMBER"](text) == digits(7)
+    assert PREFILTERS["CREDIT_CARD"](text) == digits(12)
+    assert PREFILTERS["US_SSN"](text) == digits(9)
+    assert PREFILTERS["IBAN_CODE"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10))
+    assert PREFILTERS["UK_NINO"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None)
+    assert PREFILTERS["IP_ADDRESS"](text) == (re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None)
+
+
+@pytest.mark.parametrize("entity", ["EMAIL_ADDRESS", "URL"])
+def test_windows_start_only_where_a_word_does(entity):
+    """Email and URL windows look back for a word's start; without it they are the same."""
+    import re
+
+    from curator.anonymise.detect import WINDOWS
+    from tests.data.pii import scoring
+
+    plain = re.compile(WINDOWS[entity].pattern.removeprefix(r"(?<!\S)"))
+    assert plain.pattern != WINDOWS[entity].pattern
+    texts = [r["text"] for r in scoring.load("test")] + ["a@b.c d@e x.y.z", "@@a.b@c", "\ta.b\nc@d"]
+    found = [[m.span() for m in WINDOWS[entity].finditer(t)] for t in texts]
+    assert found == [[m.span() for m in plain.finditer(t)] for t in texts]
+    assert sum(map(bool, found)) > 50
