@@ -81,12 +81,12 @@ class Hit:
 
 # A chain: digits each at most three other characters from the next ("4111 1111 1111 1111",
 # "+44 (0)20 7946 0958"). Every number-shaped recognizer needs a chain of some length; one
-# pass measures a text's longest for all of them.
+# pass measures a text's longest for all of them (remembered for more texts than a batch holds).
 _DIGIT_CHAIN = re.compile(r"\d(?:\D{0,3}\d)*")
 _DIGIT = re.compile(r"\d")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def _longest_digit_chain(text: str) -> int:
     return max((len(_DIGIT.findall(chain)) for chain in _DIGIT_CHAIN.findall(text)), default=0)
 
