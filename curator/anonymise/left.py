@@ -246,7 +246,9 @@ class Judge:
 
     def _detected(self, text: str, hits: list, disguised: list[tuple[int, int]], raw: bool) -> list[DetectedSpan]:
         # a pseudonym host ("x-y.example") is no top-level domain the URL recognizer knows
-        urls = [(h.start, h.end) for h in hits if h.entity == "URL"] + [m.span() for m in SCHEMED_URL.finditer(text)]
+        urls = [(h.start, h.end) for h in hits if h.entity == "URL"]
+        if "://" in text:
+            urls += [m.span() for m in SCHEMED_URL.finditer(text)]
         found = []
         for hit in hits:
             value = text[hit.start : hit.end]
@@ -307,6 +309,8 @@ class Judge:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
         from curator.anonymise.names import known_name_words
 
+        if "@" not in text:
+            return []
         names = known_name_words()
         found = []
         for match in MENTION.finditer(text):
