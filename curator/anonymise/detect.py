@@ -19,6 +19,7 @@ in them batch by batch while the caller rewrites earlier ones (`Detector.ahead`)
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import os
 import re
@@ -77,6 +78,12 @@ class Hit:
     @property
     def kind(self) -> str:
         return KINDS.get(self.entity, "generic")
+
+
+# what a recognizer read in each window: (recognizer name, window) -> (start, end, score)
+Windows = dict[tuple[str, str], list[tuple[int, int, float]]]
+# the texts a caller will detect because of a text's hits (see Detector.ahead)
+Follow = Callable[[str, list[Hit]], Iterable[str]]
 
 
 # A chain: digits each at most three other characters from the next ("4111 1111 1111 1111",
@@ -260,7 +267,7 @@ class Detector:
         self._cache: dict[str, list[Hit]] = {}
         self._phones: dict[str, PhoneRecognizer] = {}  # one-region recognizers
         # (recognizer, window) -> (start, end, score) of what the recognizer read in the window
-        self._windows: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
+        self._windows: Windows = {}
         self._nlp = load_spacy(ner_model) if ner_model else None
 
     def detect(self, text: str) -> list[Hit]:
@@ -344,27 +351,31 @@ class Detector:
         return self._phones[region]
 
     @contextmanager
-    def ahead(self, chars: int) -> Iterator[Callable[[list[str]], Callable[[], None]]]:
+    def ahead(self, chars: int, follow: Follow | None = None) -> Iterator[Callable[[list[str]], Callable[[], None]]]:
         """Detect batches while the caller works on earlier ones: yields `detect(texts)`, which
         starts detecting `texts` in a forked worker and returns `ready()`, which waits until
         they are in the cache. For `chars` of text too few to be worth a worker (or where
-        processes cannot fork), `ready()` detects them here."""
+        processes cannot fork), `ready()` detects them here.
+
+        `follow(text, hits)`: the texts the caller will detect next because of these hits (a
+        rewriter's URL paths), detected in the same pass, as one batch, not one at a time later."""
         count = self._forked_workers(chars)
         if count < 2:
             def detect_here(texts: list[str]) -> Callable[[], None]:
                 def ready() -> None:
-                    self.detect_many(texts)
+                    found = self.detect_many(texts)
+                    if follow is not None:
+                        self.detect_many(_followed(texts, found, follow))
                 return ready
             yield detect_here
             return
-        with forked_pool(self._run_part, count) as submit:
+        with forked_pool(functools.partial(self._run_ahead, follow=follow), count) as submit:
             def detect(texts: list[str]) -> Callable[[], None]:
-                todo = sorted({t for t in texts if t not in self._cache})
-                pending = submit(todo)
+                pending = submit(sorted({t for t in texts if t not in self._cache}))
 
                 def ready() -> None:
-                    hits, windows = pending.get()
-                    self._cache.update(zip(todo, hits, strict=True))
+                    done, hits, windows = pending.get()
+                    self._cache.update(zip(done, hits, strict=True))
                     self._windows.update(windows)
                 return ready
             yield detect
@@ -384,13 +395,24 @@ class Detector:
     def _forked_workers(self, chars: int) -> int:
         return forked_workers(self.workers, min(MAX_WORKERS, chars // CHARS_PER_WORKER))
 
-    def _run_part(self, texts: list[str]) -> tuple[list[list[Hit]], dict[tuple[str, str], list[tuple[int, int, float]]]]:
+    def _run_part(self, texts: list[str]) -> tuple[list[list[Hit]], Windows]:
         """Hits per text, and the windows read meanwhile (a forked worker's own memory is lost)."""
         known = len(self._windows)
         hits = self._run_here(texts)
         if len(self._windows) < known:  # cleared at its limit
             known = 0
         return hits, dict(itertools.islice(self._windows.items(), known, None))
+
+    def _run_ahead(self, texts: list[str], follow: Follow | None) -> tuple[list[str], list[list[Hit]], Windows]:
+        """`_run_part` for `ahead`, and then for what `follow` makes of its texts: the texts
+        detected, their hits, and the windows read meanwhile."""
+        hits, windows = self._run_part(texts)
+        if follow is None:
+            return texts, hits, windows
+        asked = set(texts)
+        more = [t for t in _followed(texts, hits, follow) if t not in self._cache and t not in asked]
+        more_hits, more_windows = self._run_part(more)
+        return texts + more, hits + more_hits, windows | more_windows
 
     def _run_here(self, texts: list[str]) -> list[list[Hit]]:
         results: list[list[Hit]] = [[] for _ in texts]
@@ -426,6 +448,10 @@ class Detector:
                     if entity:
                         results[i].append(Hit(ent.start_char, ent.end_char, entity, 0.85))
         return results
+
+
+def _followed(texts: list[str], hits: list[list[Hit]], follow: Follow) -> list[str]:
+    return sorted({more for text, found in zip(texts, hits, strict=True) for more in follow(text, found) if more.strip()})
 
 
 def _could_be_phone(window: str) -> bool:

@@ -20,7 +20,7 @@ from typing import TypeVar
 from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector
+from curator.anonymise.detect import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.left import DetectedSpan, Judge, is_safe
 from curator.anonymise.terms import TOKEN, TermIndex
@@ -56,7 +56,7 @@ class Rewriter:
         once LAG later ones are rewritten), as the vault's pseudonyms depend on it."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         batches = _batches(todo)
-        with self.detector.ahead(sum(map(len, todo))) as detect:
+        with self.detector.ahead(sum(map(len, todo)), follow=url_parts) as detect:
             detected = deque(detect(batch) for batch in batches[:AHEAD])
             rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = deque()
             for k, batch in enumerate(batches):
@@ -119,15 +119,33 @@ class Rewriter:
 
     def _url(self, url: str, raw: bool) -> str:
         """New host under .example; the rest goes through the rewriter (names, ids, emails)."""
-        match = URL_HOST.match(url)
-        if match is None:
+        parts = split_url(url)
+        if parts is None:
             return self.vault.pseudonym(url, "url")
-        head, host = match.group("head"), match.group("host")
+        head, host, rest = parts
         if "@" in head:
             head = self._rewrite(head, in_url=True, raw=raw)[0]
         new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
-        rest, _ = self._rewrite(url[match.end():], in_url=True, raw=raw)
-        return head + new_host + rest
+        return head + new_host + self._rewrite(rest, in_url=True, raw=raw)[0]
+
+
+def split_url(url: str) -> tuple[str, str, str] | None:
+    """(scheme and user, host, the rest) of a URL, or None where no host opens it."""
+    match = URL_HOST.match(url)
+    if match is None:
+        return None
+    return match.group("head"), match.group("host"), url[match.end():]
+
+
+def url_parts(text: str, hits: list[Hit]) -> list[str]:
+    """What `Rewriter._url` will rewrite, and so detect, of each URL found in `text`: its
+    user and its path. Detected with the text's batch (see `Detector.ahead`)."""
+    parts = []
+    for hit in hits:
+        if hit.kind == "url" and (split := split_url(text[hit.start : hit.end])) is not None:
+            head, _, rest = split
+            parts += [head, rest] if "@" in head else [rest]
+    return parts
 
 
 def _batches(texts: list[str]) -> list[list[str]]:

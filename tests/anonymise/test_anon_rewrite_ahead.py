@@ -58,3 +58,33 @@ def test_a_failing_worker_fails_the_rewrite_and_leaves_no_process(monkeypatch):
     with pytest.raises(RuntimeError, match="a worker failed"):
         _rewritten(_texts(), workers=2)
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_url_paths_are_detected_with_their_batch_not_one_at_a_time(monkeypatch, workers):
+    """The path and user of each URL (what Rewriter._url rewrites) are detected with the
+    batch that holds the URL, in the worker when there is one: this process detects only
+    what its own rewriting made (a rewrite's rewrite), never a URL path of the input."""
+    parent = os.getpid()
+    here: list[str] = []
+    real_run = Detector._run_here
+
+    def run_here(self: Detector, texts: list[str]) -> list:
+        if os.getpid() == parent:
+            here.extend(texts)
+        return real_run(self, texts)
+
+    monkeypatch.setattr(Detector, "_run_here", run_here)
+    texts = _texts() + [f"Report for Maria Lopez: https://docs.acme-corp.com/u/maria.lopez/q{n}.pdf?by=mlopez "
+                        f"and ftp://jorge.ramos@files.acme-corp.com/in/{n}" for n in range(40)]
+    rewritten, _ = _rewritten(texts, workers=workers)
+    assert all("acme-corp" not in t and "jorge" not in t for t in rewritten[-40:])  # hosts and users rewritten
+    paths = {f"/u/maria.lopez/q{n}.pdf?by=mlopez" for n in range(40)}
+    if workers == 2:
+        assert not paths & set(here)  # detected in the workers
+    else:
+        calls = []
+        monkeypatch.setattr(Detector, "_run_here", lambda self, batch: calls.append(batch) or real_run(self, batch))
+        _rewritten(texts, workers=1)
+        path_calls = [batch for batch in calls if paths & set(batch)]
+        assert len(path_calls) < 5 and sum(len(paths & set(batch)) for batch in path_calls) == len(paths)  # in a few batches
