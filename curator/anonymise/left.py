@@ -15,16 +15,18 @@ user keeps (`Keep`), and digits inside a URL (an anchor or version is no phone n
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from urllib.parse import unquote
 from weakref import WeakKeyDictionary
 
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
-from curator.anonymise.terms import TermIndex
+from curator.anonymise.terms import TermIndex, text_tokens
 from curator.anonymise.vault import Entry, Vault, normal, tokens
 
 # Without the vault a pseudonymised name cannot be told from a real one, so name hits are
@@ -44,7 +46,6 @@ UNSEARCHED_KINDS = frozenset({"position", "url"})
 WORDED_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
                 "url")
 
-ALNUM_RUN = re.compile(r"[^\W_]+")
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
 MIN_CUT_ADDRESS = 8  # characters: a shorter start ("12 Ma") is no evidence of any one pseudonym
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
@@ -285,11 +286,14 @@ class Judge:
         if self.vault is None:
             return []
         vault = self.vault
-        for word in ALNUM_RUN.finditer(text, max(0, len(text) - CUT_TAIL)):
+        tail = max(0, len(text) - CUT_TAIL)
+        tokens = text_tokens(text)  # the words: tokenised once for every index already
+        for start, end, _ in tokens[bisect.bisect_right(tokens, tail, key=itemgetter(1)):]:
+            start = max(start, tail)  # the word the tail starts in, from there
             # the word must open an address pseudonym ("9324") before its tail is looked up
-            if vault.may_start_an_address_pseudonym(text[word.start()]) and vault.starts_an_address_pseudonym(word.group()) \
-                    and cut_address_pseudonym(vault, text[word.start():]):
-                return [(word.start(), len(text))]
+            if vault.may_start_an_address_pseudonym(text[start]) and vault.starts_an_address_pseudonym(text[start:end]) \
+                    and cut_address_pseudonym(vault, text[start:]):
+                return [(start, len(text))]
         return []
 
     def _real_words(self, text: str, start: int, end: int) -> list[DetectedSpan]:

@@ -132,7 +132,7 @@ class TermIndex:
         """Non-overlapping matches, longest first from left to right."""
         if not self._keys:
             return []
-        toks = _tokens(text)
+        toks = text_tokens(text)
         prefixes = self._prefixes
         found: list[TermMatch] = []
         done = 0  # tokens before this are inside a match
@@ -180,12 +180,25 @@ class TermIndex:
         return True
 
 
-def _tokens(text: str) -> tuple[tuple[int, int, str], ...]:
+def text_tokens(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, folded) of every letter/digit run of `text`, in order."""
     return _tokens_cached(text) if len(text) <= CACHED_TEXT else _tokenize(text)
 
 
 def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
-    return tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+    if not text.isascii():
+        return tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+    # lowering an ASCII text folds every token and keeps every offset; each token is found
+    # from where the last one ended, as only non-token characters lie between them
+    lowered = text.lower()
+    find = lowered.find
+    found = []
+    end = 0
+    for token in TOKEN.findall(lowered):
+        start = find(token, end)
+        end = start + len(token)
+        found.append((start, end, token))
+    return tuple(found)
 
 
 # every judge holds several indexes (the input's terms, the vault's originals, its pseudonyms)

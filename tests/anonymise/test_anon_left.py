@@ -11,6 +11,8 @@ import random
 from urllib.parse import quote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from curator.anonymise import anonymise, anonymise_text, find_leaks
 from curator.anonymise.apply import anonymise_file_name
@@ -252,3 +254,13 @@ def test_a_name_the_finder_reads_inside_a_pseudonym_email_is_that_emails(vault):
     vault.assign("nathaniel.phillips@hotmail.com", "email", "dave.lang@north-summer.example")
     assert anonymise_text("dave.lang@north-summer.example", vault) == "dave.lang@north-summer.example"
     assert find_leaks([("email", "dave.lang@north-summer.example")], vault) == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aZ9_ .-\n'é", max_size=30))
+def test_tokens_of_an_ascii_text_are_those_of_the_general_rule(text):
+    """An ASCII text is tokenised on its lowered copy (terms._tokenize); any text, ASCII or
+    not, gets the tokens the general rule gives: every letter/digit run, folded."""
+    from curator.anonymise.terms import TOKEN, fold, text_tokens
+
+    assert text_tokens(text) == tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
