@@ -106,3 +106,28 @@ def mentioned(name: str, text: str) -> bool:
     """True when `name` occurs in `text`, ignoring case, spaces and punctuation (so the glued
     "BAIN,JMATTHEW" and "AIRFAREFORKFORD" count as "BAIN, J MATTHEW" and "K FORD")."""
     return _squash(name) in _squash(text)
+
+
+def where_mentioned(name: str, text: str, around: int = 40) -> list[str]:
+    """The passages of `text` in which `mentioned` finds `name`, for a failure to show."""
+    letters = [(i, c) for i, c in enumerate(text) if c.isalnum()]  # what _squash keeps, by offset
+    squashed = "".join(c for _, c in letters).casefold()
+    wanted = _squash(name)
+    passages = []
+    at = squashed.find(wanted)
+    while at >= 0 and len(squashed) == len(letters):  # casefold kept every length: offsets map back
+        start, end = letters[at][0], letters[at + len(wanted) - 1][0] + 1
+        passages.append(text[max(0, start - around) : end + around])
+        at = squashed.find(wanted, at + 1)
+    return passages
+
+
+def without_pseudonyms(text: str, pseudonyms: list[str]) -> str:
+    """`text` lowered, with every pseudonym of two or more words the vault handed out cut out:
+    the loose `mentioned` finds "G. LIU" in the pseudonym "Craig Liu" ("craigliu"), which names
+    nobody real. A pseudonym of one word stays, so a real "G. LIU" whose surname was handed out
+    to someone else as a pseudonym word is still found."""
+    lowered = text.lower()
+    for pseudonym in sorted({p.lower() for p in pseudonyms if len(re.findall(r"[^\W_]+", p)) > 1}, key=len, reverse=True):
+        lowered = lowered.replace(pseudonym, " ")
+    return lowered
