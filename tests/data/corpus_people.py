@@ -21,11 +21,13 @@ the Brown Act (Cupertino) and street names (chemin Scott, Meredith in Chelsea).
 Names are written as the document shows them (capitals kept). pdfplumber's default text
 extraction glues some words together ("BAIN,JMATTHEW", "AIRFAREFORKFORD" in the senate
 expenditures; `extract_text(x_tolerance=1)` separates them), so compare with `mentioned`,
-which ignores case, spaces and punctuation.
+which ignores case, spaces and punctuation, but not where the words of the text are.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 
 CORPUS_PEOPLE: dict[str, list[str]] = {
@@ -98,36 +100,59 @@ CORPUS_METADATA_PEOPLE: dict[str, list[str]] = {
 }
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).casefold()
+TOKEN = re.compile(r"[^\W_]+")
 
 
-def mentioned(name: str, text: str) -> bool:
-    """True when `name` occurs in `text`, ignoring case, spaces and punctuation (so the glued
-    "BAIN,JMATTHEW" and "AIRFAREFORKFORD" count as "BAIN, J MATTHEW" and "K FORD")."""
-    return _squash(name) in _squash(text)
+class Squashed:
+    """A text without case, spaces and punctuation, which remembers where its words were."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offsets = [m.start() for m in TOKEN.finditer(text)]
+        words = [w.casefold() for w in TOKEN.findall(text)]
+        self.letters = "".join(words)
+        self.starts = list(itertools.accumulate((len(w) for w in words[:-1]), initial=0))
+        self.start_set = set(self.starts)
+        self.end_set = {start + len(w) for start, w in zip(self.starts, words, strict=True)}
+
+    def matches(self, name: str) -> list[int]:
+        """Where `name` is written, its words glued or not, as pdfplumber glues them ("BAIN,JMATTHEW"
+        for "BAIN, J MATTHEW", "AIRFAREFORKFORD" for "K FORD"), at positions in `letters`.
+
+        Not where its letters only run across other words: a word of the text may not split one
+        of the name's ("amBER G" is no "M BERG", "pdfplumBER-Glenda" neither), and an initial
+        glued to the word before it is glued to the rest of the name too, as pdfplumber glues
+        ("AIRFAREFORAVELEZ-GREEN"; but "crai-G LIU" in "Craig Liu" is no "G. LIU")."""
+        words = [w.casefold() for w in TOKEN.findall(name)]
+        wanted = "".join(words)
+        joints = set(itertools.accumulate(len(w) for w in words[:-1]))
+        found = []
+        at = self.letters.find(wanted)
+        while at >= 0:
+            end = at + len(wanted)
+            inner = [k - at for k in self.starts[bisect.bisect_right(self.starts, at) : bisect.bisect_left(self.starts, end)]]
+            initial_cut_off = len(words) > 1 and (
+                at not in self.start_set and len(words[0]) == 1 and at + 1 in self.start_set
+                or end not in self.end_set and len(words[-1]) == 1 and end - 1 in self.start_set)
+            if all(k in joints for k in inner) and not initial_cut_off:
+                found.append(at)
+            at = self.letters.find(wanted, at + 1)
+        return found
+
+    def passage(self, at: int, around: int = 40) -> str:
+        """The text around position `at` of `letters`."""
+        word = bisect.bisect_right(self.starts, at) - 1
+        offset = self.offsets[word] + (at - self.starts[word])
+        return self.text[max(0, offset - around) : offset + around]
 
 
-def where_mentioned(name: str, text: str, around: int = 40) -> list[str]:
-    """The passages of `text` in which `mentioned` finds `name`, for a failure to show."""
-    letters = [(i, c) for i, c in enumerate(text) if c.isalnum()]  # what _squash keeps, by offset
-    squashed = "".join(c for _, c in letters).casefold()
-    wanted = _squash(name)
-    passages = []
-    at = squashed.find(wanted)
-    while at >= 0 and len(squashed) == len(letters):  # casefold kept every length: offsets map back
-        start, end = letters[at][0], letters[at + len(wanted) - 1][0] + 1
-        passages.append(text[max(0, start - around) : end + around])
-        at = squashed.find(wanted, at + 1)
-    return passages
+def mentioned(name: str, text: str | Squashed) -> bool:
+    """True when `name` is written in `text` (see `Squashed.matches`)."""
+    squashed = text if isinstance(text, Squashed) else Squashed(text)
+    return bool(squashed.matches(name))
 
 
-def without_pseudonyms(text: str, pseudonyms: list[str]) -> str:
-    """`text` lowered, with every pseudonym of two or more words the vault handed out cut out:
-    the loose `mentioned` finds "G. LIU" in the pseudonym "Craig Liu" ("craigliu"), which names
-    nobody real. A pseudonym of one word stays, so a real "G. LIU" whose surname was handed out
-    to someone else as a pseudonym word is still found."""
-    lowered = text.lower()
-    for pseudonym in sorted({p.lower() for p in pseudonyms if len(re.findall(r"[^\W_]+", p)) > 1}, key=len, reverse=True):
-        lowered = lowered.replace(pseudonym, " ")
-    return lowered
+def where_mentioned(name: str, text: str | Squashed) -> list[str]:
+    """The passages of `text` in which `name` is written, for a failure to show."""
+    squashed = text if isinstance(text, Squashed) else Squashed(text)
+    return [squashed.passage(at) for at in squashed.matches(name)]
