@@ -26,6 +26,10 @@ LONG_SCAN = CORPUS / "pdfs" / "pdfplumber-chelsea_pdta.pdf"
 SHORT_SCAN = CORPUS / "images" / "ocrmypdf-typewriter.png"
 
 
+def interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def group_members(group: int) -> dict[int, str]:
     """pid -> command name of every live (not zombie) process in a process group."""
     found = {}
@@ -63,6 +67,9 @@ def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(sandbox, 
          "--ocr", "always", "--workers", "2"],
         cwd=sandbox.cwd, env=sandbox.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: what the scan looks in
+        # Ctrl-C as a terminal delivers it: a suite started in the background (`make test &`,
+        # nohup) hands its children SIGINT ignored, and Python keeps an inherited SIG_IGN
+        preexec_fn=interruptible,
     )
     try:
         wait_for(lambda: "tesseract" in group_members(child.pid).values(), 180, "a running Tesseract")
