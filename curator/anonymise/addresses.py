@@ -176,6 +176,10 @@ STREET_GATES = [
     _has(frozenset({"P", "PO", "POBox", "G", "GP", "GPO", "Locked", "Postfach", "Apartado", "B", "BP", "Boîte", "Postbus"})),
 ]
 OPENER_GATES = [_always, _always, _TYPE_AFTER, _always]
+# What every postcode of POSTAL_PARTS holds (four digits, "75-001", "560 038", "L5G 1E2", "S7
+# 1QT", "D02 X285"): an opener is an address only before a postcode, so a text without one
+# anywhere is not scanned for openers.
+POSTCODE_CORE = re.compile(r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}")
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
@@ -189,10 +193,11 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
         return []
     found: list[tuple[int, int, float]] = []
     words = _words(text)
+    postcode = POSTCODE_CORE.search(text) is not None
     starts = sorted({(m.start(), m.end(), True) for p, gate in zip(STREETS, STREET_GATES, strict=True) if gate(words)
                      for m in p.finditer(text)}
-                    | {(m.start(), m.end(), False) for p, gate in zip(OPENERS, OPENER_GATES, strict=True) if gate(words)
-                       for m in p.finditer(text)})
+                    | {(m.start(), m.end(), False) for p, gate in zip(OPENERS, OPENER_GATES, strict=True)
+                       if postcode and gate(words) for m in p.finditer(text)})
     for start, end, street in starts:
         if any(s <= start < e for s, e, _ in found):
             continue

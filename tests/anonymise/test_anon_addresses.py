@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from curator.anonymise.addresses import find_addresses
@@ -84,6 +86,22 @@ def test_an_address_swallows_its_postcode_and_names_in_it_when_rewritten():
     assert all(h.end - h.start < address[0].end - address[0].start for h in hits if h is not address[0])
 
 
+# A unit or a street without a number opens an address only before a postcode; one postcode
+# of each shape without four digits in a row (addresses.POSTCODE_CORE gates these openers).
+OPENED_BEFORE_A_POSTCODE = [
+    "Flat 2, Port Credit, Mississauga, ON L5G 1E2",
+    "Unit 5, Ecclesall Road, Sheffield S7 1QT",
+    "Plot 7, Koramangala, Bengaluru 560 038",
+    "Apt 3, Grafton Court, Dublin, D02 X285",
+    "Lokal 4, Hoża, 00-950 Warszawa",
+]
+
+
+@pytest.mark.parametrize("text", OPENED_BEFORE_A_POSTCODE)
+def test_a_unit_opens_an_address_before_a_postcode_of_any_shape(text):
+    assert addresses(f"write to {text} by Friday") == [text]
+
+
 def test_a_pattern_skipped_for_want_of_its_words_would_have_found_nothing():
     """Street patterns run only on texts holding a word of their list (addresses.STREET_GATES):
     running every pattern on every text finds the same addresses, on the labelled PII set's
@@ -95,12 +113,13 @@ def test_a_pattern_skipped_for_want_of_its_words_would_have_found_nothing():
     texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)] + [
         "4500 SW 8th St", "12 RUE DE LA PAIX", "calle de alcalá 214", "Hauptstr. 118a", "HAUPTSTRASSE 5",
         "Am Mühlbach 7", "P.O. Box 1182", "POBox 12", "G.P.O. Box 5", "B.P. 44", "c/ mayor 12", "Gran Vía 28",
-        "Keizersgracht 123", "Schönbrunner Straße 40", "3 Bluffs Road", "4 Bluff Road"]
+        "Keizersgracht 123", "Schönbrunner Straße 40", "3 Bluffs Road", "4 Bluff Road", *OPENED_BEFORE_A_POSTCODE]
     texts += [t.upper() for t in texts] + [t.lower() for t in texts]
     gated = [find_addresses(t) for t in texts]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "STREET_GATES", [module._always] * len(module.STREETS))
         patch.setattr(module, "OPENER_GATES", [module._always] * len(module.OPENERS))
+        patch.setattr(module, "POSTCODE_CORE", re.compile(""))
         ungated = [find_addresses(t) for t in texts]
     assert gated == ungated
     assert sum(map(bool, gated)) > 200  # the texts hold addresses to find
