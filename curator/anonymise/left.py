@@ -26,13 +26,15 @@ from weakref import WeakKeyDictionary
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.detect import KIND_PRIORITY, Detector
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
-from curator.anonymise.terms import TermIndex, text_tokens
+from curator.anonymise.terms import TermIndex, TermMatch, text_tokens
 from curator.anonymise.vault import Entry, Vault, normal, tokens
 
 # Without the vault a pseudonymised name cannot be told from a real one, so name hits are
 # only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
 # reserved ranges).
 VAULT_ONLY = frozenset({"person", "organisation", "address", "username"})
+# hits that may stand inside a pseudonym ("Morris" of "5056 Morris Road"): see Judge._detected
+DISGUISABLE = frozenset({"person", "organisation", "address"})
 # A lone first or last name in another vault's fixture is that vault's pseudonym sharing a
 # common word with one of our people ("Andrea"), not our person: only whole values count.
 NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
@@ -215,10 +217,14 @@ class Judge:
         hits = self.detector.detect(text)
         if in_url:
             hits = [h for h in hits if h.kind not in ("url", "phone")]
+        known = self.known.find(text)
         # the vault's pseudonyms in the text, including those handed out since this judge was
-        # made (a polish pass reads the text its own round rewrote)
-        pseudonyms = [(m.start, m.end) for m in pseudonym_index(self.vault).find(text)] + self._cut_address(text)
-        candidates = self._originals(text, pseudonyms)
+        # made (a polish pass reads the text its own round rewrote): only a known original or
+        # a hit of a worded kind is weighed against them, so only then are they looked for
+        pseudonyms = []
+        if known or any(hit.kind in DISGUISABLE for hit in hits):
+            pseudonyms = [(m.start, m.end) for m in pseudonym_index(self.vault).find(text)] + self._cut_address(text)
+        candidates = self._originals(text, known, pseudonyms)
         candidates += self._detected(text, hits, pseudonyms, raw)
         if self.judge_names:
             candidates += self._mentions(text)
@@ -230,11 +236,15 @@ class Judge:
 
     # ------------------------------------------------------------ the detectors
 
-    def _originals(self, text: str, pseudonyms: list[tuple[int, int]]) -> list[DetectedSpan]:
+    def _originals(self, text: str, known: list[TermMatch], pseudonyms: list[tuple[int, int]]) -> list[DetectedSpan]:
+        """The input's own originals, and the vault's (`known`, found in `text`) where no
+        pseudonym or made-up value holds them."""
         found = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.certain.find(text)]
+        if not known:
+            return found
         # values that stand in for people: the vault's pseudonyms and curator's made-up values
         disguised = pseudonyms + [(m.start, m.end) for m in self._made_up_index.find(text)]
-        for m in self.known.find(text):
+        for m in known:
             if self.until is not None and self.vault is not None and \
                     not self.vault.known_at(m.term.original, m.term.kind, self.until):
                 continue

@@ -231,6 +231,24 @@ def test_an_address_pseudonym_cut_short_at_a_texts_end_is_no_leak(vault):
     title = "Can someone check the lease for Mario Pham at 9324 Monroe Avenue, Thank Falls, I"
     assert find_leaks([("title", title)], vault) == []
     assert find_leaks([("title", title.replace("9324 Monroe", "9324 Morrow"))], vault) != []
+    # cut inside the street's name: only the name finder reads something there ("Monroe")
+    assert find_leaks([("title", "Can someone check the lease at 9324 Monroe")], vault) == []
+
+
+def test_pseudonyms_are_looked_for_only_where_a_hit_or_an_original_may_stand_inside_one(vault, monkeypatch):
+    """Where a text holds no known original and no name, address or organisation, nothing can
+    hide in a pseudonym: the judge does not search it for them (half the texts of a chat)."""
+    from curator.anonymise import left
+
+    vault.pseudonym("Jose Johnson", "person")
+    searched = []
+    real = left.pseudonym_index
+    monkeypatch.setattr(left, "pseudonym_index", lambda v: searched.append(v) or real(v))
+    judge = Judge(vault, detector_for())
+    judge.spans("lgtm, merged into main at 10:30")
+    assert searched == []
+    assert [s.kind for s in judge.spans("ask Jose Johnson about it")] == ["person"]
+    assert searched == [vault]
 
 
 def test_a_real_name_made_of_pseudonym_words_in_an_import_is_rewritten(vault):
