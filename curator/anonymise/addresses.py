@@ -189,7 +189,7 @@ MAX_PARTS = 7
 
 def find_addresses(text: str) -> list[tuple[int, int, float]]:
     """(start, end, score) of every street address in `text`."""
-    if not any(c.isdigit() for c in text):
+    if not any(map(str.isdigit, text)):
         return []
     found: list[tuple[int, int, float]] = []
     words = _words(text)

@@ -511,7 +511,7 @@ def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
     if not claimed:
         return False
     inside = {i for h in claimed for i in range(max(start, h.start), min(end, h.end))}
-    return sum(map(str.isdigit, text[start:end])) - sum(text[i].isdigit() for i in inside) < 7
+    return sum(map(str.isdigit, text[start:end])) - sum(map(str.isdigit, map(text.__getitem__, inside))) < 7
 
 
 def _join(texts: list[str]) -> tuple[str, list[int]]:
