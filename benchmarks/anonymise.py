@@ -9,6 +9,7 @@ threads plus the held-out split of the labelled PII set (tests/data/pii/test.jso
 recall and precision per type on that split are printed for both (tests/data/pii/scoring.py).
 As in an import, forked processes, one per core (curator.workers), detect the next batches
 while curator's own process rewrites; its time with detection in one process is printed too.
+Curator's hottest modules run compiled where `make native` built them (the first line says).
 
     python benchmarks/anonymise.py            # ~4.5k texts, a minute or two on 2 busy cores
     python benchmarks/anonymise.py --full     # ~40k chat messages and the labelled split
@@ -35,6 +36,7 @@ from curator.anonymise.rewrite import Rewriter  # noqa: E402
 from curator.anonymise.terms import TermIndex  # noqa: E402
 from curator.anonymise.vault import Vault  # noqa: E402
 from curator.workers import available_cores, forked_map  # noqa: E402
+from scripts import compile_native  # noqa: E402
 from tests.anonymise.synth import pii_corpus, thread_export  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402
 
@@ -124,6 +126,8 @@ def main() -> int:
     random.Random(2).shuffle(texts)
     chars = sum(len(t) for t in texts)
     print(f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), {chars} chars, {len(set(texts))} distinct")
+    native = "compiled (scripts/compile_native.py)" if compile_native.built() else "plain Python (`make native` compiles them)"
+    print(f"anonymiser modules: {compile_native.problem() or native}")
 
     presidio_seconds, presidio_found = run_presidio(texts)
     curator_seconds, curator_found = run_curator(texts)

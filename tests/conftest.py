@@ -19,6 +19,15 @@ from curator.store import Store
 REPO = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A compiled module shadows its source: never test an edit that is not in the build."""
+    from scripts.compile_native import problem
+
+    stale = problem()
+    if stale:
+        raise pytest.UsageError(f"{stale}: run `make native` (or delete curator's .so files)")
+
+
 @dataclass
 class Run:
     exit_code: int

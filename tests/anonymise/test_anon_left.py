@@ -235,20 +235,18 @@ def test_an_address_pseudonym_cut_short_at_a_texts_end_is_no_leak(vault):
     assert find_leaks([("title", "Can someone check the lease at 9324 Monroe")], vault) == []
 
 
-def test_pseudonyms_are_looked_for_only_where_a_hit_or_an_original_may_stand_inside_one(vault, monkeypatch):
+def test_pseudonyms_are_looked_for_only_where_a_hit_or_an_original_may_stand_inside_one(vault):
     """Where a text holds no known original and no name, address or organisation, nothing can
     hide in a pseudonym: the judge does not search it for them (half the texts of a chat)."""
     from curator.anonymise import left
 
     vault.pseudonym("Jose Johnson", "person")
-    searched = []
-    real = left.pseudonym_index
-    monkeypatch.setattr(left, "pseudonym_index", lambda v: searched.append(v) or real(v))
     judge = Judge(vault, detector_for())
     judge.spans("lgtm, merged into main at 10:30")
-    assert searched == []
+    # the index is built on its first lookup (a call count would not see a compiled module's calls)
+    assert "pseudonyms" not in left._INDEXES.get(vault, {})
     assert [s.kind for s in judge.spans("ask Jose Johnson about it")] == ["person"]
-    assert searched == [vault]
+    assert "pseudonyms" in left._INDEXES[vault]
 
 
 def test_a_real_name_made_of_pseudonym_words_in_an_import_is_rewritten(vault):
