@@ -57,7 +57,9 @@ def problem() -> str | None:
     extensions = built()
     if not extensions:
         return None
-    recorded = json.loads(STAMP.read_text()) if STAMP.exists() else {}
+    if not STAMP.exists():
+        return f"compiled modules with no record of the sources they were built from ({STAMP.relative_to(ROOT)})"
+    recorded = json.loads(STAMP.read_text())
     changed = [m for m, digest in source_hashes().items() if recorded.get(m) != digest]
     if changed:
         return f"compiled modules are older than their source ({', '.join(changed)})"

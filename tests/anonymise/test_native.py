@@ -103,4 +103,5 @@ def test_an_edited_source_or_a_stray_extension_makes_the_build_stale(tmp_path):
 def test_no_stamp_means_stale(tmp_path):
     script = _fake_checkout(tmp_path)
     (tmp_path / "build" / "native.json").unlink()
-    assert _check(script).returncode == 1
+    unrecorded = _check(script)
+    assert unrecorded.returncode == 1 and "no record of the sources" in unrecorded.stderr
