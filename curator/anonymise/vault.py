@@ -22,6 +22,7 @@ import random
 import re
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -50,6 +51,34 @@ COMPOSITE_KINDS = frozenset({"person", "username", "email", "url"})
 PERSON_WORD_KINDS = NAME_KINDS - {"email"}
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
+
+Draw = Callable[[str, random.Random, str, int], str]  # (original, rng, locale, attempt) -> pseudonym
+# Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods).
+_SIMPLE: dict[str, Draw] = {
+    "first_name": lambda original, rng, locale, attempt: gen.first_name(original, rng, locale),
+    "last_name": lambda original, rng, locale, attempt: gen.last_name(original, rng, locale),
+    "nickname": lambda original, rng, locale, attempt: gen.nickname(original, rng, locale),
+    # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+    "id": lambda original, rng, locale, attempt: gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng),
+    "national_id": lambda original, rng, locale, attempt: gen.identifier(original, rng),
+    "phone": lambda original, rng, locale, attempt: gen.phone(original, rng),
+    "credit_card": lambda original, rng, locale, attempt: gen.credit_card(original, rng),
+    "iban": lambda original, rng, locale, attempt: gen.iban(original, rng),
+    "ssn": lambda original, rng, locale, attempt: gen.ssn(original, rng),
+    "ip": lambda original, rng, locale, attempt: gen.ip_address(original, rng),
+    "domain": lambda original, rng, locale, attempt: gen.domain(original, rng),
+    "position": lambda original, rng, locale, attempt: gen.position(original, rng),
+    "organisation": lambda original, rng, locale, attempt: gen.organisation(original, rng),
+    "address": lambda original, rng, locale, attempt: gen.address(original, rng),
+    "channel": lambda original, rng, locale, attempt: gen.slug_words(original, rng),
+    "team": lambda original, rng, locale, attempt: gen.slug_words(original, rng),
+    "file": lambda original, rng, locale, attempt: gen.file_name(original, rng),
+    "number": lambda original, rng, locale, attempt: gen.digits_like(original, rng),
+}
+
+
+def _generic(original: str, rng: random.Random, _locale: str, _attempt: int) -> str:
+    return gen.generic(original, rng)
 
 
 @dataclass(frozen=True)
@@ -352,28 +381,7 @@ class Vault:
             return self._email(original, rng, attempt)
         if kind == "url":
             return self._url(original, rng)
-        simple = {
-            "first_name": lambda: gen.first_name(original, rng, self.locale),
-            "last_name": lambda: gen.last_name(original, rng, self.locale),
-            "nickname": lambda: gen.nickname(original, rng, self.locale),
-            # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
-            "id": lambda: gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng),
-            "national_id": lambda: gen.identifier(original, rng),
-            "phone": lambda: gen.phone(original, rng),
-            "credit_card": lambda: gen.credit_card(original, rng),
-            "iban": lambda: gen.iban(original, rng),
-            "ssn": lambda: gen.ssn(original, rng),
-            "ip": lambda: gen.ip_address(original, rng),
-            "domain": lambda: gen.domain(original, rng),
-            "position": lambda: gen.position(original, rng),
-            "organisation": lambda: gen.organisation(original, rng),
-            "address": lambda: gen.address(original, rng),
-            "channel": lambda: gen.slug_words(original, rng),
-            "team": lambda: gen.slug_words(original, rng),
-            "file": lambda: gen.file_name(original, rng),
-            "number": lambda: gen.digits_like(original, rng),
-        }
-        return simple.get(kind, lambda: gen.generic(original, rng))()
+        return _SIMPLE.get(kind, _generic)(original, rng, self.locale, attempt)
 
     # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
     # and "claudio.costa" stay consistent with each other wherever they appear.
