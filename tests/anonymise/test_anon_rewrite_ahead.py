@@ -88,3 +88,29 @@ def test_url_paths_are_detected_with_their_batch_not_one_at_a_time(monkeypatch, 
         _rewritten(texts, workers=1)
         path_calls = [batch for batch in calls if paths & set(batch)]
         assert len(path_calls) < 5 and sum(len(paths & set(batch)) for batch in path_calls) == len(paths)  # in a few batches
+
+
+def test_the_cycle_collector_runs_less_often_while_rewriting_and_as_before_after(monkeypatch):
+    """Rewriting fills long-lived caches; collecting every 700 new containers rescanned them
+    (see rewrite.COLLECT_EVERY). The threshold comes back afterwards, also when detection fails."""
+    import gc
+
+    from curator.anonymise.rewrite import COLLECT_EVERY
+
+    before = gc.get_threshold()
+    seen = []
+    real_run = Detector._run_here
+
+    def run_here(self: Detector, texts: list[str]) -> list:
+        seen.append(gc.get_threshold())
+        if texts == ["fail here"]:
+            raise RuntimeError("detection failed")
+        return real_run(self, texts)
+
+    monkeypatch.setattr(Detector, "_run_here", run_here)
+    _rewritten(_texts()[:20], workers=1)
+    assert seen and all(t == (COLLECT_EVERY, *before[1:]) for t in seen)
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError, match="detection failed"):
+        _rewritten(["fail here"], workers=1)
+    assert gc.get_threshold() == before
