@@ -52,33 +52,17 @@ PERSON_WORD_KINDS = NAME_KINDS - {"email"}
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 
-Draw = Callable[[str, random.Random, str, int], str]  # (original, rng, locale, attempt) -> pseudonym
-# Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods).
-_SIMPLE: dict[str, Draw] = {
-    "first_name": lambda original, rng, locale, attempt: gen.first_name(original, rng, locale),
-    "last_name": lambda original, rng, locale, attempt: gen.last_name(original, rng, locale),
-    "nickname": lambda original, rng, locale, attempt: gen.nickname(original, rng, locale),
-    # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
-    "id": lambda original, rng, locale, attempt: gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng),
-    "national_id": lambda original, rng, locale, attempt: gen.identifier(original, rng),
-    "phone": lambda original, rng, locale, attempt: gen.phone(original, rng),
-    "credit_card": lambda original, rng, locale, attempt: gen.credit_card(original, rng),
-    "iban": lambda original, rng, locale, attempt: gen.iban(original, rng),
-    "ssn": lambda original, rng, locale, attempt: gen.ssn(original, rng),
-    "ip": lambda original, rng, locale, attempt: gen.ip_address(original, rng),
-    "domain": lambda original, rng, locale, attempt: gen.domain(original, rng),
-    "position": lambda original, rng, locale, attempt: gen.position(original, rng),
-    "organisation": lambda original, rng, locale, attempt: gen.organisation(original, rng),
-    "address": lambda original, rng, locale, attempt: gen.address(original, rng),
-    "channel": lambda original, rng, locale, attempt: gen.slug_words(original, rng),
-    "team": lambda original, rng, locale, attempt: gen.slug_words(original, rng),
-    "file": lambda original, rng, locale, attempt: gen.file_name(original, rng),
-    "number": lambda original, rng, locale, attempt: gen.digits_like(original, rng),
+# Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods),
+# with the vault's locale or without.
+_BY_LOCALE: dict[str, Callable[[str, random.Random, str], str]] = {
+    "first_name": gen.first_name, "last_name": gen.last_name, "nickname": gen.nickname,
 }
-
-
-def _generic(original: str, rng: random.Random, _locale: str, _attempt: int) -> str:
-    return gen.generic(original, rng)
+_DRAWN: dict[str, Callable[[str, random.Random], str]] = {
+    "national_id": gen.identifier, "phone": gen.phone, "credit_card": gen.credit_card, "iban": gen.iban,
+    "ssn": gen.ssn, "ip": gen.ip_address, "domain": gen.domain, "position": gen.position,
+    "organisation": gen.organisation, "address": gen.address, "channel": gen.slug_words,
+    "team": gen.slug_words, "file": gen.file_name, "number": gen.digits_like,
+}
 
 
 @dataclass(frozen=True)
@@ -381,7 +365,11 @@ class Vault:
             return self._email(original, rng, attempt)
         if kind == "url":
             return self._url(original, rng)
-        return _SIMPLE.get(kind, _generic)(original, rng, self.locale, attempt)
+        if kind in _BY_LOCALE:
+            return _BY_LOCALE[kind](original, rng, self.locale)
+        if kind == "id":  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+            return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
+        return _DRAWN.get(kind, gen.generic)(original, rng)
 
     # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
     # and "claudio.costa" stay consistent with each other wherever they appear.
