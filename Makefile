@@ -26,9 +26,9 @@ $(LS_VENV)/.installed:
 	touch $@
 
 # gcc for the compiled anonymiser modules (make native); Tesseract for OCR; Go for tests/go
-# (a Go eval suite reading a bundle's thread files); Chromium (Debian's package, never a browser download) opens the HTML report and the
-# pushed Label Studio tasks in the browser tests. Where Go or Chromium cannot be
-# installed, their tests say so and skip.
+# (a Go eval suite reading a bundle's thread files); Chromium (Debian's package, never a
+# browser download) opens the HTML report and the pushed Label Studio tasks in the browser
+# tests. Where Go or Chromium cannot be installed, their tests say so and skip.
 system-deps:
 	@command -v gcc >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \

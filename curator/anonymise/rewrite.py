@@ -44,7 +44,8 @@ T = TypeVar("T")
 def _fewer_collections() -> Iterator[None]:
     """Rewriting fills caches that live as long as the command (hits, windows, the vault's
     tries), almost none of it cyclic garbage; collected every 700 new containers, the cycle
-    collector took a tenth of a chat's rewrite rescanning them. Forked workers inherit it."""
+    collector took a tenth of a chat's rewrite rescanning them. Forked detection workers
+    inherit the raised threshold."""
     young, middle, old = gc.get_threshold()
     gc.set_threshold(max(young, COLLECT_EVERY) if young else 0, middle, old)  # 0: the caller turned it off
     try:
