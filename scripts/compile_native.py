@@ -2,10 +2,10 @@
 
 Why: finding names and addresses, judging what is left and rewriting are curator's own
 Python, most of an import's CPU time once Presidio's engine is out of the loop; compiled,
-they take about 15% less CPU (benchmarks/anonymise.py, "curator, 1 process"). Curator needs
+they take about a fifth less CPU (benchmarks/anonymise.py, "curator, 1 process"). Curator needs
 them only for speed: without the .so files it runs the same code as plain Python, and
 tests/anonymise/test_native.py checks that both rewrite alike. The .so files are build
-products (gitignored); `make test` and `make demo` build them first.
+products (gitignored); `make test`, `make demo` and `make bench` build them first.
 
 A compiled module shadows its .py, so an edit would silently not count. build/native.json
 records the hashes of the sources the .so files were built from: this script rebuilds
@@ -53,7 +53,12 @@ def built() -> list[str]:
 
 
 def problem() -> str | None:
-    """Why the compiled modules cannot be trusted, or None (none built counts as fine)."""
+    """Why the compiled modules cannot be trusted and what to do, or None (none built is fine)."""
+    reason = _distrust()
+    return f"{reason}: run `make native` (or delete curator's .so files)" if reason else None
+
+
+def _distrust() -> str | None:
     extensions = built()
     if not extensions:
         return None
@@ -94,7 +99,7 @@ def main() -> int:
     stale = problem()
     if args.check:
         if stale:
-            print(f"{stale}: run `make native` (or delete curator's .so files)", file=sys.stderr)
+            print(stale, file=sys.stderr)
         return 1 if stale else 0
     if stale or not built():
         build()

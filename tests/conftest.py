@@ -25,7 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     stale = problem()
     if stale:
-        raise pytest.UsageError(f"{stale}: run `make native` (or delete curator's .so files)")
+        raise pytest.UsageError(stale)
 
 
 @dataclass

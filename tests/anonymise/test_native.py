@@ -41,8 +41,9 @@ print(hashlib.sha256(json.dumps(written).encode()).hexdigest())
 """
 
 
-def _run(root: Path, tests_root: Path) -> list[str]:
-    env = dict(os.environ, PYTHONPATH=f"{root}:{tests_root}")
+def _run(root: Path) -> list[str]:
+    """PARITY with curator from `root` (and the tests from this checkout)."""
+    env = dict(os.environ, PYTHONPATH=f"{root}:{REPO}")
     done = subprocess.run([sys.executable, "-c", PARITY], env=env, cwd=root, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
@@ -54,8 +55,8 @@ def test_compiled_and_plain_python_rewrite_alike(tmp_path):
         pytest.skip("no compiled modules here (make native builds them)")
     plain = tmp_path / "plain"
     shutil.copytree(REPO / "curator", plain / "curator", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    compiled_from, compiled_digest = _run(REPO, REPO)
-    plain_from, plain_digest = _run(plain, REPO)
+    compiled_from, compiled_digest = _run(REPO)
+    plain_from, plain_digest = _run(plain)
     assert compiled_from.endswith(".so") and plain_from.endswith(".py")
     assert compiled_digest == plain_digest
 
@@ -105,3 +106,4 @@ def test_no_stamp_means_stale(tmp_path):
     (tmp_path / "build" / "native.json").unlink()
     unrecorded = _check(script)
     assert unrecorded.returncode == 1 and "no record of the sources" in unrecorded.stderr
+    assert "run `make native`" in unrecorded.stderr
