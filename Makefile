@@ -9,7 +9,7 @@ LS_VENV := .ls-venv
 LABEL_STUDIO_VERSION := 1.23.2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps native test demo lint schemas bench clean
+.PHONY: deps test demo lint schemas bench clean
 
 deps: $(VENV)/.installed $(LS_VENV)/.installed system-deps
 
@@ -25,14 +25,11 @@ $(LS_VENV)/.installed:
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
 	touch $@
 
-# gcc for the compiled anonymiser modules (make native); Tesseract for OCR; Go for tests/go
+# Tesseract for OCR; Go for tests/go
 # (a Go eval suite reading a bundle's thread files); Chromium (Debian's package, never a
 # browser download) opens the HTML report and the pushed Label Studio tasks in the browser
 # tests. Where Go or Chromium cannot be installed, their tests say so and skip.
 system-deps:
-	@command -v gcc >/dev/null 2>&1 || { \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gcc python3-dev >/dev/null; }
 	@command -v tesseract >/dev/null 2>&1 || { \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tesseract-ocr >/dev/null; }
@@ -45,28 +42,23 @@ system-deps:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "make: could not install chromium; the browser tests will skip" >&2; }
 
-# mypyc-compiled anonymiser modules (scripts/compile_native.py): rebuilt when their source changes.
-native: $(VENV)/.installed system-deps
-	$(PY) scripts/compile_native.py
-
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
 # Four workers even on two cores: much of the suite waits on Tesseract, Label Studio,
 # Chromium and subprocesses rather than computing.
-test: deps native lint
+test: deps lint
 	LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio $(PY) -m pytest -q -n 4
 
-demo: deps native
+demo: deps
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH LABEL_STUDIO_BIN=$(CURDIR)/$(LS_VENV)/bin/label-studio bash scripts/demo.sh
 
 schemas: $(VENV)/.installed
 	$(PY) -m curator.schemas
 
-bench: deps native
+bench: deps
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) $(LS_VENV) build
-	find curator -name '*.so' -delete

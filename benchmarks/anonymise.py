@@ -9,7 +9,6 @@ threads plus the held-out split of the labelled PII set (tests/data/pii/test.jso
 recall and precision per type on that split are printed for both (tests/data/pii/scoring.py).
 As in an import, forked processes, one per core (curator.workers), detect the next batches
 while curator's own process rewrites; its time with detection in one process is printed too.
-Curator's hottest modules run compiled where `make native` built them (the first line says).
 
     python benchmarks/anonymise.py            # ~4.5k texts, a minute or two on 2 busy cores
     python benchmarks/anonymise.py --full     # ~40k chat messages and the labelled split
@@ -18,6 +17,7 @@ Curator's hottest modules run compiled where `make native` built them (the first
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 import time
@@ -36,7 +36,6 @@ from curator.anonymise.rewrite import Rewriter  # noqa: E402
 from curator.anonymise.terms import TermIndex  # noqa: E402
 from curator.anonymise.vault import Vault  # noqa: E402
 from curator.workers import available_cores, forked_map  # noqa: E402
-from scripts import compile_native  # noqa: E402
 from tests.anonymise.synth import pii_corpus, thread_export  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402
 
@@ -85,17 +84,20 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     return time.perf_counter() - started, found
 
 
-def run_curator(texts: list[str], workers: int | None = None) -> tuple[float, list[list[tuple[int, int, str]]]]:
+def run_curator(texts: list[str], workers: int | None = None) -> tuple[float, list[list[tuple[int, int, str]]], str]:
+    """Seconds to rewrite the texts, the spans found in each, and the sha256 of the rewrites
+    (a fingerprint of the anonymiser's behaviour: a change that should alter no output byte
+    keeps it)."""
     vault = Vault(b"benchmark key, not a secret....")
     detector = Detector(workers=workers)
     detector.detect("warm up ana@globex.io 415-867-2231 Thanks Jennifer Walsh")
     detector = Detector(workers=workers)  # a fresh, empty cache for the timed run (patterns stay compiled)
     rewriter = Rewriter(vault, TermIndex(), detector)
     started = time.perf_counter()
-    rewriter.texts(texts)
+    rewritten = rewriter.texts(texts)
     elapsed = time.perf_counter() - started
     found = [[(h.start, h.end, h.kind) for h in hits] for hits in detector.detect_many(texts)]
-    return elapsed, found
+    return elapsed, found, hashlib.sha256("\x00".join(rewritten).encode()).hexdigest()
 
 
 def busy_loop(_part: int) -> float:
@@ -126,12 +128,10 @@ def main() -> int:
     random.Random(2).shuffle(texts)
     chars = sum(len(t) for t in texts)
     print(f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), {chars} chars, {len(set(texts))} distinct")
-    native = "compiled (scripts/compile_native.py)" if compile_native.built() else "plain Python (`make native` compiles them)"
-    print(f"anonymiser modules: {compile_native.problem() or native}")
 
     presidio_seconds, presidio_found = run_presidio(texts)
-    curator_seconds, curator_found = run_curator(texts)
-    one_process_seconds, _ = run_curator(texts, workers=1)
+    curator_seconds, curator_found, rewrites_sha256 = run_curator(texts)
+    one_process_seconds, _, _ = run_curator(texts, workers=1)
     index = {text: i for i, text in enumerate(texts)}
     labelled = [index[r["text"]] for r in records]
     presidio_score = scoring.score(records, [presidio_found[i] for i in labelled])
@@ -144,6 +144,7 @@ def main() -> int:
     print(f"{'curator, 1 process':18} {chars / one_process_seconds:9.0f} {one_process_seconds:8.2f}   "
           f"(detection in this process only: {presidio_seconds / one_process_seconds:.1f}x Presidio)")
     print(f"this machine's {available_cores()} cores, all busy, do {parallel_capacity():.2f} times the work of one")
+    print(f"rewrites sha256: {rewrites_sha256}")
     ratio = presidio_seconds / curator_seconds
     recall_ok = all(curator_score[k]["recall"] >= presidio_score[k]["recall"] for k in SCORED_TYPES)
     print(f"ratio: curator (detection on {available_cores()} cores) is {ratio:.1f}x faster than vanilla Presidio (target >= 5x); "

