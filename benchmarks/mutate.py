@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator import samples  # noqa: E402
 from curator.config import default_config_text  # noqa: E402
 from curator.labels import revise  # noqa: E402
 from curator.model import Fixture, Provenance, StoreConfig  # noqa: E402
 from curator.mutate.engine import Step, apply_chain  # noqa: E402
 from curator.store import FixtureRecord  # noqa: E402
+from tests import samples  # noqa: E402
 
 
 def documents(count: int, config: StoreConfig) -> list[FixtureRecord]:

@@ -11,13 +11,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
 from curator.model import MIB, LimitSettings
-
-if TYPE_CHECKING:
-    from curator.store import Store
 
 DEFAULT = LimitSettings()
 
@@ -26,11 +22,6 @@ DEFAULT = LimitSettings()
 REFUSAL_MEMORY_MB = 512
 # and no process reading a document (an OCR worker with its Tesseract) goes over this.
 DOCUMENT_MEMORY_MB = 1024
-
-
-def of(store: Store | None) -> LimitSettings:
-    """The limits of `store`, or the defaults without one."""
-    return store.config.limits if store is not None else DEFAULT
 
 
 def hint(setting: str) -> str:

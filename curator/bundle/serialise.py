@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from curator.bundle.formats import mattermost
+from curator.bundle import thread_file
 from curator.model import BundleLine, BundleMetadata, Fixture, ThreadContent
 from curator.store import FixtureRecord
 
@@ -133,8 +133,8 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
     thread = record.content if isinstance(record.content, ThreadContent) else None
     texts = {
         "line": line,
-        "thread": mattermost.dump(mattermost.go_export(thread, fixture)) if thread else None,
-        "thread_name": mattermost.base_name(fixture) if thread else None,
+        "thread": thread_file.dump(thread_file.go_export(thread, fixture)) if thread else None,
+        "thread_name": thread_file.base_name(fixture) if thread else None,
         "rubrics": [r.text for r in labels.rubrics] if labels else [],
     }
     return Serialised(entry, labels.time if labels else fixture.created_at, texts=texts)

@@ -12,10 +12,11 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
-from curator.bundle.formats.mattermost import RUBRICS, go_problems
+from curator.bundle.formats.mattermost import RUBRICS
 from curator.bundle.manifest import content_digest
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
+from curator.bundle.thread_file import go_problems
 from curator.errors import first_problem
 from curator.json_input import JsonInputError, lines, parse, parse_model
 from curator.limits import DEFAULT

@@ -59,8 +59,8 @@ class EvalBundle:
 def load_items(bundle: str | Path) -> EvalBundle:
     """Every fixture of the bundle (a directory or .tar.gz) as an EvalItem, in id order."""
     from curator.bundle import load
-    from curator.bundle.formats.mattermost import go_export
     from curator.bundle.manifest import read_manifest
+    from curator.bundle.thread_file import go_export
 
     path = Path(bundle)
     manifest = read_manifest(path)

@@ -1,21 +1,30 @@
-"""evals.jsonl: one curator.model.EvalLine per field or rubric per repetition.
+"""evals.jsonl, written and read: one curator.model.EvalLine per field or rubric per repetition.
 
 The first members are Mattermost's eval log line (name, timestamp, run_number, rubric,
 output, reasoning, score, pass), so its viewer reads the file; the rest pin each result to
 the fixture content it came from. Lines are sorted by fixture, repetition and item, and
-written whole (atomically), so the same run gives the same file.
+written whole (atomically), so the same run gives the same file. Reading takes every line
+through the same model, so lines written by Mattermost's own eval package (only its eight
+members) read too; a line that is not JSON or not an eval line is an error naming the file
+and line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from curator import atomic
+from curator.errors import CuratorError, first_problem
 from curator.eval.items import EvalItem
 from curator.eval.outcome import RunResult
+from curator.json_input import parse_lines
 from curator.judge.verdict import Verdict
-from curator.model import EvalLine
+from curator.limits import DEFAULT, read_limited
+from curator.model import EvalLine, LimitSettings
 from curator.score.scoring import ItemResult
 
 FIELD_SCORE = {True: 1.0, False: 0.0}
@@ -101,3 +110,28 @@ def _about(item: EvalItem, timestamp: str) -> dict[str, object]:
         "mutations": list(item.mutations),
         "parent": item.parent,
     }
+
+
+@dataclass(frozen=True)
+class Run:
+    """One evals.jsonl file: its lines in file order."""
+
+    path: Path
+    lines: list[EvalLine]
+
+    @property
+    def label(self) -> str:
+        return self.path.name
+
+
+def read_run(path: Path, limits: LimitSettings = DEFAULT) -> Run:
+    text = read_limited(path, limits.json_bytes, "max_json_mb")
+    lines = []
+    for number, data in parse_lines(text, str(path), limits):
+        if not isinstance(data, dict):
+            raise CuratorError(f"{path}:{number}: not an eval line (a JSON object)")
+        try:
+            lines.append(EvalLine.model_validate(data))
+        except ValidationError as error:
+            raise CuratorError(f"{path}:{number}: {first_problem(error)}") from None
+    return Run(path, lines)

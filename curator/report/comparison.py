@@ -1,16 +1,16 @@
 """The runs section: each eval run's counts, and the newest run compared with the one
-before it, restricted to identical fixtures (curator.view.compare)."""
+before it, restricted to identical fixtures (curator.eval.compare)."""
 
 from __future__ import annotations
 
 from html import escape
 
 from curator import palette
+from curator.eval.compare import GROUPS, compare
+from curator.eval.results import Item, counts
 from curator.report import svg
 from curator.report.inputs import ReportInputs
 from curator.report.markup import Raw, figure, paragraph, percent, section, table
-from curator.view.compare import GROUPS, compare
-from curator.view.results import Item, counts
 
 COLOURS = {
     "regressed": palette.VERMILLION,

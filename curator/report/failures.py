@@ -6,10 +6,10 @@ from __future__ import annotations
 from html import escape
 
 from curator.bundle import BundledFixture
+from curator.eval.results import Item
 from curator.model import DocumentContent, FixtureScore, ItemScore, ThreadContent
 from curator.report.inputs import ReportInputs
 from curator.report.markup import paragraph, section, table
-from curator.view.results import Item
 
 WINDOW = 120  # characters of context either side of the evidence
 OPENING = 320  # characters shown when there is no evidence span

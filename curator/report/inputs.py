@@ -1,6 +1,6 @@
 """What a report is made from, each read through the module that owns its format: the
 bundle through curator.bundle, a gate report through curator.score.report, eval runs
-through curator.view."""
+through curator.eval (records, results)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 from curator.bundle import BundledFixture, load
 from curator.bundle.manifest import read_manifest
+from curator.eval.records import Run, read_run
+from curator.eval.results import Item, items_of
 from curator.model import BundleManifest, GateReport
 from curator.score.report import load_baseline
-from curator.view.results import Item, items_of
-from curator.view.runs import Run, read_run
 
 
 @dataclass(frozen=True)

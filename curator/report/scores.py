@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from curator import palette
+from curator.eval.results import pass_rates
 from curator.report import svg
 from curator.report.inputs import ReportInputs
 from curator.report.markup import figure, number, paragraph, percent, section, table
 from curator.score.metrics import NO_MUTATION
-from curator.view.results import pass_rates
 
 QUALITY_LABELS = {
     "context_recall": "context recall",

@@ -1,5 +1,5 @@
-"""Looking at eval runs: loading evals.jsonl, per-item results, comparing two runs, a
-Markdown PR comment, and the Textual app (`app.py`) that is a thin layer over them.
+"""Looking at eval runs: a summary, a Markdown PR comment, and the Textual app (`app.py`),
+thin layers over reading, per-item results and comparison in curator.eval.
 
 Importing this package pulls in no Textual: only `app.py` does.
 """

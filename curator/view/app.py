@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from curator.view.compare import Comparison, visible_changes
+from curator.eval.compare import Comparison, visible_changes
+from curator.eval.results import Item, counts, visible
 from curator.view.detail import sections
-from curator.view.results import Item, counts, visible
 
 ITEM_COLUMNS = ("TEST", "RUBRIC", "RESULT", "SCORE", "CATEGORY", "MUTATION")
 CHANGE_COLUMNS = ("CHANGE", "TEST", "RUBRIC", "BEFORE", "NOW", "CATEGORY", "MUTATION")

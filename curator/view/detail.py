@@ -3,7 +3,7 @@ screen, the PR comment folds them into `<details>`."""
 
 from __future__ import annotations
 
-from curator.view.results import Item
+from curator.eval.results import Item
 
 
 def sections(item: Item, old: Item | None = None) -> list[tuple[str, str]]:

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from curator import atomic
-from curator.view.compare import Comparison, compare
-from curator.view.results import Item, counts, items_of
-from curator.view.runs import Run, read_run
+from curator.eval.compare import Comparison, compare
+from curator.eval.records import Run, read_run
+from curator.eval.results import Item, counts, items_of
 from curator.view.summary import check_text, comment_markdown
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from curator.view.compare import GROUPS, Comparison
+from curator.eval.compare import GROUPS, Comparison
+from curator.eval.results import Item, counts, pass_rates
 from curator.view.detail import sections
-from curator.view.results import Item, counts, pass_rates
 
 MARK = {"pass": "✅", "fail": "❌", "flaky": "⚠️", "error": "💥"}
 

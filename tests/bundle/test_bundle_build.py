@@ -88,7 +88,7 @@ def test_mattermost_files_keep_the_export_and_complete_what_the_go_loader_needs(
 
 
 def test_thread_files_name_variants_by_mutation_and_disambiguate_shared_names(store):
-    from curator.bundle.formats.mattermost import base_name, go_export
+    from curator.bundle.thread_file import base_name, go_export
 
     first, second = add_thread(store, "deploy rollback"), add_thread(store, "deploy rollback again")
     chat = store.load(first)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from curator import samples
+from tests import samples
 from tests.conftest import run_cli, snapshot
 
 

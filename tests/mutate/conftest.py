@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from curator import samples
 from curator.config import default_config_text
 from curator.model import StoreConfig
 from curator.store import Store
+from tests import samples
 
 EPOCH = "1767225600"  # 2026-01-01
 

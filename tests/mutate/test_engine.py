@@ -8,7 +8,6 @@ import subprocess
 
 import pytest
 
-from curator import samples
 from curator.errors import CuratorError
 from curator.labels import set_labels
 from curator.mutate.engine import Step, apply_chain, variant_id
@@ -24,6 +23,7 @@ from curator.mutate.registry import (
     steps_from_options,
 )
 from curator.store import Store
+from tests import samples
 from tests.conftest import CURATOR, run_cli, snapshot, subprocess_env
 from tests.mutate.conftest import variant_of
 

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator import samples
 from curator.labels import evidence_text, revise, truth_problems
 from curator.model import Fixture, Provenance
 from curator.mutate._measure import edits_distance, levenshtein
@@ -17,6 +16,7 @@ from curator.mutate.ocr_noise import plan_noise, recoverable
 from curator.normalise import same_value
 from curator.spans import apply_edits
 from curator.store import FixtureRecord
+from tests import samples
 from tests.conftest import run_cli, snapshot
 from tests.mutate.conftest import variant_of
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from curator import samples
 from curator.labels import LabelEdit, set_labels
 from curator.model import Status
+from tests import samples
 from tests.conftest import run_cli
 from tests.mutate.conftest import variant_of
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from labelstudio_server import Browser
 
-from curator import samples
 from curator.labels import LabelEdit, set_labels
 from curator.review import configs, state
+from tests import samples
 from tests.conftest import REPO, run_cli
 
 pytestmark = pytest.mark.labelstudio

@@ -8,10 +8,10 @@ import json
 import pytest
 from review_helpers import prediction_result, project_id, tasks_by_fixture
 
-from curator import samples
 from curator.labels import truth_problems
 from curator.model import Status
 from curator.review import configs
+from tests import samples
 from tests.conftest import run_cli, snapshot
 
 pytestmark = pytest.mark.labelstudio

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from curator.errors import CuratorError
-from curator.view.compare import compare, visible_changes
-from curator.view.results import counts, items_of, pass_rates, visible
-from curator.view.runs import read_run
+from curator.eval.compare import compare, visible_changes
+from curator.eval.records import read_run
+from curator.eval.results import counts, items_of, pass_rates, visible
 from tests.view.conftest import new_lines, old_lines
 
 

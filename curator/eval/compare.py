@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from curator.view.results import Item
+from curator.eval.results import Item
 
 # group -> what it means, in the order the viewer, comment and report list them
 GROUPS = {
