@@ -44,6 +44,7 @@ system-deps:
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Four workers even on two cores: much of the suite waits on Tesseract, Label Studio,

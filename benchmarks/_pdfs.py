@@ -11,7 +11,9 @@ sys.path.insert(0, str(REPO))
 
 
 def generator():
-    spec = importlib.util.spec_from_file_location("examples_generate", REPO / "examples" / "generate.py")
+    spec = importlib.util.spec_from_file_location(
+        "examples_generate", REPO / "examples" / "generate.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -38,4 +40,6 @@ def text_pdf(count: int) -> bytes:
 
 def scanned_pdf(count: int) -> bytes:
     gen = generator()
-    return gen.scanned_pdf(gen.text_pdf(lease_text_pages(count)), dpi=200, skew=1.0, noise=6.0, quality=60)
+    return gen.scanned_pdf(
+        gen.text_pdf(lease_text_pages(count)), dpi=200, skew=1.0, noise=6.0, quality=60
+    )

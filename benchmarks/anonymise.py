@@ -39,9 +39,20 @@ from curator.workers import available_cores, forked_map  # noqa: E402
 from tests.anonymise.synth import pii_corpus, thread_export  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402
 
-SCORED_TYPES = tuple(t for t in scoring.TYPES if t != "username")  # issue 12 sets no bar on usernames
+SCORED_TYPES = tuple(
+    t for t in scoring.TYPES if t != "username"
+)  # issue 12 sets no bar on usernames
 
-SHORT_REPLIES = ("lgtm", "thanks!", "+1", "on it", "looking now", "merged", "can you share logs?", "ack")
+SHORT_REPLIES = (
+    "lgtm",
+    "thanks!",
+    "+1",
+    "on it",
+    "looking now",
+    "merged",
+    "can you share logs?",
+    "ack",
+)
 
 
 def corpus(size: int, seed: int = 1) -> list[str]:
@@ -70,7 +81,9 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     from presidio_anonymizer import AnonymizerEngine
 
     registry = RecognizerRegistry(recognizers=recognizers(), supported_languages=["en"])
-    analyzer = AnalyzerEngine(registry=registry, nlp_engine=blank_nlp_engine(), supported_languages=["en"])
+    analyzer = AnalyzerEngine(
+        registry=registry, nlp_engine=blank_nlp_engine(), supported_languages=["en"]
+    )
     anonymizer = AnonymizerEngine()
     entities = [*PATTERN_ENTITIES, "PERSON"]
     for warm in ("warm up ana@globex.io 415-867-2231", "Thanks Jennifer Walsh"):
@@ -84,14 +97,18 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     return time.perf_counter() - started, found
 
 
-def run_curator(texts: list[str], workers: int | None = None) -> tuple[float, list[list[tuple[int, int, str]]], str]:
+def run_curator(
+    texts: list[str], workers: int | None = None
+) -> tuple[float, list[list[tuple[int, int, str]]], str]:
     """Seconds to rewrite the texts, the spans found in each, and the sha256 of the rewrites
     (a fingerprint of the anonymiser's behaviour: a change that should alter no output byte
     keeps it)."""
     vault = Vault(b"benchmark key, not a secret....")
     detector = Detector(workers=workers)
     detector.detect("warm up ana@globex.io 415-867-2231 Thanks Jennifer Walsh")
-    detector = Detector(workers=workers)  # a fresh, empty cache for the timed run (patterns stay compiled)
+    detector = Detector(
+        workers=workers
+    )  # a fresh, empty cache for the timed run (patterns stay compiled)
     rewriter = Rewriter(vault, TermIndex(), detector)
     started = time.perf_counter()
     rewritten = rewriter.texts(texts)
@@ -120,14 +137,18 @@ def parallel_capacity() -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="ten times the default chat corpus")
-    parser.add_argument("--size", type=int, default=4000, help="chat messages besides the labelled split")
+    parser.add_argument(
+        "--size", type=int, default=4000, help="chat messages besides the labelled split"
+    )
     args = parser.parse_args()
     size = args.size * (10 if args.full else 1)
     records = scoring.load("test")
     texts = [r["text"] for r in records] + corpus(size)
     random.Random(2).shuffle(texts)
     chars = sum(len(t) for t in texts)
-    print(f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), {chars} chars, {len(set(texts))} distinct")
+    print(
+        f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), {chars} chars, {len(set(texts))} distinct"
+    )
 
     presidio_seconds, presidio_found = run_presidio(texts)
     curator_seconds, curator_found, rewrites_sha256 = run_curator(texts)
@@ -137,18 +158,31 @@ def main() -> int:
     presidio_score = scoring.score(records, [presidio_found[i] for i in labelled])
     curator_score = scoring.score(records, [curator_found[i] for i in labelled])
 
-    print(f"{'':18} {'chars/s':>9} {'seconds':>8}   recall per type on the labelled split (precision)")
-    for name, seconds, result in (("presidio", presidio_seconds, presidio_score), ("curator", curator_seconds, curator_score)):
-        per_type = "  ".join(f"{k} {result[k]['recall']:.2f} ({result[k]['precision']:.2f})" for k in SCORED_TYPES)
+    print(
+        f"{'':18} {'chars/s':>9} {'seconds':>8}   recall per type on the labelled split (precision)"
+    )
+    for name, seconds, result in (
+        ("presidio", presidio_seconds, presidio_score),
+        ("curator", curator_seconds, curator_score),
+    ):
+        per_type = "  ".join(
+            f"{k} {result[k]['recall']:.2f} ({result[k]['precision']:.2f})" for k in SCORED_TYPES
+        )
         print(f"{name:18} {chars / seconds:9.0f} {seconds:8.2f}   {per_type}")
-    print(f"{'curator, 1 process':18} {chars / one_process_seconds:9.0f} {one_process_seconds:8.2f}   "
-          f"(detection in this process only: {presidio_seconds / one_process_seconds:.1f}x Presidio)")
-    print(f"this machine's {available_cores()} cores, all busy, do {parallel_capacity():.2f} times the work of one")
+    print(
+        f"{'curator, 1 process':18} {chars / one_process_seconds:9.0f} {one_process_seconds:8.2f}   "
+        f"(detection in this process only: {presidio_seconds / one_process_seconds:.1f}x Presidio)"
+    )
+    print(
+        f"this machine's {available_cores()} cores, all busy, do {parallel_capacity():.2f} times the work of one"
+    )
     print(f"rewrites sha256: {rewrites_sha256}")
     ratio = presidio_seconds / curator_seconds
     recall_ok = all(curator_score[k]["recall"] >= presidio_score[k]["recall"] for k in SCORED_TYPES)
-    print(f"ratio: curator (detection on {available_cores()} cores) is {ratio:.1f}x faster than vanilla Presidio (target >= 5x); "
-          f"recall {'equal or better' if recall_ok else 'LOWER'} on every type")
+    print(
+        f"ratio: curator (detection on {available_cores()} cores) is {ratio:.1f}x faster than vanilla Presidio (target >= 5x); "
+        f"recall {'equal or better' if recall_ok else 'LOWER'} on every type"
+    )
     return 0 if ratio >= 5 and recall_ok else 1
 
 

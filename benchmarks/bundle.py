@@ -123,29 +123,52 @@ def _id(prefix: str, number: int) -> str:
 
 
 def _provenance(name: str, importer: str) -> Provenance:
-    return Provenance(source_sha256=hashlib.sha256(name.encode()).hexdigest(), source_name=name,
-                      importer=importer, imported_at=TIME)
+    return Provenance(
+        source_sha256=hashlib.sha256(name.encode()).hexdigest(),
+        source_name=name,
+        importer=importer,
+        imported_at=TIME,
+    )
 
 
 def _lease(fake: Pool, rng: random.Random, number: int):
     tenant, rent = fake.name(), f"${rng.randint(500, 4000):,}.00"
     start = fake.date()
-    text = (f"RESIDENTIAL LEASE AGREEMENT\nTenant: {tenant}\nLandlord: {fake.company()}\n"
-            f"Premises Address: {fake.address()}\nLease Start Date: {start}\n"
-            f"Monthly Rent: {rent}\n" + fake.paragraph(nb_sentences=12))
+    text = (
+        f"RESIDENTIAL LEASE AGREEMENT\nTenant: {tenant}\nLandlord: {fake.company()}\n"
+        f"Premises Address: {fake.address()}\nLease Start Date: {start}\n"
+        f"Monthly Rent: {rent}\n" + fake.paragraph(nb_sentences=12)
+    )
     page2 = fake.paragraph(nb_sentences=20)
     fields = {
         "tenant": FieldLabel(type="person", value=tenant, evidence=_span(text, tenant)),
-        "monthly_rent": FieldLabel(type="money", value=rent, evidence=_span(text, rent), variants=[rent.lstrip("$")]),
+        "monthly_rent": FieldLabel(
+            type="money", value=rent, evidence=_span(text, rent), variants=[rent.lstrip("$")]
+        ),
         "lease_start_date": FieldLabel(type="date", value=start, evidence=_span(text, start)),
         "security_deposit": FieldLabel(type="money", value=None, expected_absent=True),
     }
-    fixture = Fixture(id=_id("lease", number), kind="document", doc_type="lease", category="clean",
-                      status="active", title=f"lease {number}", created_at=TIME,
-                      provenance=_provenance(f"lease-{number}.pdf", "pdf"))
-    content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer", language="en"),
-                                     Page(number=2, text=page2, origin="ocr", ocr_confidence=91.5, language="en")])
-    return fixture, content, [LabelRevision(rev=1, time=TIME, author="bench", source="manual", fields=fields)]
+    fixture = Fixture(
+        id=_id("lease", number),
+        kind="document",
+        doc_type="lease",
+        category="clean",
+        status="active",
+        title=f"lease {number}",
+        created_at=TIME,
+        provenance=_provenance(f"lease-{number}.pdf", "pdf"),
+    )
+    content = DocumentContent(
+        pages=[
+            Page(number=1, text=text, origin="text-layer", language="en"),
+            Page(number=2, text=page2, origin="ocr", ocr_confidence=91.5, language="en"),
+        ]
+    )
+    return (
+        fixture,
+        content,
+        [LabelRevision(rev=1, time=TIME, author="bench", source="manual", fields=fields)],
+    )
 
 
 def _span(text: str, value: str) -> Span:
@@ -154,29 +177,59 @@ def _span(text: str, value: str) -> Span:
 
 
 def _thread(fake: Pool, rng: random.Random, number: int):
-    users = {f"u{i}": {"id": f"u{i}", "username": fake.user_name(), "first_name": fake.first_name()} for i in range(4)}
+    users = {
+        f"u{i}": {"id": f"u{i}", "username": fake.user_name(), "first_name": fake.first_name()}
+        for i in range(4)
+    }
     posts = {}
     for i in range(10):
         post_id = f"p{number}x{i}"
-        posts[post_id] = {"id": post_id, "create_at": 1_700_000_000_000 + i * 1000, "user_id": f"u{rng.randrange(4)}",
-                          "root_id": "" if i == 0 else f"p{number}x0", "message": f"@{fake.user_name()} {fake.sentence()}"}
-    export = ThreadExport.model_validate({"posts": posts, "users": users, "channel": {"id": "c1", "name": "dev"}})
-    fixture = Fixture(id=_id("thread", number), kind="thread", category="clean", status="active",
-                      title=f"thread {number}", created_at=TIME, provenance=_provenance(f"t{number}.json", "mattermost"))
-    labels = LabelRevision(rev=1, time=TIME, author="bench", source="manual",
-                           rubrics=[Rubric(text=fake.sentence()), Rubric(text=fake.sentence())])
+        posts[post_id] = {
+            "id": post_id,
+            "create_at": 1_700_000_000_000 + i * 1000,
+            "user_id": f"u{rng.randrange(4)}",
+            "root_id": "" if i == 0 else f"p{number}x0",
+            "message": f"@{fake.user_name()} {fake.sentence()}",
+        }
+    export = ThreadExport.model_validate(
+        {"posts": posts, "users": users, "channel": {"id": "c1", "name": "dev"}}
+    )
+    fixture = Fixture(
+        id=_id("thread", number),
+        kind="thread",
+        category="clean",
+        status="active",
+        title=f"thread {number}",
+        created_at=TIME,
+        provenance=_provenance(f"t{number}.json", "mattermost"),
+    )
+    labels = LabelRevision(
+        rev=1,
+        time=TIME,
+        author="bench",
+        source="manual",
+        rubrics=[Rubric(text=fake.sentence()), Rubric(text=fake.sentence())],
+    )
     return fixture, ThreadContent(export=export), [labels]
 
 
 def _variant(rng: random.Random, number: int, parent: str):
     fixture, content, labels = _LEASES[parent]
     page = content.pages[0]
-    cut = DocumentContent(pages=[page.model_copy(update={"text": page.text[: len(page.text) // 2 + 40]})])
-    variant = fixture.model_copy(update={
-        "id": _id("variant", number), "category": "truncated",
-        "lineage": Lineage(parent=parent, parent_label_rev=1,
-                           mutations=[MutationStep(name="truncate", params={"fraction": 0.5}, seed=number)]),
-    })
+    cut = DocumentContent(
+        pages=[page.model_copy(update={"text": page.text[: len(page.text) // 2 + 40]})]
+    )
+    variant = fixture.model_copy(
+        update={
+            "id": _id("variant", number),
+            "category": "truncated",
+            "lineage": Lineage(
+                parent=parent,
+                parent_label_rev=1,
+                mutations=[MutationStep(name="truncate", params={"fraction": 0.5}, seed=number)],
+            ),
+        }
+    )
     return variant, cut, labels
 
 
@@ -244,20 +297,29 @@ def main() -> None:
             cold[size] = best([cold_build(stores[size]) for _ in range(args.repeat)])
             print(f"cold build          {size:>6} fixtures: {cold[size]}  (best of {args.repeat})")
         limit = large / small * 1.1
-        wall_ratio, cpu_ratio = cold[large].wall / cold[small].wall, cold[large].cpu / cold[small].cpu
-        print(f"ratio {large}/{small}: {wall_ratio:.2f} wall, {cpu_ratio:.2f} cpu "
-              f"(target <= {limit:.1f}) {verdict(wall_ratio <= limit)} wall, {verdict(cpu_ratio <= limit)} cpu")
+        wall_ratio, cpu_ratio = (
+            cold[large].wall / cold[small].wall,
+            cold[large].cpu / cold[small].cpu,
+        )
+        print(
+            f"ratio {large}/{small}: {wall_ratio:.2f} wall, {cpu_ratio:.2f} cpu "
+            f"(target <= {limit:.1f}) {verdict(wall_ratio <= limit)} wall, {verdict(cpu_ratio <= limit)} cpu"
+        )
 
         store = stores[large]
         settle()
         noop = best([timed(lambda: build_bundle(store, "1.0.0")) for _ in range(3)])
         wall_share, cpu_share = noop.wall / cold[large].wall, noop.cpu / cold[large].cpu
-        print(f"no-change rebuild   {large:>6} fixtures: {noop}  (best of 3) = {wall_share:.1%} wall, "
-              f"{cpu_share:.1%} cpu of cold (target < 10%) {verdict(wall_share < 0.10)} wall, "
-              f"{verdict(cpu_share < 0.10)} cpu")
+        print(
+            f"no-change rebuild   {large:>6} fixtures: {noop}  (best of 3) = {wall_share:.1%} wall, "
+            f"{cpu_share:.1%} cpu of cold (target < 10%) {verdict(wall_share < 0.10)} wall, "
+            f"{verdict(cpu_share < 0.10)} cpu"
+        )
         again = timed(lambda: build_bundle(store, "1.0.1"))
-        print(f"new version, warm   {large:>6} fixtures: {again}  = {again.wall / cold[large].wall:.1%} wall, "
-              f"{again.cpu / cold[large].cpu:.1%} cpu of cold (writes every format again; no target)")
+        print(
+            f"new version, warm   {large:>6} fixtures: {again}  = {again.wall / cold[large].wall:.1%} wall, "
+            f"{again.cpu / cold[large].cpu:.1%} cpu of cold (writes every format again; no target)"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -61,11 +61,17 @@ def build_store(root: Path, size: int, texts: list[str]) -> Store:
             key = f"{n}:{text}".encode()
             txn.create_fixture(
                 Fixture(
-                    id=fixture_id("lease", key), kind=Kind.document, doc_type="lease", category="clean",
+                    id=fixture_id("lease", key),
+                    kind=Kind.document,
+                    doc_type="lease",
+                    category="clean",
                     created_at="2026-01-01T00:00:00Z",
-                    provenance=Provenance(source_sha256=hashlib.sha256(key).hexdigest(),
-                                          source_name=f"lease-{n}.pdf", importer="pdf",
-                                          imported_at="2026-01-01T00:00:00Z"),
+                    provenance=Provenance(
+                        source_sha256=hashlib.sha256(key).hexdigest(),
+                        source_name=f"lease-{n}.pdf",
+                        importer="pdf",
+                        imported_at="2026-01-01T00:00:00Z",
+                    ),
                 ),
                 document(text),
                 [],
@@ -77,7 +83,10 @@ def pairwise(store: Store, content: DocumentContent, threshold: float) -> str | 
     """What the index replaces: read every fixture of the kind and compare shingle sets."""
     mine = shingles(content.full_text())
     for record in store.records():
-        if record.fixture.kind == content.kind and jaccard(mine, shingles(record.content.full_text())) >= threshold:
+        if (
+            record.fixture.kind == content.kind
+            and jaccard(mine, shingles(record.content.full_text())) >= threshold
+        ):
             return record.fixture.id
     return None
 
@@ -100,7 +109,9 @@ def main() -> int:
     ]
 
     results: dict[int, float] = {}
-    print(f"dedup lookup, {args.queries} records per store (half near-duplicates), median per record")
+    print(
+        f"dedup lookup, {args.queries} records per store (half near-duplicates), median per record"
+    )
     # tmpfs when there is one: writing 10k fixtures to a busy disk would dwarf the lookups.
     shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
     ids = [fixture_id("lease", f"{n}:{text}".encode()) for n, text in enumerate(texts)]
@@ -117,8 +128,10 @@ def main() -> int:
                     index.add(ids[n], "document", document(text))
                 index.mark_synced()
                 index.commit()
-            print(f"  {size:>6} fixtures: store written in {built:.1f}s, "
-                  f"index built once in {time.perf_counter() - started:.1f}s")
+            print(
+                f"  {size:>6} fixtures: store written in {built:.1f}s, "
+                f"index built once in {time.perf_counter() - started:.1f}s"
+            )
         # Interleaved, so a busy machine slows every store alike rather than one of them.
         timings: dict[int, list[float]] = {size: [] for size in sizes}
         found = dict.fromkeys(sizes, 0)
@@ -131,21 +144,27 @@ def main() -> int:
         expected = (args.queries + 1) // 2
         for size in sizes:
             results[size] = statistics.median(timings[size])
-            print(f"  {size:>6} fixtures: {results[size] * 1000:8.2f} ms/record   "
-                  f"(duplicates found {found[size]}/{args.queries}, expected {expected})")
+            print(
+                f"  {size:>6} fixtures: {results[size] * 1000:8.2f} ms/record   "
+                f"(duplicates found {found[size]}/{args.queries}, expected {expected})"
+            )
         started = time.perf_counter()
         for content in queries[:4]:
             pairwise(stores[sizes[0]], content, stores[sizes[0]].config.store.dedup_threshold)
         loop = (time.perf_counter() - started) / 4
-        print(f"  {sizes[0]:>6} fixtures: {loop * 1000:8.2f} ms/record   (pairwise loop, for contrast)")
+        print(
+            f"  {sizes[0]:>6} fixtures: {loop * 1000:8.2f} ms/record   (pairwise loop, for contrast)"
+        )
         if any(count != expected for count in found.values()):
             print("FAIL: the index missed or invented duplicates")
             return 1
 
     ratio = results[sizes[-1]] / results[sizes[0]]
     verdict = "ok" if ratio < MAX_RATIO else "FAIL"
-    print(f"ratio {sizes[-1]} / {sizes[0]} fixtures (baseline: the {sizes[0]}-fixture store): "
-          f"{ratio:.2f}x  (target < {MAX_RATIO:.0f}x: {verdict})")
+    print(
+        f"ratio {sizes[-1]} / {sizes[0]} fixtures (baseline: the {sizes[0]}-fixture store): "
+        f"{ratio:.2f}x  (target < {MAX_RATIO:.0f}x: {verdict})"
+    )
     return 0 if ratio < MAX_RATIO else 1
 
 

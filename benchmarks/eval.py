@@ -34,15 +34,28 @@ CONTEXT = "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n
 
 
 def case(n: int) -> RubricCase:
-    return RubricCase(f"bench-{n:08d}", f"{n:064x}", "States the new monthly rent of $2,050.00.",
-                      f"The rent rises to $2,050.00 (answer {n}).", CONTEXT)
+    return RubricCase(
+        f"bench-{n:08d}",
+        f"{n:064x}",
+        "States the new monthly rent of $2,050.00.",
+        f"The rent rises to $2,050.00 (answer {n}).",
+        CONTEXT,
+    )
 
 
 def start_server() -> tuple[subprocess.Popen[str], str]:
     server = subprocess.Popen(
-        [sys.executable, str(REPO / "tests" / "eval" / "judge_server.py"), "--policy", "good",
-         "--latency", str(LATENCY)],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+        [
+            sys.executable,
+            str(REPO / "tests" / "eval" / "judge_server.py"),
+            "--policy",
+            "good",
+            "--latency",
+            str(LATENCY),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert server.stdout is not None
     return server, server.stdout.readline().strip()
@@ -53,7 +66,9 @@ def http_throughput(url: str, slots: int, calls: int) -> float:
     judge = OpenAIJudge("bench", JudgeSettings(concurrency=slots, max_retries=0, timeout=10))
     cases = [case(n) for n in range(calls)]
     with ThreadPoolExecutor(max_workers=slots) as pool:
-        list(pool.map(judge.judge, [case(-1 - n) for n in range(slots)]))  # open K connections, untimed
+        list(
+            pool.map(judge.judge, [case(-1 - n) for n in range(slots)])
+        )  # open K connections, untimed
         start = time.perf_counter()
         verdicts = list(pool.map(judge.judge, cases))
         elapsed = time.perf_counter() - start
@@ -80,13 +95,21 @@ def cached_throughput(count: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls-per-slot", type=int, default=30, help="calls per concurrent slot (default 30)")
-    parser.add_argument("--cached", type=int, default=50_000, help="cached verdicts to serve (default 50,000)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--calls-per-slot", type=int, default=30, help="calls per concurrent slot (default 30)"
+    )
+    parser.add_argument(
+        "--cached", type=int, default=50_000, help="cached verdicts to serve (default 50,000)"
+    )
     args = parser.parse_args()
     server, url = start_server()
     try:
-        print(f"judge over HTTP, {LATENCY * 1000:.0f} ms server latency (baseline: the ideal K / {LATENCY} calls/s)")
+        print(
+            f"judge over HTTP, {LATENCY * 1000:.0f} ms server latency (baseline: the ideal K / {LATENCY} calls/s)"
+        )
         print(f"{'K':>3} {'calls':>6} {'calls/s':>9} {'ideal':>7} {'ratio':>6}")
         worst = float("inf")
         for slots in SLOTS:
@@ -100,8 +123,10 @@ def main() -> None:
         server.wait(timeout=10)
     print(f"worst ratio {worst:.2f} (target >= 0.80): {'ok' if worst >= 0.8 else 'BELOW TARGET'}")
     rate = cached_throughput(args.cached)
-    print(f"cached verdicts: {rate:,.0f}/s over {args.cached:,} (target >= 50,000/s): "
-          f"{'ok' if rate >= 50_000 else 'BELOW TARGET'}")
+    print(
+        f"cached verdicts: {rate:,.0f}/s over {args.cached:,} (target >= 50,000/s): "
+        f"{'ok' if rate >= 50_000 else 'BELOW TARGET'}"
+    )
 
 
 if __name__ == "__main__":

@@ -45,20 +45,36 @@ def make_store(root: Path, count: int) -> Store:
             fid = f"lease-{n:05d}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
             lineage = None
             if n % 3 == 2:
-                lineage = Lineage(parent=f"lease-{n - 1:05d}-00000000", parent_label_rev=1,
-                                  mutations=[MutationStep(name="ocr-noise", seed=n)])
+                lineage = Lineage(
+                    parent=f"lease-{n - 1:05d}-00000000",
+                    parent_label_rev=1,
+                    mutations=[MutationStep(name="ocr-noise", seed=n)],
+                )
             fixture = Fixture(
-                id=fid, kind="document", doc_type="lease", category="ocr-noise" if lineage else "clean",
-                status="active", created_at=TIME, lineage=lineage,
-                provenance=Provenance(source_sha256="0" * 64, source_name="x.pdf", importer="pdf",
-                                      imported_at=TIME))
-            labels = LabelRevision(rev=1, time=TIME, author="bench", source="manual", fields={
-                "tenant": FieldLabel(type="person", value=tenant),
-                "landlord": FieldLabel(type="organisation", value="Maple Court LLC"),
-                "lease_start_date": FieldLabel(type="date", value=start),
-                "monthly_rent": FieldLabel(type="money", value=rent),
-                "security_deposit": FieldLabel(type="money", value=None, expected_absent=True),
-            })
+                id=fid,
+                kind="document",
+                doc_type="lease",
+                category="ocr-noise" if lineage else "clean",
+                status="active",
+                created_at=TIME,
+                lineage=lineage,
+                provenance=Provenance(
+                    source_sha256="0" * 64, source_name="x.pdf", importer="pdf", imported_at=TIME
+                ),
+            )
+            labels = LabelRevision(
+                rev=1,
+                time=TIME,
+                author="bench",
+                source="manual",
+                fields={
+                    "tenant": FieldLabel(type="person", value=tenant),
+                    "landlord": FieldLabel(type="organisation", value="Maple Court LLC"),
+                    "lease_start_date": FieldLabel(type="date", value=start),
+                    "monthly_rent": FieldLabel(type="money", value=rent),
+                    "security_deposit": FieldLabel(type="money", value=None, expected_absent=True),
+                },
+            )
             content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer")])
             txn.create_fixture(fixture, content, [labels])
     return store
@@ -90,8 +106,18 @@ def main() -> None:
         root = Path(tmp)
         bundle = build_bundle(make_store(root / "store", count), "1.0.0", formats="jsonl").path
         predictions = root / "regressed.jsonl"
-        subprocess.run([sys.executable, str(REPO / "scripts" / "make_predictions.py"), str(bundle),
-                        "--quality", "regressed", "--out", str(predictions)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(REPO / "scripts" / "make_predictions.py"),
+                str(bundle),
+                "--quality",
+                "regressed",
+                "--out",
+                str(predictions),
+            ],
+            check=True,
+        )
         baseline = median_seconds(lambda: list(load(bundle)), args.runs)
         gate = median_seconds(lambda: run_gate(bundle, predictions, out=root / "out"), args.runs)
     print(f"fixtures: {count} ({count * 5} fields)")

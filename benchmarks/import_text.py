@@ -90,12 +90,21 @@ def filled_store(root: Path, size: int):
             text = f"RESIDENTIAL LEASE AGREEMENT\nReference number {number:06d}\nMonthly Rent: $1,250.00\n"
             source = hashlib.sha256(text.encode()).hexdigest()
             fixture = Fixture(
-                id=fixture_id(f"lease {number}", text.encode()), kind="document", doc_type="lease",
-                category="clean", created_at="2026-01-01T00:00:00Z",
-                provenance=Provenance(source_sha256=source, source_name=f"lease-{number}.pdf",
-                                      importer="pdf", imported_at="2026-01-01T00:00:00Z"),
+                id=fixture_id(f"lease {number}", text.encode()),
+                kind="document",
+                doc_type="lease",
+                category="clean",
+                created_at="2026-01-01T00:00:00Z",
+                provenance=Provenance(
+                    source_sha256=source,
+                    source_name=f"lease-{number}.pdf",
+                    importer="pdf",
+                    imported_at="2026-01-01T00:00:00Z",
+                ),
             )
-            content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer", language="en")])
+            content = DocumentContent(
+                pages=[Page(number=1, text=text, origin="text-layer", language="en")]
+            )
             txn.create_fixture(fixture, content, [])
     return store
 
@@ -138,16 +147,24 @@ def store_size_comparison(size: int, pages: int, repeat: int) -> None:
         # For information: the one import that pays for rebuilding a lost source index.
         big.local_path(SOURCES_FILE).unlink()
         rebuilt = timed_import(Store(big.root), pdfs[-1])
-        print(f"once, after .curator/{SOURCES_FILE} was deleted (rebuilt from the fixtures): {rebuilt:.3f} s")
+        print(
+            f"once, after .curator/{SOURCES_FILE} was deleted (rebuilt from the fixtures): {rebuilt:.3f} s"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pages", type=int, default=None, help="pages per PDF (20; 2 with --store-size)")
+    parser.add_argument(
+        "--pages", type=int, default=None, help="pages per PDF (20; 2 with --store-size)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs each")
     parser.add_argument("--full", action="store_true", help="also time the whole import_sources()")
-    parser.add_argument("--store-size", type=int, default=None,
-                        help="time one import into a store of this many fixtures vs an empty one")
+    parser.add_argument(
+        "--store-size",
+        type=int,
+        default=None,
+        help="time one import into a store of this many fixtures vs an empty one",
+    )
     args = parser.parse_args()
     if args.store_size is not None:
         store_size_comparison(args.store_size, args.pages or 2, args.repeat)
@@ -173,8 +190,10 @@ def main() -> None:
             except CuratorError as error:  # the anonymiser refusing is a result, not a crash
                 print(f"curator import_sources failed: {error}")
                 return
-            print(f"curator import_sources, with suggestions and anonymisation: {full:.3f} s "
-                  f"({full / baseline:.2f}x)")
+            print(
+                f"curator import_sources, with suggestions and anonymisation: {full:.3f} s "
+                f"({full / baseline:.2f}x)"
+            )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ from curator.limits import DOCUMENT_MEMORY_MB, REFUSAL_MEMORY_MB  # noqa: E402
 from tests.corpus import CORPUS_DIR as CORPUS  # noqa: E402
 
 MB = 1 << 20
-READ = ("import sys\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
-        "from curator.ingest.source import read_source\nparse_document(read_source(Path(sys.argv[1])))\n")
+READ = (
+    "import sys\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
+    "from curator.ingest.source import read_source\nparse_document(read_source(Path(sys.argv[1])))\n"
+)
 
 
 def peak_mb(argv: list[str], cwd: Path) -> tuple[float, int]:
@@ -60,8 +62,15 @@ def blank_page_pdf(folder: Path) -> Path:
     from tests.hostile.test_inputs import _pdf
 
     path = folder / "huge-page.pdf"
-    path.write_bytes(_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] >>"]))
+    path.write_bytes(
+        _pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] >>",
+            ]
+        )
+    )
     return path
 
 
@@ -90,9 +99,19 @@ def refusals(folder: Path) -> dict[str, list[str | Path]]:
         out.write(chunk * (1500 // 16))
     store = folder / "store"
     return {
-        "PDF page with a 50000 x 50000 image": ["--store", store, "import", folder / "image-bomb.pdf"],
+        "PDF page with a 50000 x 50000 image": [
+            "--store",
+            store,
+            "import",
+            folder / "image-bomb.pdf",
+        ],
         "PNG saying 100000 x 100000": ["--store", store, "import", folder / "bomb.png"],
-        "JSON of a million tiny values (25 MB)": ["--store", store, "import", folder / "tiny-values.json"],
+        "JSON of a million tiny values (25 MB)": [
+            "--store",
+            store,
+            "import",
+            folder / "tiny-values.json",
+        ],
         "1.5 GB gzip bomb (bundle verify)": ["bundle", "verify", bomb],
     }
 
@@ -100,8 +119,12 @@ def refusals(folder: Path) -> dict[str, list[str | Path]]:
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="curator-memory-") as name:
         folder = Path(name)
-        subprocess.run([sys.executable, "-m", "curator", "init", str(folder / "store")], check=True,
-                       env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "curator", "init", str(folder / "store")],
+            check=True,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            stdout=subprocess.DEVNULL,
+        )
         base, code = reading(CORPUS / "pdfs" / "ocrmypdf-ccitt.pdf", folder)
         assert code == 0, "the baseline scan could not be read"
         print(f"baseline: ocrmypdf-ccitt.pdf (one letter page at 300 dpi, OCRed): {base:.0f} MB")
@@ -116,7 +139,9 @@ def main() -> None:
         for label, path in documents.items():
             peak, code = reading(path, folder)
             ok &= code == 0 and peak < DOCUMENT_MEMORY_MB
-            print(f"  {label:44} {peak:6.0f} MB  {peak / base:4.2f}x baseline  {'ok' if code == 0 else 'FAILED'}")
+            print(
+                f"  {label:44} {peak:6.0f} MB  {peak / base:4.2f}x baseline  {'ok' if code == 0 else 'FAILED'}"
+            )
         print(f"\nrefusing inputs (bound {REFUSAL_MEMORY_MB} MB):")
         for label, args in refusals(folder).items():
             peak, code = curator(folder, *args)

@@ -36,10 +36,17 @@ def documents(count: int, config: StoreConfig) -> list[FixtureRecord]:
         content, values = samples.lease(seed) if kind == "lease" else samples.invoice(seed)
         revision = revise(config, kind, content, None, assignments=values, author="bench")
         fixture = Fixture(
-            id=f"{kind}-bench-{seed:08x}", kind="document", doc_type=kind, category="clean",
+            id=f"{kind}-bench-{seed:08x}",
+            kind="document",
+            doc_type=kind,
+            category="clean",
             created_at=revision.time,
-            provenance=Provenance(source_sha256="0" * 64, source_name=f"{kind}.pdf", importer="synthetic",
-                                  imported_at=revision.time),
+            provenance=Provenance(
+                source_sha256="0" * 64,
+                source_name=f"{kind}.pdf",
+                importer="synthetic",
+                imported_at=revision.time,
+            ),
         )
         records.append(FixtureRecord(fixture, content, [revision], Path(".")))
     return records
@@ -52,7 +59,9 @@ def main() -> int:
     parser.add_argument("--full", action="store_true", help="600 documents instead of 60")
     parser.add_argument("--cer", type=float, default=0.05)
     parser.add_argument("--rounds", type=int, default=3, help="alternating timing rounds (best of)")
-    parser.add_argument("--render-docs", type=int, default=None, help="documents for the --render table")
+    parser.add_argument(
+        "--render-docs", type=int, default=None, help="documents for the --render table"
+    )
     args = parser.parse_args()
     count = 600 if args.full else 60
     config = StoreConfig.model_validate(tomllib.loads(default_config_text()))
@@ -92,12 +101,20 @@ def main() -> int:
     ratio = curator_rate / nlpaug_rate
     print(f"documents: {count} ({chars} chars), requested CER {args.cer}")
     print(f"nlpaug OcrAug:        {nlpaug_rate:8.1f} docs/s")
-    print(f"curator --ocr-noise:  {curator_rate:8.1f} docs/s  (measured CER {min(cers):.4f}..{max(cers):.4f})")
-    print(f"ratio curator/nlpaug: {ratio:.2f}x {'(ok: at least as fast)' if ratio >= 1 else '(SLOWER than nlpaug)'}")
+    print(
+        f"curator --ocr-noise:  {curator_rate:8.1f} docs/s  (measured CER {min(cers):.4f}..{max(cers):.4f})"
+    )
+    print(
+        f"ratio curator/nlpaug: {ratio:.2f}x {'(ok: at least as fast)' if ratio >= 1 else '(SLOWER than nlpaug)'}"
+    )
     print("calibration (measured CER over the same documents, min..max, worst relative error):")
     for requested in (0.02, 0.05, 0.10, 0.20):
-        got = [apply_chain(r, config, [Step("ocr-noise", {"cer": requested})], seed)
-               .fixture.lineage.mutations[0].measured["cer"] for seed, r in enumerate(records)]
+        got = [
+            apply_chain(r, config, [Step("ocr-noise", {"cer": requested})], seed)
+            .fixture.lineage.mutations[0]
+            .measured["cer"]
+            for seed, r in enumerate(records)
+        ]
         worst = max(abs(g - requested) / requested for g in got)
         print(f"  {requested:.2f}: {min(got):.4f}..{max(got):.4f}  worst {worst:.1%}  (limit 15%)")
     render_docs = args.render_docs if args.render_docs is not None else (8 if args.full else 4)
@@ -107,20 +124,28 @@ def main() -> int:
 
 def render_calibration(records: list[FixtureRecord], config: StoreConfig) -> bool:
     """Requested vs measured CER of --render (Pillow + Tesseract, calibrated by search)."""
-    print(f"--render calibration over {len(records)} documents (requested -> measured CER, min..max; "
-          "trials of the search; limit 25%):")
+    print(
+        f"--render calibration over {len(records)} documents (requested -> measured CER, min..max; "
+        "trials of the search; limit 25%):"
+    )
     ok = True
     for requested in (0.02, 0.05, 0.10):
         started = time.perf_counter()
-        steps = [apply_chain(r, config, [Step("ocr-render", {"cer": requested})], seed)
-                 .fixture.lineage.mutations[0].measured for seed, r in enumerate(records)]
+        steps = [
+            apply_chain(r, config, [Step("ocr-render", {"cer": requested})], seed)
+            .fixture.lineage.mutations[0]
+            .measured
+            for seed, r in enumerate(records)
+        ]
         got = [m["cer"] for m in steps]
         worst = max(abs(g - requested) / requested for g in got)
         ok = ok and worst <= 0.25
-        print(f"  {requested:.2f} -> {sum(got) / len(got):.4f} ({min(got):.4f}..{max(got):.4f})  "
-              f"worst {worst:.1%}  trials {min(m['trials'] for m in steps)}..{max(m['trials'] for m in steps)}  "
-              f"thinned {sum(m['thinned'] for m in steps)}/{len(steps)}  "
-              f"{(time.perf_counter() - started) / len(records):.1f} s/doc")
+        print(
+            f"  {requested:.2f} -> {sum(got) / len(got):.4f} ({min(got):.4f}..{max(got):.4f})  "
+            f"worst {worst:.1%}  trials {min(m['trials'] for m in steps)}..{max(m['trials'] for m in steps)}  "
+            f"thinned {sum(m['thinned'] for m in steps)}/{len(steps)}  "
+            f"{(time.perf_counter() - started) / len(records):.1f} s/doc"
+        )
     return ok
 
 

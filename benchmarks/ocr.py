@@ -76,7 +76,9 @@ def main() -> None:
         print(f"pages: {args.pages}  cores: {cores}  workers: {args.workers or cores}")
         print(f"serial pytesseract loop: {baseline:.2f} s")
         print(f"curator PDF reader (parallel OCR): {ours:.2f} s")
-        print(f"speed-up: {baseline / ours:.2f}x  (target >= {0.85 * cores:.2f}x = 0.85 x {cores} cores)")
+        print(
+            f"speed-up: {baseline / ours:.2f}x  (target >= {0.85 * cores:.2f}x = 0.85 x {cores} cores)"
+        )
         if args.full:
             from curator.errors import CuratorError
 
@@ -85,8 +87,10 @@ def main() -> None:
             except CuratorError as error:  # the anonymiser refusing is a result, not a crash
                 print(f"curator import_sources failed: {error}")
                 return
-            print(f"curator import_sources (OCR, suggestions, anonymisation): {full:.2f} s "
-                  f"(speed-up {baseline / full:.2f}x)")
+            print(
+                f"curator import_sources (OCR, suggestions, anonymisation): {full:.2f} s "
+                f"(speed-up {baseline / full:.2f}x)"
+            )
 
 
 if __name__ == "__main__":

@@ -55,4 +55,3 @@ def field_spec(config: StoreConfig, doc_type_name: str, field: str) -> FieldSpec
         raise CuratorError(
             f"unknown field {field!r} for doc type {doc_type_name!r} (known: {known})"
         ) from None
-

@@ -53,7 +53,9 @@ def parse(data: bytes | str, where: str, limits: LimitSettings = DEFAULT) -> Any
     return _parse(data, where, limits, 0)[0]
 
 
-def parse_lines(data: bytes, where: str, limits: LimitSettings = DEFAULT) -> Iterator[tuple[int, Any]]:
+def parse_lines(
+    data: bytes, where: str, limits: LimitSettings = DEFAULT
+) -> Iterator[tuple[int, Any]]:
     """(line number, value) of every non-blank JSONL line; the first bad line raises. The
     values of all lines together count against [limits] max_json_values."""
     values = 0
@@ -70,7 +72,9 @@ def _parse(data: bytes | str, where: str, limits: LimitSettings, values: int) ->
     values += _count_values(text)
     if values > limits.max_json_values:
         # Counted before parsing: a million tiny objects cost far more memory than their text.
-        raise JsonInputError(where, f"more than {limits.max_json_values:,} values ({hint('max_json_values')})")
+        raise JsonInputError(
+            where, f"more than {limits.max_json_values:,} values ({hint('max_json_values')})"
+        )
     digits = limits.max_json_number_digits
     # The hooks cost a call per number: only used when some run of number characters is
     # longer than the limit (a long number, or a long digit run inside a string).
@@ -79,8 +83,11 @@ def _parse(data: bytes | str, where: str, limits: LimitSettings, values: int) ->
     def number(kind: type) -> Any:
         def convert(token: str) -> Any:
             if len(token) > digits:
-                raise _Refused(f"a number of more than {digits} digits ({hint('max_json_number_digits')})")
+                raise _Refused(
+                    f"a number of more than {digits} digits ({hint('max_json_number_digits')})"
+                )
             return kind(token)
+
         return convert
 
     def constant(token: str) -> Any:
@@ -88,13 +95,17 @@ def _parse(data: bytes | str, where: str, limits: LimitSettings, values: int) ->
 
     try:
         if long_run:
-            value = json.loads(text, parse_int=number(int), parse_float=number(float),
-                               parse_constant=constant)
+            value = json.loads(
+                text, parse_int=number(int), parse_float=number(float), parse_constant=constant
+            )
         else:
             value = json.loads(text, parse_constant=constant)
     except json.JSONDecodeError as error:
-        raise JsonInputError(where, f"not valid JSON (line {error.lineno} column {error.colno}: {error.msg})",
-                             error.lineno) from None
+        raise JsonInputError(
+            where,
+            f"not valid JSON (line {error.lineno} column {error.colno}: {error.msg})",
+            error.lineno,
+        ) from None
     except RecursionError:
         raise JsonInputError(where, _too_deep(limits)) from None
     except _Refused as error:
@@ -122,8 +133,9 @@ def lines(data: bytes) -> Iterator[tuple[int, bytes]]:
             yield number, raw.rstrip(b"\r")
 
 
-def parse_model(model: type[ModelT], data: bytes | str, where: str,
-                limits: LimitSettings = DEFAULT) -> ModelT:
+def parse_model(
+    model: type[ModelT], data: bytes | str, where: str, limits: LimitSettings = DEFAULT
+) -> ModelT:
     """One document of a curator format, through pydantic's parser; problems are one line."""
     if len(data) > limits.json_bytes:
         raise JsonInputError(where, too_big(len(data), limits.json_bytes, "max_json_mb"))
@@ -180,5 +192,7 @@ def _check_text(text: str, where: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise JsonInputError(where, "a string holds a lone surrogate (half of a \\u escape pair): "
-                                    "not valid Unicode text") from None
+        raise JsonInputError(
+            where,
+            "a string holds a lone surrogate (half of a \\u escape pair): not valid Unicode text",
+        ) from None

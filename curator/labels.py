@@ -75,8 +75,15 @@ class LabelEdit:
 
     @property
     def empty(self) -> bool:
-        return not (self.assignments or self.accept or self.drop_accept or self.add_rubrics
-                    or self.drop_rubrics or self.doc_type or self.reference is not None)
+        return not (
+            self.assignments
+            or self.accept
+            or self.drop_accept
+            or self.add_rubrics
+            or self.drop_rubrics
+            or self.doc_type
+            or self.reference is not None
+        )
 
 
 def revise(
@@ -95,9 +102,16 @@ def revise(
     no_evidence: str | None = None,
 ) -> LabelRevision:
     """The next revision: `previous` with the given fields and rubrics changed (see `apply_edit`)."""
-    edit = LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics, drop_rubrics=drop_rubrics,
-                     no_evidence=no_evidence, reference=reference)
-    return apply_edit(config, doc_type, content, previous, edit, author=author, source=source, reason=reason)
+    edit = LabelEdit(
+        assignments=assignments or {},
+        add_rubrics=add_rubrics,
+        drop_rubrics=drop_rubrics,
+        no_evidence=no_evidence,
+        reference=reference,
+    )
+    return apply_edit(
+        config, doc_type, content, previous, edit, author=author, source=source, reason=reason
+    )
 
 
 def apply_edit(
@@ -123,8 +137,10 @@ def apply_edit(
         chosen, fields = _retyped(config, content, edit.doc_type, fields)
     for name, value in edit.assignments.items():
         if chosen is None:
-            raise CuratorError("this fixture has no doc type, so it has no fields; "
-                               "give it one with --doc-type, or use --rubric")
+            raise CuratorError(
+                "this fixture has no doc type, so it has no fields; "
+                "give it one with --doc-type, or use --rubric"
+            )
         spec = field_spec(config, chosen, name)
         if not value:
             fields[name] = FieldLabel(type=spec.type, value=None, expected_absent=True)
@@ -134,12 +150,25 @@ def apply_edit(
         except UnparsableValue as error:
             raise CuratorError(f"{name}: {error} (field type {spec.type})") from None
         before = fields.get(name)
-        same = before if before is not None and before.value is not None \
-            and same_value(before.value, value, spec.type) else None
+        same = (
+            before
+            if before is not None
+            and before.value is not None
+            and same_value(before.value, value, spec.type)
+            else None
+        )
         # the same value again keeps what was said about it: why it stands, its variants, authority
-        label = evidenced(content, name, spec.type, value, edit.no_evidence or (same.no_evidence if same else None))
+        label = evidenced(
+            content,
+            name,
+            spec.type,
+            value,
+            edit.no_evidence or (same.no_evidence if same else None),
+        )
         if same is not None:
-            label = label.model_copy(update={"variants": same.variants, "authority": same.authority})
+            label = label.model_copy(
+                update={"variants": same.variants, "authority": same.authority}
+            )
         fields[name] = label
     for name, values in edit.accept.items():
         fields[name] = with_variants(fields, name, values, config, chosen)
@@ -149,7 +178,9 @@ def apply_edit(
     kept = previous.reference if previous else None
     answer = kept if edit.reference is None else (edit.reference.strip() or None)
     if answer is not None and not rubrics:
-        raise CuratorError("a reference answer is judged against rubrics, and this fixture has none")
+        raise CuratorError(
+            "a reference answer is judged against rubrics, and this fixture has none"
+        )
     return LabelRevision(
         rev=(previous.rev + 1) if previous else 1,
         time=clock.now_iso(),
@@ -166,8 +197,15 @@ def apply_edit(
 NO_EVIDENCE_HINT = 'give --no-evidence "why" to keep it without evidence'
 
 
-def evidenced(content: Content, name: str, field_type: FieldType, value: str,
-              no_evidence: str | None = None, *, hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
+def evidenced(
+    content: Content,
+    name: str,
+    field_type: FieldType,
+    value: str,
+    no_evidence: str | None = None,
+    *,
+    hint: str = NO_EVIDENCE_HINT,
+) -> FieldLabel:
     """`value` as a field label with its evidence located, or with `no_evidence` as its reason.
 
     Refused (CuratorError, ending with `hint`) when it is in neither form in the content and
@@ -176,8 +214,12 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
     span = locate(content, value, field_type)
     if span is not None:
         found = evidence_text(content, span)
-        return FieldLabel(type=field_type, value=value, evidence=span,
-                          evidence_text=None if found == value else found)
+        return FieldLabel(
+            type=field_type,
+            value=value,
+            evidence=span,
+            evidence_text=None if found == value else found,
+        )
     if no_evidence and no_evidence.strip():
         return FieldLabel(type=field_type, value=value, no_evidence=no_evidence.strip())
     places = len(content.texts())
@@ -187,9 +229,17 @@ def evidenced(content: Content, name: str, field_type: FieldType, value: str,
     )
 
 
-def reviewed(content: Content, name: str, field_type: FieldType, value: str, span: Span | None,
-             variants: Sequence[str] = (), *, no_evidence: str | None = None,
-             hint: str = NO_EVIDENCE_HINT) -> FieldLabel:
+def reviewed(
+    content: Content,
+    name: str,
+    field_type: FieldType,
+    value: str,
+    span: Span | None,
+    variants: Sequence[str] = (),
+    *,
+    no_evidence: str | None = None,
+    hint: str = NO_EVIDENCE_HINT,
+) -> FieldLabel:
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
     The evidence is the span they marked, else the value located in the content (refused
@@ -201,15 +251,24 @@ def reviewed(content: Content, name: str, field_type: FieldType, value: str, spa
         label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
     else:
         found = evidence_text(content, span)
-        label = FieldLabel(type=field_type, value=value, evidence=span,
-                           evidence_text=None if found == value else found)
+        label = FieldLabel(
+            type=field_type,
+            value=value,
+            evidence=span,
+            evidence_text=None if found == value else found,
+        )
         if found is not None and not shows(found, label):
             label = label.model_copy(update={"variants": [found]})
     return accepting(label, name, variants)
 
 
-def with_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[str],
-                  config: StoreConfig, doc_type: str | None) -> FieldLabel:
+def with_variants(
+    fields: Mapping[str, FieldLabel],
+    name: str,
+    values: Sequence[str],
+    config: StoreConfig,
+    doc_type: str | None,
+) -> FieldLabel:
     """`name`'s label with `values` accepted as other answers (see `accepting`)."""
     if doc_type is not None:
         field_spec(config, doc_type, name)  # an unknown field is refused by name
@@ -228,13 +287,17 @@ def accepting(label: FieldLabel, name: str, values: Sequence[str]) -> FieldLabel
             try:
                 check(value, label.type)
             except UnparsableValue as error:
-                raise CuratorError(f"{name}: accepted variant {error} (field type {label.type})") from None
+                raise CuratorError(
+                    f"{name}: accepted variant {error} (field type {label.type})"
+                ) from None
         if not matches_any(value, [label.value or "", *variants], label.type):
             variants.append(value)
     return label.model_copy(update={"variants": variants})
 
 
-def without_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequence[str]) -> FieldLabel:
+def without_variants(
+    fields: Mapping[str, FieldLabel], name: str, values: Sequence[str]
+) -> FieldLabel:
     label = fields.get(name)
     if label is None:
         raise CuratorError(f"{name}: no such field in the labels")
@@ -247,15 +310,19 @@ def without_variants(fields: Mapping[str, FieldLabel], name: str, values: Sequen
     return label.model_copy(update={"variants": variants})
 
 
-def _retyped(config: StoreConfig, content: Content, new_type: str,
-             fields: dict[str, FieldLabel]) -> tuple[str, dict[str, FieldLabel]]:
+def _retyped(
+    config: StoreConfig, content: Content, new_type: str, fields: dict[str, FieldLabel]
+) -> tuple[str, dict[str, FieldLabel]]:
     """Fields under a new doc type: those the new type has (same name and type) stay, the rest
     go; a document gets the values its label phrases show for fields still unlabelled."""
     if isinstance(content, ThreadContent):
         raise CuratorError("a thread has no doc type (its labels are rubrics)")
     spec = lookup_doc_type(config, new_type)
-    kept = {name: label for name, label in fields.items()
-            if name in spec.fields and spec.fields[name].type == label.type}
+    kept = {
+        name: label
+        for name, label in fields.items()
+        if name in spec.fields and spec.fields[name].type == label.type
+    }
     from curator.ingest.suggest import suggest_fields
 
     for name, label in suggest_fields(content, spec).items():
@@ -291,7 +358,9 @@ def _check_posts(content: Content, post_ids: Sequence[str]) -> None:
     known = [post.id for post in content.export.ordered_posts()]
     for post_id in post_ids:
         if post_id not in content.export.posts:
-            raise CuratorError(f"no post {post_id!r} in this thread (its posts: {', '.join(known)})")
+            raise CuratorError(
+                f"no post {post_id!r} in this thread (its posts: {', '.join(known)})"
+            )
 
 
 def locate(content: Content, value: str, field_type: FieldType | str = "text") -> Span | None:
@@ -339,23 +408,31 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
             continue
         if label.evidence is None:
             if not label.no_evidence:
-                problems.append(f"field {name}: {label.value!r} has no evidence in the content and no "
-                                "reason why (label set --no-evidence)")
+                problems.append(
+                    f"field {name}: {label.value!r} has no evidence in the content and no "
+                    "reason why (label set --no-evidence)"
+                )
             continue
         found = evidence_text(content, label.evidence)
         if found is None:
             where = label.evidence.model_dump(exclude_none=True)
             problems.append(f"field {name}: evidence {where} is outside the content")
         elif label.evidence_text is not None and found != label.evidence_text:
-            problems.append(f"field {name}: evidence text {found!r} is not the recorded {label.evidence_text!r}")
+            problems.append(
+                f"field {name}: evidence text {found!r} is not the recorded {label.evidence_text!r}"
+            )
         elif not label.unanswerable and not shows(found, label):
-            problems.append(f"field {name}: the text at its evidence reads {found!r}, "
-                            f"which is neither {label.value!r} nor an accepted variant")
+            problems.append(
+                f"field {name}: the text at its evidence reads {found!r}, "
+                f"which is neither {label.value!r} nor an accepted variant"
+            )
     if isinstance(content, ThreadContent):
         for rubric in revision.rubrics:
             missing = [p for p in rubric.evidence_posts if p not in content.export.posts]
             if missing:
-                problems.append(f"rubric {rubric.text!r}: evidence posts not in the thread: {', '.join(missing)}")
+                problems.append(
+                    f"rubric {rubric.text!r}: evidence posts not in the thread: {', '.join(missing)}"
+                )
     return problems
 
 
@@ -369,8 +446,9 @@ def anchored(content: Content, revision: LabelRevision) -> LabelRevision:
         span = locate(content, label.value, label.type)
         if span is not None:
             found = evidence_text(content, span)
-            fields[name] = label.model_copy(update={
-                "evidence": span, "evidence_text": None if found == label.value else found})
+            fields[name] = label.model_copy(
+                update={"evidence": span, "evidence_text": None if found == label.value else found}
+            )
     return revision.model_copy(update={"fields": fields})
 
 
@@ -401,10 +479,17 @@ def set_labels(
     """
     from curator.anonymise.typed import TypedText
 
-    edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
-                             drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)
+    edit = edit or LabelEdit(
+        assignments=assignments or {},
+        add_rubrics=add_rubrics,
+        drop_rubrics=drop_rubrics,
+        no_evidence=no_evidence,
+        reference=reference,
+    )
     if edit.empty:
-        raise CuratorError("nothing to set: give FIELD=VALUE pairs, --accept, --rubric, --reference or --doc-type")
+        raise CuratorError(
+            "nothing to set: give FIELD=VALUE pairs, --accept, --rubric, --reference or --doc-type"
+        )
     with store.transaction() as txn:
         record = store.load(fixture_id)
         # what the reviewer typed, through the vault first: a real name becomes the
@@ -426,14 +511,21 @@ def set_labels(
         return written
 
 
-def _typed_edit(typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit) -> LabelEdit:
+def _typed_edit(
+    typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit
+) -> LabelEdit:
     """`edit` with every value and text a person typed passed through the store's vault."""
+
     def values(variants: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-        return {f: [typed.field_value(config, doc_type, f, v) for v in vs] for f, vs in variants.items()}
+        return {
+            f: [typed.field_value(config, doc_type, f, v) for v in vs] for f, vs in variants.items()
+        }
 
     return replace(
         edit,
-        assignments={f: typed.field_value(config, doc_type, f, v) for f, v in edit.assignments.items()},
+        assignments={
+            f: typed.field_value(config, doc_type, f, v) for f, v in edit.assignments.items()
+        },
         no_evidence=None if edit.no_evidence is None else typed.text(edit.no_evidence),
         accept=values(edit.accept),
         drop_accept=values(edit.drop_accept),

@@ -55,8 +55,14 @@ def after_settling(status: Status) -> Status:
     return Status.reviewed if status is Status.needs_review else status
 
 
-def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str, *,
-               where: str | None = None, dry_run: bool = False) -> list[Fixture]:
+def set_status(
+    store: Store,
+    fixture_ids: Sequence[str],
+    status: Status | str,
+    *,
+    where: str | None = None,
+    dry_run: bool = False,
+) -> list[Fixture]:
     """Give fixtures a new status; all or none. Active needs labels and no open conflict.
 
     The fixtures are `fixture_ids`, or every fixture matching `where` ("status=reviewed,
@@ -84,7 +90,9 @@ def set_status(store: Store, fixture_ids: Sequence[str], status: Status | str, *
                     raise CuratorError(f"{fixture_id}: has no labels yet, so it cannot be active")
                 if fixture.review.conflict_fields:
                     fields = ", ".join(fixture.review.conflict_fields)
-                    raise CuratorError(f"{fixture_id}: annotators disagree on {fields}; settle it with `curator label set` first")
+                    raise CuratorError(
+                        f"{fixture_id}: annotators disagree on {fields}; settle it with `curator label set` first"
+                    )
             if fixture.status is not target:
                 updated = fixture.model_copy(update={"status": target})
                 if not dry_run:

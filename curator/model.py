@@ -84,7 +84,8 @@ class Provenance(Strict):
         description="fingerprint of the pseudonym vault that anonymised it (never the key)",
     )
     vault_entries: int | None = Field(
-        default=None, ge=0,
+        default=None,
+        ge=0,
         description="how many originals the vault held when it anonymised this fixture: the audit judges it "
         "against those (a word a later source taught the vault is no name it could have known)",
     )
@@ -94,7 +95,8 @@ class Provenance(Strict):
         "so the audit does not report them",
     )
     kept_hosts: list[str] = Field(
-        default_factory=list, description="kept hosts ([anonymise] keep_hosts) whose links in it kept their host"
+        default_factory=list,
+        description="kept hosts ([anonymise] keep_hosts) whose links in it kept their host",
     )
 
 
@@ -170,7 +172,9 @@ Where = tuple[str, int | str]
 class Texts(Strict):
     """What both kinds of content offer: their texts, each at a `Where`, in reading order."""
 
-    part: ClassVar[str]  # what one of its texts is ("page", "post"): the first member of its `Where`s
+    part: ClassVar[
+        str
+    ]  # what one of its texts is ("page", "post"): the first member of its `Where`s
 
     @abstractmethod
     def texts(self) -> list[tuple[Where, str]]: ...
@@ -240,7 +244,9 @@ class Post(Open):
         """When it was posted (create_at, epoch milliseconds) in UTC: "2024-01-05 10:02:03 UTC"."""
         from datetime import UTC, datetime
 
-        return datetime.fromtimestamp(self.create_at / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        return datetime.fromtimestamp(self.create_at / 1000, tz=UTC).strftime(
+            "%Y-%m-%d %H:%M:%S UTC"
+        )
 
 
 class User(Open):
@@ -311,7 +317,9 @@ class ThreadContent(Texts):
     def text_at(self, where: Where) -> str | None:
         """The message of ("post", id); None for any other place."""
         kind, post_id = where
-        post = self.export.posts.get(post_id) if kind == "post" and isinstance(post_id, str) else None
+        post = (
+            self.export.posts.get(post_id) if kind == "post" and isinstance(post_id, str) else None
+        )
         return None if post is None else post.message
 
 
@@ -376,11 +384,13 @@ class FieldLabel(Strict):
     )
     # These two are left out of the file when unset, so labels written before them keep their bytes.
     no_evidence: str | None = Field(
-        default=None, exclude_if=lambda value: value is None,
+        default=None,
+        exclude_if=lambda value: value is None,
         description="why the value stands although the content does not show it (label set --no-evidence)",
     )
     unanswerable: str | None = Field(
-        default=None, exclude_if=lambda value: value is None,
+        default=None,
+        exclude_if=lambda value: value is None,
         description="why no reader can recover the value from this text (OCR noise on the value); "
         "scoring leaves the field out",
     )
@@ -410,17 +420,19 @@ class LabelRevision(Strict):
     source: str = Field(pattern=REVISION_SOURCE_PATTERN)
     reason: str | None = None
     doc_type: str | None = Field(
-        default=None, exclude_if=lambda value: value is None,
+        default=None,
+        exclude_if=lambda value: value is None,
         description="the doc type this revision gave the fixture (label set --doc-type); left out when unset",
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
     # Left out of the file when unset, so revisions without one keep their bytes.
     reference: str | None = Field(
-        default=None, min_length=1, exclude_if=lambda value: value is None,
+        default=None,
+        min_length=1,
+        exclude_if=lambda value: value is None,
         description="a reviewed answer that meets every rubric (judge calibration's must-pass case)",
     )
-
 
 
 # ---------------------------------------------------------------- helpers
@@ -467,8 +479,10 @@ class DocTypeSpec(Strict):
             raise ValueError(f"amendment template: {error}") from None
         unknown = sorted(set(names) - set(AMENDMENT_PLACEHOLDERS))
         if unknown:
-            raise ValueError(f"amendment template: unknown placeholder {{{unknown[0]}}} "
-                             f"(known: {', '.join(AMENDMENT_PLACEHOLDERS)})")
+            raise ValueError(
+                f"amendment template: unknown placeholder {{{unknown[0]}}} "
+                f"(known: {', '.join(AMENDMENT_PLACEHOLDERS)})"
+            )
         if names.count("value") != 1:
             raise ValueError("amendment template: needs {value} exactly once")
         return template
@@ -481,7 +495,9 @@ class StoreSettings(Strict):
     adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
     dedup_threshold: float = Field(default=0.9, gt=0, le=1)
     # What a bundle's dataset card (README.md, Hugging Face convention) says about the set.
-    description: str = Field(default="", description="what the set is for: the card's first paragraph")
+    description: str = Field(
+        default="", description="what the set is for: the card's first paragraph"
+    )
     license: str = Field(
         default="unknown",
         pattern=r"^[a-z0-9][a-z0-9.+-]*$",
@@ -502,11 +518,16 @@ class JudgeSettings(Strict):
     )
     timeout: float = Field(default=60.0, gt=0, description="seconds per judge call")
     max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and network errors")
-    backoff: float = Field(default=1.0, ge=0, description="seconds before the first retry; doubles each time")
+    backoff: float = Field(
+        default=1.0, ge=0, description="seconds before the first retry; doubles each time"
+    )
     concurrency: int = Field(default=4, ge=1, description="judge calls in flight at once")
     json_mode: bool = Field(default=True, description="ask for response_format json_object")
     threshold: float = Field(
-        default=0.6, ge=0, le=1, description="a verdict passes when it says pass and scores at least this"
+        default=0.6,
+        ge=0,
+        le=1,
+        description="a verdict passes when it says pass and scores at least this",
     )
 
 
@@ -518,39 +539,57 @@ class LimitSettings(Strict):
     line, exit 2) or, for OCR pages, shrinks it. Checked before the memory is spent, so a
     hostile file fails fast. Defaults import every real file we know of."""
 
-    max_file_mb: int = Field(default=256, ge=1, description="any one input file: PDF, image, JSON, JSONL")
+    max_file_mb: int = Field(
+        default=256, ge=1, description="any one input file: PDF, image, JSON, JSONL"
+    )
     max_json_mb: int = Field(
-        default=32, ge=1,
+        default=32,
+        ge=1,
         description="one JSON or JSONL input (thread export, chat log, failure records, predictions, "
-                    "eval run); a JSON file curator wrote (store, bundle) may be 4 times as large",
+        "eval run); a JSON file curator wrote (store, bundle) may be 4 times as large",
     )
     max_json_depth: int = Field(
-        default=64, ge=2, le=128,
+        default=64,
+        ge=2,
+        le=128,
         description="nesting of objects and arrays in JSON inputs (at most 128: the store's own files "
-                    "nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
+        "nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
     )
     max_json_values: int = Field(
-        default=1_000_000, ge=1000,
+        default=1_000_000,
+        ge=1000,
         description="values (objects, arrays, strings, numbers) in one JSON or JSONL input: what its "
-                    "memory grows with (real exports hold 30,000 to 45,000 a MB)",
+        "memory grows with (real exports hold 30,000 to 45,000 a MB)",
     )
     max_json_number_digits: int = Field(
-        default=100, ge=20, le=4000, description="digits (and signs, dots, exponents) of one JSON number"
+        default=100,
+        ge=20,
+        le=4000,
+        description="digits (and signs, dots, exponents) of one JSON number",
     )
-    max_pages: int = Field(default=5000, ge=1, description="pages of one PDF, frames of one image file")
+    max_pages: int = Field(
+        default=5000, ge=1, description="pages of one PDF, frames of one image file"
+    )
     max_page_pixels: int = Field(
-        default=36_000_000, ge=1_000_000,
+        default=36_000_000,
+        ge=1_000_000,
         description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 million)",
     )
     max_image_mb: int = Field(
-        default=512, ge=16,
+        default=512,
+        ge=16,
         description="memory one image may take decoded (width x height x bytes per pixel): a page "
-                    "of an image file, or an image on a PDF page that is OCRed",
+        "of an image file, or an image on a PDF page that is OCRed",
     )
-    max_bundle_file_mb: int = Field(default=2048, ge=1, description="one file inside a bundle archive")
-    max_bundle_mb: int = Field(default=8192, ge=1, description="all files of a bundle archive together")
+    max_bundle_file_mb: int = Field(
+        default=2048, ge=1, description="one file inside a bundle archive"
+    )
+    max_bundle_mb: int = Field(
+        default=8192, ge=1, description="all files of a bundle archive together"
+    )
     max_compression_ratio: int = Field(
-        default=200, ge=10,
+        default=200,
+        ge=10,
         description="uncompressed / compressed size of a bundle archive, checked while it is read",
     )
 
@@ -565,18 +604,45 @@ class LimitSettings(Strict):
     def for_curator_files(self) -> LimitSettings:
         """The limits for JSON that curator wrote (store files, bundle files): a fixture holds
         its input and more (labels, a bundle line's metadata), nested a few levels deeper."""
-        return self.model_copy(update={"max_json_mb": 4 * self.max_json_mb, "max_json_values": 4 * self.max_json_values,
-                                       "max_json_depth": 128})
+        return self.model_copy(
+            update={
+                "max_json_mb": 4 * self.max_json_mb,
+                "max_json_values": 4 * self.max_json_values,
+                "max_json_depth": 128,
+            }
+        )
 
 
 # Public sites whose links keep their host (a repository, a docs page); the names, handles
 # and ids in their paths are still rewritten.
 DEFAULT_KEEP_HOSTS = (
-    "github.com", "gitlab.com", "bitbucket.org", "githubusercontent.com", "githubassets.com", "gist.github.com",
-    "docs.python.org", "pypi.org", "readthedocs.io", "readthedocs.org", "developer.mozilla.org",
-    "stackoverflow.com", "wikipedia.org", "docs.google.com", "docs.rs", "crates.io", "npmjs.com",
-    "pkg.go.dev", "go.dev", "learn.microsoft.com", "docs.aws.amazon.com", "cloud.google.com", "kubernetes.io",
-    "docs.docker.com", "hub.docker.com", "mattermost.com", "docs.mattermost.com",
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "githubusercontent.com",
+    "githubassets.com",
+    "gist.github.com",
+    "docs.python.org",
+    "pypi.org",
+    "readthedocs.io",
+    "readthedocs.org",
+    "developer.mozilla.org",
+    "stackoverflow.com",
+    "wikipedia.org",
+    "docs.google.com",
+    "docs.rs",
+    "crates.io",
+    "npmjs.com",
+    "pkg.go.dev",
+    "go.dev",
+    "learn.microsoft.com",
+    "docs.aws.amazon.com",
+    "cloud.google.com",
+    "kubernetes.io",
+    "docs.docker.com",
+    "hub.docker.com",
+    "mattermost.com",
+    "docs.mattermost.com",
 )
 
 
@@ -615,10 +681,13 @@ class FieldPrediction(Strict):
     # strict: JSON true is not the number 1, and "0.9" is not a confidence.
     value: StrictStr | StrictInt | StrictFloat | None = Field(
         default=None,
-        description="the extracted value; null or \"\" when the system found none",
+        description='the extracted value; null or "" when the system found none',
     )
     confidence: float | None = Field(
-        default=None, ge=0, le=1, strict=True,
+        default=None,
+        ge=0,
+        le=1,
+        strict=True,
         description="the system's probability that the value is right",
     )
 
@@ -632,8 +701,9 @@ class RubricVerdict(Strict):
     passed: bool = Field(alias="pass", strict=True)
     score: float | None = Field(default=None, ge=0, le=1, strict=True)
     judge: str | None = Field(
-        default=None, description="curator's judge that gave it (e.g. openai:gpt-4o-mini); the gate "
-        "then asks for its calibration on this bundle"
+        default=None,
+        description="curator's judge that gave it (e.g. openai:gpt-4o-mini); the gate "
+        "then asks for its calibration on this bundle",
     )
     prompt_version: str | None = None
 
@@ -684,19 +754,34 @@ class Floors(Strict):
     )
     max_brier: float = Field(default=0.2, ge=0, le=1, description="maximum Brier score")
     max_faithfulness_drop: float = Field(
-        default=0.05, ge=0, le=1, description="largest allowed fall of mean faithfulness vs the baseline"
+        default=0.05,
+        ge=0,
+        le=1,
+        description="largest allowed fall of mean faithfulness vs the baseline",
     )
     min_pass_rate: float = Field(
-        default=0.8, ge=0, le=1, description="minimum mean share of runs a fixture passes (repeated runs)"
+        default=0.8,
+        ge=0,
+        le=1,
+        description="minimum mean share of runs a fixture passes (repeated runs)",
     )
     max_flaky_share: float = Field(
-        default=0.1, ge=0, le=1, description="largest share of fixtures that pass in some runs and fail in others"
+        default=0.1,
+        ge=0,
+        le=1,
+        description="largest share of fixtures that pass in some runs and fail in others",
     )
     min_judge_accuracy: float = Field(
-        default=0.9, ge=0, le=1, description="a judge's calibration accuracy below this: its verdicts are refused"
+        default=0.9,
+        ge=0,
+        le=1,
+        description="a judge's calibration accuracy below this: its verdicts are refused",
     )
     max_judge_false_pass: float = Field(
-        default=0.1, ge=0, le=1, description="a judge passing more known-bad answers than this: refused"
+        default=0.1,
+        ge=0,
+        le=1,
+        description="a judge passing more known-bad answers than this: refused",
     )
 
 
@@ -723,7 +808,10 @@ class ItemScore(Strict):
     name: str = Field(description="the field name, or the rubric text")
     kind: Literal["field", "rubric"]
     outcome: Literal["right", "wrong", "omitted", "missing"]
-    classes: list[str] = Field(default_factory=list, description="failure classes, see the README, 'Gate CI on quality floors'")
+    classes: list[str] = Field(
+        default_factory=list,
+        description="failure classes, see the README, 'Gate CI on quality floors'",
+    )
     expected: str | None = None
     variants: list[str] = Field(default_factory=list)
     expected_absent: bool = False
@@ -787,7 +875,8 @@ class GateReport(Strict):
     calibration: dict[str, Any]
     quality: dict[str, Any]
     repetitions: dict[str, Any] | None = Field(
-        default=None, description="pass rate and flaky fixtures, when predictions came from repeated runs"
+        default=None,
+        description="pass rate and flaky fixtures, when predictions came from repeated runs",
     )
     regressions: list[Regression] = Field(default_factory=list)
     fixtures: list[FixtureScore]
@@ -808,8 +897,12 @@ class EvalLine(BaseModel):
 
     name: str = Field(description="the test: the fixture id (Mattermost: the Go test name)")
     timestamp: str = Field(description="RFC 3339 time the verdict was recorded")
-    run_number: int = Field(default=0, ge=0, description="repetition, 0-based (GOEVALS / CURATOR_EVALS)")
-    rubric: str = Field(default="", description="the rubric statement, or `field = expected` for a field")
+    run_number: int = Field(
+        default=0, ge=0, description="repetition, 0-based (GOEVALS / CURATOR_EVALS)"
+    )
+    rubric: str = Field(
+        default="", description="the rubric statement, or `field = expected` for a field"
+    )
     output: str = Field(default="", description="what the system answered")
     reasoning: str = ""
     score: float = Field(default=0.0, ge=0, le=1)
@@ -826,16 +919,22 @@ class EvalLine(BaseModel):
     adversarial: bool | None = None
     mutations: list[str] = Field(default_factory=list, description="mutation names of its lineage")
     parent: str | None = Field(default=None, description="the golden it was derived from")
-    judge: str | None = Field(default=None, description="judge name and model, e.g. openai:gpt-4o-mini")
+    judge: str | None = Field(
+        default=None, description="judge name and model, e.g. openai:gpt-4o-mini"
+    )
     prompt_version: str | None = None
-    evidence: str | None = Field(default=None, description="the judge's quote from the fixture or output")
+    evidence: str | None = Field(
+        default=None, description="the judge's quote from the fixture or output"
+    )
     verified: bool | None = Field(default=None, description="the evidence quote was found")
     failure_class: str | None = None
     error: str | None = Field(default=None, description="the system or judge failed: why (no pass)")
     latency_ms: float | None = Field(default=None, ge=0)
     prompt_tokens: int | None = Field(default=None, ge=0)
     completion_tokens: int | None = Field(default=None, ge=0)
-    test: str | None = Field(default=None, description="the pytest node id that recorded it (pytest plugin)")
+    test: str | None = Field(
+        default=None, description="the pytest node id that recorded it (pytest plugin)"
+    )
 
 
 # ---- judge calibration (curator judge calibrate; read by curator gate)
@@ -878,8 +977,12 @@ class CalibrationRecord(Strict):
     cases: int = Field(ge=1, description="rubric judgements made")
     known_bad: int = Field(ge=0, description="judgements of known-bad answers")
     reference: int = Field(ge=0, description="judgements of reviewed reference answers")
-    errors: int = Field(ge=0, description="judgements the judge failed to make (count as disagreeing)")
-    accuracy: float = Field(ge=0, le=1, description="share of judgements that agree with the expectation")
+    errors: int = Field(
+        ge=0, description="judgements the judge failed to make (count as disagreeing)"
+    )
+    accuracy: float = Field(
+        ge=0, le=1, description="share of judgements that agree with the expectation"
+    )
     false_pass_rate: float | None = Field(
         default=None, ge=0, le=1, description="share of known-bad judgements that passed"
     )
@@ -937,8 +1040,12 @@ class BundleEntry(Strict):
     status: Status
     adversarial: bool
     mutation_kinds: list[str] = Field(default_factory=list)
-    label_rev: int | None = Field(ge=1, description="the label revision bundled; null if unlabelled")
-    line_sha256: str = Field(pattern=SHA256_PATTERN, description="sha256 of its fixtures.jsonl line")
+    label_rev: int | None = Field(
+        ge=1, description="the label revision bundled; null if unlabelled"
+    )
+    line_sha256: str = Field(
+        pattern=SHA256_PATTERN, description="sha256 of its fixtures.jsonl line"
+    )
     source_sha256: dict[str, str] = Field(
         description="store file name -> sha256 of the fixture.json, content.json, labels.jsonl it came from"
     )
@@ -950,7 +1057,9 @@ class BundleCounts(Strict):
     adversarial: int = Field(ge=0)
     by_kind: dict[str, int] = Field(default_factory=dict)
     by_category: dict[str, int] = Field(default_factory=dict)
-    by_mutation: dict[str, int] = Field(default_factory=dict, description="mutation kind -> fixtures")
+    by_mutation: dict[str, int] = Field(
+        default_factory=dict, description="mutation kind -> fixtures"
+    )
 
 
 class BundleManifest(Strict):
@@ -964,11 +1073,14 @@ class BundleManifest(Strict):
     formats: list[str]
     statuses: list[Status] = Field(min_length=1, description="the fixture statuses selected")
     content_sha256: str = Field(
-        pattern=SHA256_PATTERN, description="digest of fixtures.jsonl and formats: same content, same digest"
+        pattern=SHA256_PATTERN,
+        description="digest of fixtures.jsonl and formats: same content, same digest",
     )
     counts: BundleCounts
     fixtures: list[BundleEntry]
     files: dict[str, str] = Field(description="path -> sha256 of every file except manifest.json")
+
+
 # ---------------------------------------------------------------- chat JSONL import
 
 
@@ -1017,7 +1129,11 @@ class FailureInput(Strict):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> FailureInput:
-        given = [name for name in ("thread", "pdf", "pdf_base64", "text") if getattr(self, name) is not None]
+        given = [
+            name
+            for name in ("thread", "pdf", "pdf_base64", "text")
+            if getattr(self, name) is not None
+        ]
         if len(given) != 1:
             raise ValueError("input needs exactly one of thread, pdf, pdf_base64, text")
         return self
@@ -1087,5 +1203,7 @@ class FailureRecord(Strict):
         try:
             datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
-            raise ValueError("not an ISO 8601 time") from None  # the value may be anything, a name too
+            raise ValueError(
+                "not an ISO 8601 time"
+            ) from None  # the value may be anything, a name too
         return value

@@ -24,7 +24,17 @@ _MONTHS = {
     for number, names in enumerate(
         [
             ("january", "jan", "janvier", "januar", "enero", "gennaio", "janeiro", "januari"),
-            ("february", "feb", "février", "fevrier", "februar", "febrero", "febbraio", "fevereiro", "februari"),
+            (
+                "february",
+                "feb",
+                "février",
+                "fevrier",
+                "februar",
+                "febrero",
+                "febbraio",
+                "fevereiro",
+                "februari",
+            ),
             ("march", "mar", "mars", "märz", "marz", "marzo", "março", "marco", "maart"),
             ("april", "apr", "avril", "abril", "aprile"),
             ("may", "mai", "mayo", "maggio", "maio", "mei"),
@@ -34,7 +44,16 @@ _MONTHS = {
             ("september", "sep", "sept", "septembre", "septiembre", "settembre", "setembro"),
             ("october", "oct", "octobre", "oktober", "octubre", "ottobre", "outubro"),
             ("november", "nov", "novembre", "noviembre", "novembro"),
-            ("december", "dec", "décembre", "decembre", "dezember", "diciembre", "dicembre", "dezembro"),
+            (
+                "december",
+                "dec",
+                "décembre",
+                "decembre",
+                "dezember",
+                "diciembre",
+                "dicembre",
+                "dezembro",
+            ),
         ],
         start=1,
     )

@@ -26,8 +26,10 @@ class FixtureView:
             "labels": labels.model_dump(mode="json") if labels else None,
         }
         if self.with_text:
-            shown["text"] = [{"where": list(where), "heading": heading, "text": text}
-                             for where, heading, text in _texts(record)]
+            shown["text"] = [
+                {"where": list(where), "heading": heading, "text": text}
+                for where, heading, text in _texts(record)
+            ]
         return shown
 
     def render(self) -> str:
@@ -42,7 +44,9 @@ class FixtureView:
         ]
         if fixture.lineage:
             steps = " + ".join(f"{m.name}{m.params or ''}" for m in fixture.lineage.mutations)
-            lines.append(f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}")
+            lines.append(
+                f"  from {fixture.lineage.parent} rev {fixture.lineage.parent_label_rev}: {steps}"
+            )
         summary = _content_summary(record)
         lines.append("  content: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
         lines += _label_lines(record)
@@ -59,10 +63,12 @@ def _label_lines(record: FixtureRecord) -> list[str]:
     lines = [f"  labels rev {labels.rev} by {labels.author} ({labels.source})"]
     for name, label in labels.fields.items():
         value = "(expected absent)" if label.expected_absent else repr(label.value)
-        lines.append(f"    {name} [{label.type.value}] = {value}"
-                     + "".join(f" | {v!r}" for v in label.variants)
-                     + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
-                     + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else ""))
+        lines.append(
+            f"    {name} [{label.type.value}] = {value}"
+            + "".join(f" | {v!r}" for v in label.variants)
+            + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
+            + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else "")
+        )
     for rubric in labels.rubrics:
         posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
         lines.append(f"    rubric: {rubric.text}{posts}")
@@ -73,12 +79,24 @@ def _texts(record: FixtureRecord) -> list[tuple[Where, str, str]]:
     """Each page or post with a heading that says where it came from."""
     content = record.content
     if isinstance(content, DocumentContent):
-        return [(("page", p.number), f"page {p.number} ({p.origin}"
-                 + (f", {p.language}" if p.language else "") + ")", p.text) for p in content.pages]
+        return [
+            (
+                ("page", p.number),
+                f"page {p.number} ({p.origin}" + (f", {p.language}" if p.language else "") + ")",
+                p.text,
+            )
+            for p in content.pages
+        ]
     export = content.export
-    return [(("post", post.id), f"post {post.id} by {export.author(post)} at {post.written_at()}"
-             + (f" (reply to {post.root_id})" if post.root_id else ""), post.message)
-            for post in export.ordered_posts()]
+    return [
+        (
+            ("post", post.id),
+            f"post {post.id} by {export.author(post)} at {post.written_at()}"
+            + (f" (reply to {post.root_id})" if post.root_id else ""),
+            post.message,
+        )
+        for post in export.ordered_posts()
+    ]
 
 
 def _content_summary(record: FixtureRecord) -> dict[str, Any]:

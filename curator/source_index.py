@@ -77,5 +77,7 @@ class SourceIndex:
     def write(self, path: Path) -> None:
         # Plain lines, not JSON: at 10,000 fixtures it is read and written by every import,
         # and this is three times cheaper to do either.
-        lines = "".join(f"{fixture_id} {source or NO_SOURCE}\n" for fixture_id, source in self.sources.items())
+        lines = "".join(
+            f"{fixture_id} {source or NO_SOURCE}\n" for fixture_id, source in self.sources.items()
+        )
         atomic.write_bytes(path, f"{HEADER}\n{lines}".encode())

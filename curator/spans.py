@@ -68,7 +68,9 @@ class OffsetMap:
         every stretch between them is one changed region (adjacent edits become one).
         """
         if second.old_length != self.new_length:
-            raise ValueError(f"the second map reads a text of length {second.old_length}, not {self.new_length}")
+            raise ValueError(
+                f"the second map reads a text of length {second.old_length}, not {self.new_length}"
+            )
         onward = dict(second._copied())
         kept = [(old, onward[mid]) for old, mid in self._copied() if mid in onward]
         regions = []
@@ -77,13 +79,21 @@ class OffsetMap:
             if old > previous[0] + 1 or new > previous[1] + 1:
                 regions.append((previous[0] + 1, old, previous[1] + 1, new))
             previous = (old, new)
-        return OffsetMap(tuple(r[0] for r in regions), tuple(r[1] for r in regions), tuple(r[2] for r in regions),
-                         tuple(r[3] for r in regions), self.old_length, second.new_length)
+        return OffsetMap(
+            tuple(r[0] for r in regions),
+            tuple(r[1] for r in regions),
+            tuple(r[2] for r in regions),
+            tuple(r[3] for r in regions),
+            self.old_length,
+            second.new_length,
+        )
 
     def _copied(self) -> Iterator[tuple[int, int]]:
         """(old, new) offset of every character no edit touched."""
         old_at, new_at = 0, 0
-        for old_start, old_end, new_end in zip(self.old_starts, self.old_ends, self.new_ends, strict=True):
+        for old_start, old_end, new_end in zip(
+            self.old_starts, self.old_ends, self.new_ends, strict=True
+        ):
             yield from ((old_at + k, new_at + k) for k in range(old_start - old_at))
             old_at, new_at = old_end, new_end
         yield from ((old_at + k, new_at + k) for k in range(self.old_length - old_at))
@@ -110,7 +120,9 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, OffsetMap]:
     for edit in ordered:
         if not 0 <= edit.start <= edit.end <= len(text):
             raise ValueError(f"edit {edit} outside text of length {len(text)}")
-        if edit.start < cursor or (old_ends and edit.start == edit.end == old_starts[-1] == old_ends[-1]):
+        if edit.start < cursor or (
+            old_ends and edit.start == edit.end == old_starts[-1] == old_ends[-1]
+        ):
             raise OverlappingEdits(f"edit {edit} overlaps an earlier edit")
         pieces.append(text[cursor : edit.start])
         new_length += edit.start - cursor
@@ -124,7 +136,12 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> tuple[str, OffsetMap]:
     pieces.append(text[cursor:])
     new_length += len(text) - cursor
     offset_map = OffsetMap(
-        tuple(old_starts), tuple(old_ends), tuple(new_starts), tuple(new_ends), len(text), new_length
+        tuple(old_starts),
+        tuple(old_ends),
+        tuple(new_starts),
+        tuple(new_ends),
+        len(text),
+        new_length,
     )
     return "".join(pieces), offset_map
 

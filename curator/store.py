@@ -118,8 +118,10 @@ def is_fixture_id(text: str) -> bool:
 
 def check_fixture_id(text: str) -> str:
     if not is_fixture_id(text):
-        raise FixtureNotFound(f"{_shown(text)} is not a fixture id (lowercase ASCII words and hyphens, "
-                              "ending in 8 hex digits)")
+        raise FixtureNotFound(
+            f"{_shown(text)} is not a fixture id (lowercase ASCII words and hyphens, "
+            "ending in 8 hex digits)"
+        )
     return text
 
 
@@ -188,7 +190,10 @@ class Store:
         gitignore = path / ".gitignore"
         existing = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
         if f"{LOCAL}/" not in existing.split():
-            atomic.write_text(gitignore, existing + ("\n" if existing and not existing.endswith("\n") else "") + GITIGNORE)
+            atomic.write_text(
+                gitignore,
+                existing + ("\n" if existing and not existing.endswith("\n") else "") + GITIGNORE,
+            )
         atomic.write_text(config, default_config_text())
         return cls(path)
 
@@ -199,7 +204,9 @@ class Store:
             path = Path(os.environ[STORE_ENV])
         if path is not None:
             if not (path / CONFIG_NAME).is_file():
-                raise StoreNotFound(f"no curator store at {path} (no {CONFIG_NAME}; run `curator init`)")
+                raise StoreNotFound(
+                    f"no curator store at {path} (no {CONFIG_NAME}; run `curator init`)"
+                )
             return cls(path)
         here = Path.cwd().resolve()
         for folder in (here, *here.parents):
@@ -232,7 +239,9 @@ class Store:
 
     def bundle_archive(self, version: str) -> Path:
         """bundles/VERSION.tar.gz, for a well-formed version only."""
-        return _not_linked(self.bundles_dir / f"{check_version(version)}{ARCHIVE_SUFFIX}", self.root)
+        return _not_linked(
+            self.bundles_dir / f"{check_version(version)}{ARCHIVE_SUFFIX}", self.root
+        )
 
     @property
     def limits(self) -> LimitSettings:
@@ -266,10 +275,16 @@ class Store:
         found: list[os.DirEntry[str]] = []
         for base in self.fixture_folders:
             if _is_link(base):
-                raise CuratorError(f"{base.name}/ is a symbolic link; the store's folders must be real folders")
+                raise CuratorError(
+                    f"{base.name}/ is a symbolic link; the store's folders must be real folders"
+                )
             try:
                 with os.scandir(base) as entries:
-                    found.extend(e for e in entries if e.is_dir(follow_symlinks=False) and is_fixture_id(e.name))
+                    found.extend(
+                        e
+                        for e in entries
+                        if e.is_dir(follow_symlinks=False) and is_fixture_id(e.name)
+                    )
             except (FileNotFoundError, NotADirectoryError):
                 continue
         return found
@@ -281,9 +296,15 @@ class Store:
         """Every fixture folder with the stat of its files, in id order; nothing is read."""
         max_bytes = self.file_limits.json_bytes
         return [
-            FixtureFiles(fixture_id, directory, [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES],
-                         max_bytes)
-            for fixture_id, directory in sorted((entry.name, entry.path) for entry in self._entries())
+            FixtureFiles(
+                fixture_id,
+                directory,
+                [_stat(os.path.join(directory, name)) for name in FIXTURE_FILES],
+                max_bytes,
+            )
+            for fixture_id, directory in sorted(
+                (entry.name, entry.path) for entry in self._entries()
+            )
         ]
 
     def strays(self) -> list[tuple[str, str]]:
@@ -305,8 +326,10 @@ class Store:
         for base in self.fixture_folders:
             candidate = base / fixture_id
             if _is_link(candidate) or _is_link(base):
-                raise CuratorError(f"{base.name}/{fixture_id} is a symbolic link; a fixture folder "
-                                   "must be a real folder inside the store")
+                raise CuratorError(
+                    f"{base.name}/{fixture_id} is a symbolic link; a fixture folder "
+                    "must be a real folder inside the store"
+                )
             if candidate.is_dir():
                 return candidate
         raise FixtureNotFound(f"no fixture {fixture_id!r} in {self.root}")
@@ -324,7 +347,9 @@ class Store:
 
     def load(self, fixture_id: str) -> FixtureRecord:
         directory = self.directory(fixture_id)
-        return self.parse_record(directory, _read_files(str(directory), self.file_limits.json_bytes))
+        return self.parse_record(
+            directory, _read_files(str(directory), self.file_limits.json_bytes)
+        )
 
     def parse_record(self, directory: Path, files: Mapping[str, bytes | None]) -> FixtureRecord:
         """A fixture from its files' bytes (None: missing), as `FixtureFiles.read` gives them.
@@ -333,7 +358,9 @@ class Store:
         """
         return FixtureRecord(
             fixture=self._parse_model(directory / FIXTURE_FILE, files[FIXTURE_FILE], Fixture),
-            content=self._parse_model(directory / CONTENT_FILE, files[CONTENT_FILE], ContentFile).content,
+            content=self._parse_model(
+                directory / CONTENT_FILE, files[CONTENT_FILE], ContentFile
+            ).content,
             revisions=self._parse_revisions(directory / LABELS_FILE, files[LABELS_FILE]),
             directory=directory,
         )
@@ -404,11 +431,17 @@ class Store:
         fixture_ids = [entry.name for entry in self._entries()]  # order is moot here
         path = self.local_path(SOURCES_FILE)
         stamp = _stamp(path)
-        if self._sources is not None and self._sources[0] == stamp and self._sources[1].covers(fixture_ids):
+        if (
+            self._sources is not None
+            and self._sources[0] == stamp
+            and self._sources[1].covers(fixture_ids)
+        ):
             return self._sources[1]
         index = SourceIndex.read(path) if stamp is not None else None
         if index is None or not index.covers(fixture_ids):
-            index = SourceIndex({i: source_of(self.load_fixture(i)) for i in sorted(set(fixture_ids))})
+            index = SourceIndex(
+                {i: source_of(self.load_fixture(i)) for i in sorted(set(fixture_ids))}
+            )
         self._sources = (stamp, index)
         return index
 
@@ -445,8 +478,10 @@ class Store:
         if data is None:
             return []
         where = self._rel(path)
-        return [parse_model(LabelRevision, line, f"{where}:{number}", self.file_limits)
-                for number, line in lines(data)]
+        return [
+            parse_model(LabelRevision, line, f"{where}:{number}", self.file_limits)
+            for number, line in lines(data)
+        ]
 
     def _rel(self, path: Path) -> str:
         try:
@@ -483,7 +518,9 @@ class Store:
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise CuratorError("the store is locked by another curator process") from None
+                        raise CuratorError(
+                            "the store is locked by another curator process"
+                        ) from None
                     time.sleep(LOCK_POLL_SECONDS)
             self._lock_depth = 1
             try:
@@ -545,7 +582,9 @@ class Transaction:
         if self.exists(fixture.id):
             raise CuratorError(f"fixture {fixture.id} already exists")
         fixture = _revalidated(fixture)
-        content = ContentFile.model_validate(ContentFile(content=content).model_dump(mode="json")).content
+        content = ContentFile.model_validate(
+            ContentFile(content=content).model_dump(mode="json")
+        ).content
         _check_revision_numbers(fixture.id, revisions)
         self._new[fixture.id] = (fixture, content, [_revalidated(r) for r in revisions])
 
@@ -575,7 +614,9 @@ class Transaction:
             self._dirty_fixtures[fixture.id] = fixture
 
     def save_content(self, fixture_id: str, content: Content) -> None:
-        content = ContentFile.model_validate(ContentFile(content=content).model_dump(mode="json")).content
+        content = ContentFile.model_validate(
+            ContentFile(content=content).model_dump(mode="json")
+        ).content
         if fixture_id in self._new:
             fixture, _, revisions = self._new[fixture_id]
             self._new[fixture_id] = (fixture, content, revisions)
@@ -612,9 +653,13 @@ class Transaction:
         # Content before labels before metadata: a crash in between leaves labels that still
         # point into the content they were made for, since each file is replaced whole.
         for fixture_id, content in self._dirty_contents.items():
-            atomic.write_text(self.store.directory(fixture_id) / CONTENT_FILE, dump_content(content))
+            atomic.write_text(
+                self.store.directory(fixture_id) / CONTENT_FILE, dump_content(content)
+            )
         for fixture_id, revisions in self._dirty_revisions.items():
-            atomic.write_text(self.store.directory(fixture_id) / LABELS_FILE, dump_labels(revisions))
+            atomic.write_text(
+                self.store.directory(fixture_id) / LABELS_FILE, dump_labels(revisions)
+            )
         for fixture_id, fixture in self._dirty_fixtures.items():
             atomic.write_text(self.store.directory(fixture_id) / FIXTURE_FILE, dump_json(fixture))
         # Last, so it never covers a fixture that is not on disk. A crash before this line
@@ -625,11 +670,15 @@ class Transaction:
 
     def _source_changes(self) -> tuple[dict[str, str | None], bool]:
         """Source index entries this commit adds or changes, and whether any existing changes."""
-        changes = {fixture_id: source_of(fixture) for fixture_id, (fixture, _, _) in self._new.items()}
+        changes = {
+            fixture_id: source_of(fixture) for fixture_id, (fixture, _, _) in self._new.items()
+        }
         moved = False
         for fixture_id, fixture in self._dirty_fixtures.items():
             try:
-                before = source_of(self._fixture_cache.get(fixture_id) or self.store.load_fixture(fixture_id))
+                before = source_of(
+                    self._fixture_cache.get(fixture_id) or self.store.load_fixture(fixture_id)
+                )
             except CuratorError:
                 before = None
                 moved = True
@@ -653,13 +702,17 @@ def _revalidated(model: Any) -> Any:
     try:
         return type(model).model_validate_json(model.model_dump_json())
     except ValidationError as error:
-        raise CuratorError(f"refusing to write an invalid {type(model).__name__}: {first_problem(error)}") from None
+        raise CuratorError(
+            f"refusing to write an invalid {type(model).__name__}: {first_problem(error)}"
+        ) from None
 
 
 def _check_revision_numbers(fixture_id: str, revisions: list[LabelRevision]) -> None:
     for expected, revision in enumerate(revisions, start=1):
         if revision.rev != expected:
-            raise CuratorError(f"{fixture_id}: label revisions must be numbered 1..n, found rev {revision.rev}")
+            raise CuratorError(
+                f"{fixture_id}: label revisions must be numbered 1..n, found rev {revision.rev}"
+            )
 
 
 def _read_bytes(path: str, max_bytes: int) -> bytes | None:
@@ -671,15 +724,19 @@ def _read_bytes(path: str, max_bytes: int) -> bytes | None:
         return None
     except OSError:
         if _is_link(Path(path)):
-            raise CuratorError(f"{_last_parts(path)} is a symbolic link; fixture files must be regular "
-                               "files inside the store") from None
+            raise CuratorError(
+                f"{_last_parts(path)} is a symbolic link; fixture files must be regular "
+                "files inside the store"
+            ) from None
         raise
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise CuratorError(f"{_last_parts(path)}: not a regular file")
         if info.st_size > max_bytes:
-            raise CuratorError(f"{_last_parts(path)}: {too_big(info.st_size, max_bytes, 'max_json_mb')}")
+            raise CuratorError(
+                f"{_last_parts(path)}: {too_big(info.st_size, max_bytes, 'max_json_mb')}"
+            )
         return handle.read()
 
 
@@ -706,8 +763,10 @@ def _is_link(path: Path) -> bool:
 
 def _not_linked(path: Path, root: Path) -> Path:
     if _is_link(path) or _is_link(path.parent):
-        raise CuratorError(f"{path.relative_to(root)} is a symbolic link; bundles must be real files "
-                           "inside the store")
+        raise CuratorError(
+            f"{path.relative_to(root)} is a symbolic link; bundles must be real files "
+            "inside the store"
+        )
     return path
 
 

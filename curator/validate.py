@@ -50,7 +50,9 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
         problems.append(f"fixture.json id {fixture.id!r} does not match its folder")
     expected_folder = store.folder_for(fixture)
     if record.directory.parent != expected_folder:
-        problems.append(f"belongs in {expected_folder.name}/, found in {record.directory.parent.name}/")
+        problems.append(
+            f"belongs in {expected_folder.name}/, found in {record.directory.parent.name}/"
+        )
     if fixture.kind.value != content.kind:
         problems.append(f"fixture kind {fixture.kind} but content is a {content.kind}")
     categories = store.config.store.categories
@@ -62,8 +64,10 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
         if doc_spec is None:
             problems.append(f"unknown doc type {fixture.doc_type!r}")
     elif fixture.kind is Kind.document:
-        problems.append(f"a document fixture needs a doc type (curator label set {fixture.id} --doc-type T, "
-                        f"T one of {', '.join(sorted(store.config.doc_types)) or 'the doc types of curator.toml'})")
+        problems.append(
+            f"a document fixture needs a doc type (curator label set {fixture.id} --doc-type T, "
+            f"T one of {', '.join(sorted(store.config.doc_types)) or 'the doc types of curator.toml'})"
+        )
     for expected, revision in enumerate(record.revisions, start=1):
         if revision.rev != expected:
             problems.append(f"labels.jsonl: revision {expected} is numbered {revision.rev}")
@@ -73,7 +77,9 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
             if doc_spec is not None and name not in doc_spec.fields:
                 problems.append(f"field {name}: not a field of doc type {fixture.doc_type}")
             elif doc_spec is not None and doc_spec.fields[name].type != label.type:
-                problems.append(f"field {name}: type {label.type} but the doc type says {doc_spec.fields[name].type}")
+                problems.append(
+                    f"field {name}: type {label.type} but the doc type says {doc_spec.fields[name].type}"
+                )
         problems.extend(truth_problems(content, revision))
     return problems
 
@@ -86,10 +92,19 @@ def _lineage_findings(record: FixtureRecord, records: dict[str, FixtureRecord]) 
     if parent is None:
         return [Finding(record.fixture.id, f"lineage: parent {lineage.parent} is not in the store")]
     if parent.fixture.kind != record.fixture.kind:
-        return [Finding(record.fixture.id, f"lineage: parent {lineage.parent} is a {parent.fixture.kind}")]
+        return [
+            Finding(
+                record.fixture.id, f"lineage: parent {lineage.parent} is a {parent.fixture.kind}"
+            )
+        ]
     current = parent.labels.rev if parent.labels else 0
     if lineage.parent_label_rev > current:
-        return [Finding(record.fixture.id, f"lineage: made from rev {lineage.parent_label_rev} of {lineage.parent}, which has only {current}")]
+        return [
+            Finding(
+                record.fixture.id,
+                f"lineage: made from rev {lineage.parent_label_rev} of {lineage.parent}, which has only {current}",
+            )
+        ]
     if lineage.parent_label_rev < current:
         return [
             Finding(

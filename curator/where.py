@@ -39,7 +39,9 @@ def parse_where(text: str) -> Where:
         if not pair.strip():
             continue
         if not sep or not key or not value:
-            raise CuratorError(f"--where takes KEY=VALUE pairs separated by commas, got {pair.strip()!r}")
+            raise CuratorError(
+                f"--where takes KEY=VALUE pairs separated by commas, got {pair.strip()!r}"
+            )
         if key not in _FACTS:
             raise CuratorError(f"--where: unknown key {key!r} (known: {', '.join(_FACTS)})")
         if key in _CHOICES and value not in _CHOICES[key]:

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
-_forked_task: Callable[[Any], Any] | None = None  # what a forked worker runs (set in the worker only)
+_forked_task: Callable[[Any], Any] | None = (
+    None  # what a forked worker runs (set in the worker only)
+)
 
 
 def available_cores() -> int:
@@ -61,7 +63,9 @@ def forked_workers(wanted: int | None, worth: int) -> int:
 
 
 @contextmanager
-def forked_pool(task: Callable[[Any], Any], processes: int) -> Iterator[Callable[[Any], AsyncResult]]:
+def forked_pool(
+    task: Callable[[Any], Any], processes: int
+) -> Iterator[Callable[[Any], AsyncResult]]:
     """`processes` forked workers that run `task`; yields `submit(part)`, whose result's
     `get()` waits for `task(part)`. The workers end with the block.
 
@@ -71,8 +75,9 @@ def forked_pool(task: Callable[[Any], Any], processes: int) -> Iterator[Callable
     the fork, only parts and results are pickled."""
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(processes, initializer=_start_forked_worker,
-                                                  initargs=(os.getpid(), task)) as pool:
+    with multiprocessing.get_context("fork").Pool(
+        processes, initializer=_start_forked_worker, initargs=(os.getpid(), task)
+    ) as pool:
         yield lambda part: pool.apply_async(_run_forked_task, (part,))
 
 

@@ -36,9 +36,13 @@ def fold(word: str) -> str:
 
 
 def name_tokens(value: str) -> list[str]:
-    """"María José" -> ["maría", "josé"]; hyphens and apostrophes stay inside a token."""
+    """ "María José" -> ["maría", "josé"]; hyphens and apostrophes stay inside a token."""
     tokens = (fold(t).strip(".,()") for t in value.split())
-    return [t for t in tokens if t[:1].isalpha() and t[-1:].isalpha() and all(c.isalpha() or c in "-'’" for c in t)]
+    return [
+        t
+        for t in tokens
+        if t[:1].isalpha() and t[-1:].isalpha() and all(c.isalpha() or c in "-'’" for c in t)
+    ]
 
 
 def faker_names() -> tuple[Counter[str], Counter[str]]:
@@ -51,7 +55,13 @@ def faker_names() -> tuple[Counter[str], Counter[str]]:
         provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
         seen: dict[str, set[str]] = {"first": set(), "last": set()}
         for attribute in dir(provider):
-            role = "first" if attribute.startswith(FIRST_ATTRIBUTES) else "last" if attribute.startswith(LAST_ATTRIBUTES) else None
+            role = (
+                "first"
+                if attribute.startswith(FIRST_ATTRIBUTES)
+                else "last"
+                if attribute.startswith(LAST_ATTRIBUTES)
+                else None
+            )
             values = getattr(provider, attribute)
             if role is None or not isinstance(values, (tuple, list, dict)):
                 continue
@@ -89,7 +99,11 @@ def places() -> set[str]:
     for module in pkgutil.iter_modules(address.__path__):
         provider = importlib.import_module(f"faker.providers.address.{module.name}").Provider
         for attribute in ("countries", "states", "provinces", "regions"):
-            found.update(fold(p) for p in getattr(provider, attribute, ()) or () if isinstance(p, str) and p.isalpha())
+            found.update(
+                fold(p)
+                for p in getattr(provider, attribute, ()) or ()
+                if isinstance(p, str) and p.isalpha()
+            )
     return found
 
 
@@ -104,7 +118,9 @@ def stop_words() -> dict[str, set[str]]:
 
 def write(path: Path, header: str, groups: dict[tuple[str, ...], list[str]]) -> None:
     """One line per group: its key fields, then its words, tab-separated: loading is a split."""
-    lines = [header] + ["\t".join([*key, " ".join(sorted(words))]) for key, words in sorted(groups.items())]
+    lines = [header] + [
+        "\t".join([*key, " ".join(sorted(words))]) for key, words in sorted(groups.items())
+    ]
     raw = io.BytesIO()
     with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
         handle.write(("\n".join(lines) + "\n").encode("utf-8"))
@@ -124,21 +140,37 @@ def main() -> None:
     census_first, census_last = census_names()
     people: dict[tuple[str, ...], list[str]] = {}
     for word in set(faker_first) | set(census_first):
-        key = ("first", strength(faker_first[word], word in census_first, census_first.get(word, 0) >= 0.01))
+        key = (
+            "first",
+            strength(faker_first[word], word in census_first, census_first.get(word, 0) >= 0.01),
+        )
         people.setdefault(key, []).append(word)
     for word in set(faker_last) | set(census_last):
-        key = ("last", strength(faker_last[word], word in census_last, 0 < census_last.get(word, 0) <= 10000))
+        key = (
+            "last",
+            strength(faker_last[word], word in census_last, 0 < census_last.get(word, 0) <= 10000),
+        )
         people.setdefault(key, []).append(word)
     people[("place", "1")] = sorted(places())
     OUT.mkdir(parents=True, exist_ok=True)
-    write(OUT / "people.txt.gz", "# first|last|place, number of sources naming it so, the words", people)
+    write(
+        OUT / "people.txt.gz",
+        "# first|last|place, number of sources naming it so, the words",
+        people,
+    )
 
     stops = stop_words()
     names = set(faker_first) | set(faker_last) | set(census_first) | set(census_last)
     candidates = set(stops)
     for lang in LANGS:
-        candidates.update(fold(w) for w, f in get_frequency_dict(lang).items() if f >= 10 ** (COMMON_ZIPF - 9) and w.isalpha())
-    candidates.update(w for w in names if max(zipf_frequency(w, lang) for lang in LANGS) >= NAME_ZIPF)
+        candidates.update(
+            fold(w)
+            for w, f in get_frequency_dict(lang).items()
+            if f >= 10 ** (COMMON_ZIPF - 9) and w.isalpha()
+        )
+    candidates.update(
+        w for w in names if max(zipf_frequency(w, lang) for lang in LANGS) >= NAME_ZIPF
+    )
     words: dict[tuple[str, ...], list[str]] = {}
     for word in candidates:
         for lang in LANGS:

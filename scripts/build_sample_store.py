@@ -62,24 +62,38 @@ def build(work: Path) -> Path:
 
     by_source: dict[str, str] = {}
     for name, facts in sorted(truth.items()):
-        report = import_sources(store, [EXAMPLES / name], rubrics=facts["rubrics"], author="sample-builder")
+        report = import_sources(
+            store, [EXAMPLES / name], rubrics=facts["rubrics"], author="sample-builder"
+        )
         [made] = report.created
         by_source[name] = made["id"]
 
     vault = Vault.open(store)
     for name, facts in sorted(truth.items()):
         if facts.get("reference"):
-            set_labels(store, by_source[name], reference=facts["reference"], author="sample-builder",
-                       reason="reference answer reviewed against the thread")
+            set_labels(
+                store,
+                by_source[name],
+                reference=facts["reference"],
+                author="sample-builder",
+                reason="reference answer reviewed against the thread",
+            )
         if not facts["fields"]:
             continue
         spec = store.config.doc_types[facts["doc_type"]]
         checked = {
-            field: anonymise_text(value, vault) if spec.fields[field].type in PSEUDONYMISED_TYPES else value
+            field: anonymise_text(value, vault)
+            if spec.fields[field].type in PSEUDONYMISED_TYPES
+            else value
             for field, value in facts["fields"].items()
         }
-        set_labels(store, by_source[name], assignments=checked, author="sample-builder",
-                   reason="checked against examples/truth.json")
+        set_labels(
+            store,
+            by_source[name],
+            assignments=checked,
+            author="sample-builder",
+            reason="checked against examples/truth.json",
+        )
     set_status(store, list(by_source.values()), "active")
 
     for name, options, seed in VARIANTS:
@@ -88,14 +102,20 @@ def build(work: Path) -> Path:
         if variant["status"] != "active":
             set_status(store, [variant["id"]], "active")
 
-    promoted = promote(store, EXAMPLES / "failures" / "sample-summary.json", author="sample-builder")
+    promoted = promote(
+        store, EXAMPLES / "failures" / "sample-summary.json", author="sample-builder"
+    )
     set_status(store, [made.fixture_id for made in promoted.promoted], "active")
     return store.root
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--keep", type=Path, help="build here and keep it (default: a temporary folder)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="build here and keep it (default: a temporary folder)"
+    )
     args = parser.parse_args()
     os.environ["CURATOR_VAULT_KEY"] = SAMPLE_VAULT_KEY
     os.environ["SOURCE_DATE_EPOCH"] = SAMPLE_EPOCH
@@ -106,10 +126,14 @@ def main() -> None:
     from curator.store import Store
 
     # This repository is a store too: its fixture folders are replaced by the built ones.
-    for source, target in zip(Store(built).fixture_folders, Store(REPO).fixture_folders, strict=True):
+    for source, target in zip(
+        Store(built).fixture_folders, Store(REPO).fixture_folders, strict=True
+    ):
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(source, target)
-    counts = ", ".join(f"{len(list(target.glob('*/')))} {target.name}" for target in Store(REPO).fixture_folders)
+    counts = ", ".join(
+        f"{len(list(target.glob('*/')))} {target.name}" for target in Store(REPO).fixture_folders
+    )
     print(f"sample store rebuilt from {EXAMPLES} by {Path(curator.__file__).parent}: {counts}")
 
 

@@ -27,7 +27,10 @@ from curator.errors import CuratorError  # noqa: E402
 from curator.ingest.api import import_sources  # noqa: E402
 from curator.store import Store  # noqa: E402
 
-THREADS = [REPO / "examples" / "threads" / name for name in ("lease-question.json", "maintenance-channel.json")]
+THREADS = [
+    REPO / "examples" / "threads" / name
+    for name in ("lease-question.json", "maintenance-channel.json")
+]
 
 
 def refusal(key: bytes) -> str | None:

@@ -53,7 +53,10 @@ def good_fields(item: Any) -> dict[str, dict[str, Any]]:
             fields[name] = {"value": None, "confidence": confidence}
             continue
         use_variant = label.variants and unit(item.fixture.id, name, "variant") < 0.5
-        fields[name] = {"value": label.variants[0] if use_variant else label.value, "confidence": confidence}
+        fields[name] = {
+            "value": label.variants[0] if use_variant else label.value,
+            "confidence": confidence,
+        }
     return fields
 
 
@@ -72,7 +75,10 @@ class Regressor:
             wrong = 2
             for name, label in labels.items():
                 if label.expected_absent:  # invent a value the input lacks
-                    fields[name] = {"value": INVENTED.get(str(label.type), "n/a"), "confidence": 0.95}
+                    fields[name] = {
+                        "value": INVENTED.get(str(label.type), "n/a"),
+                        "confidence": 0.95,
+                    }
         else:
             self.golden_documents += 1
             wrong = 1 if self.golden_documents % 2 == 0 else 0  # every second golden document
@@ -114,8 +120,11 @@ def predict(item: Any, regressor: Regressor | None) -> dict[str, Any]:
         line["fields"] = regressor.fields(item) if regressed else good_fields(item)
     if item.labels is not None and item.labels.rubrics:
         line["rubrics"] = [
-            {"rubric": rubric.text, "pass": not (regressed and n == 0),
-             "score": 0.3 if regressed and n == 0 else 0.9}
+            {
+                "rubric": rubric.text,
+                "pass": not (regressed and n == 0),
+                "score": 0.3 if regressed and n == 0 else 0.9,
+            }
             for n, rubric in enumerate(item.labels.rubrics)
         ]
     drop = (0.15 if item.fixture.adversarial else 0.08) if regressed else 0.0
@@ -142,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     regressor = Regressor() if args.quality == "regressed" else None
     # Adversarial fixtures first, so they get the failure modes in order.
     ordered = sorted(items, key=lambda item: not item.fixture.adversarial)
-    lines = {item.fixture.id: json.dumps(predict(item, regressor), ensure_ascii=False) for item in ordered}
+    lines = {
+        item.fixture.id: json.dumps(predict(item, regressor), ensure_ascii=False)
+        for item in ordered
+    }
     text = "\n".join(lines[item.fixture.id] for item in items) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

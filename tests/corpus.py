@@ -11,8 +11,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-CORPUS_DIR = Path(os.environ.get("CURATOR_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus")
+CORPUS_DIR = Path(
+    os.environ.get("CURATOR_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus"
+)
 
 if not (CORPUS_DIR / "pdfs").is_dir():
-    raise RuntimeError(f"no public corpus at {CORPUS_DIR}: put ../shared/corpus next to the repository "
-                       "or set CURATOR_CORPUS")
+    raise RuntimeError(
+        f"no public corpus at {CORPUS_DIR}: put ../shared/corpus next to the repository "
+        "or set CURATOR_CORPUS"
+    )

@@ -37,16 +37,32 @@ def provenance(name: str, raw: bytes) -> Provenance:
     )
 
 
-def add_lease(store: Store, text: str = LEASE_TEXT, values: dict[str, str] | None = None,
-              status: str = "active") -> str:
+def add_lease(
+    store: Store,
+    text: str = LEASE_TEXT,
+    values: dict[str, str] | None = None,
+    status: str = "active",
+) -> str:
     content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer", language="en")])
     new_id = fixture_id("lease " + text[:20], text.encode())
     fixture = Fixture(
-        id=new_id, kind="document", doc_type="lease", category="clean", status=status,
-        created_at="2026-01-01T00:00:00Z", provenance=provenance("lease.pdf", text.encode()),
+        id=new_id,
+        kind="document",
+        doc_type="lease",
+        category="clean",
+        status=status,
+        created_at="2026-01-01T00:00:00Z",
+        provenance=provenance("lease.pdf", text.encode()),
     )
-    revision = revise(store.config, "lease", content, None, assignments=values or LEASE_VALUES,
-                      author="tester", source="manual")
+    revision = revise(
+        store.config,
+        "lease",
+        content,
+        None,
+        assignments=values or LEASE_VALUES,
+        author="tester",
+        source="manual",
+    )
     store.create_fixture(fixture, content, [revision])
     return new_id
 
@@ -55,22 +71,44 @@ def thread_export() -> ThreadExport:
     return ThreadExport.model_validate(
         {
             "posts": {
-                "p1": {"id": "p1", "create_at": 1, "user_id": "u1", "root_id": "", "message": "Deploy is red again"},
-                "p2": {"id": "p2", "create_at": 2, "user_id": "u2", "root_id": "p1", "message": "@ana.silva I'll look", "extra_member": True},
+                "p1": {
+                    "id": "p1",
+                    "create_at": 1,
+                    "user_id": "u1",
+                    "root_id": "",
+                    "message": "Deploy is red again",
+                },
+                "p2": {
+                    "id": "p2",
+                    "create_at": 2,
+                    "user_id": "u2",
+                    "root_id": "p1",
+                    "message": "@ana.silva I'll look",
+                    "extra_member": True,
+                },
             },
-            "users": {"u1": {"id": "u1", "username": "ana.silva"}, "u2": {"id": "u2", "username": "bo.chen"}},
+            "users": {
+                "u1": {"id": "u1", "username": "ana.silva"},
+                "u2": {"id": "u2", "username": "bo.chen"},
+            },
             "channel": {"id": "c1", "name": "town-square"},
         }
     )
 
 
-def add_thread(store: Store, rubrics: tuple[str, ...] = ("mentions that the deploy is red",)) -> str:
+def add_thread(
+    store: Store, rubrics: tuple[str, ...] = ("mentions that the deploy is red",)
+) -> str:
     content = ThreadContent(export=thread_export())
     raw = content.model_dump_json().encode()
     new_id = fixture_id("thread deploy", raw)
     fixture = Fixture(
-        id=new_id, kind="thread", category="clean", status="active",
-        created_at="2026-01-01T00:00:00Z", provenance=provenance("thread.json", raw),
+        id=new_id,
+        kind="thread",
+        category="clean",
+        status="active",
+        created_at="2026-01-01T00:00:00Z",
+        provenance=provenance("thread.json", raw),
     )
     revision = revise(store.config, None, content, None, add_rubrics=rubrics, author="tester")
     store.create_fixture(fixture, content, [revision])

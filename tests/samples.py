@@ -101,10 +101,17 @@ def lease(seed: int, *, pages: int = 2) -> tuple[DocumentContent, dict[str, str]
     # Page 1 ends after the term; rent and deposit come last, so a cut or a page limit loses them.
     rest = clauses[4:]
     per_page = max(1, -(-len(rest) // max(1, pages - 1)))
-    groups = [clauses[:4]] + [rest[i : i + per_page] for i in range(0, len(rest), per_page)] if pages > 1 else [clauses]
+    groups = (
+        [clauses[:4]] + [rest[i : i + per_page] for i in range(0, len(rest), per_page)]
+        if pages > 1
+        else [clauses]
+    )
     texts = ["\n\n".join(group) for group in groups]
     content = DocumentContent(
-        pages=[Page(number=n, text=t, origin="text-layer", language="en") for n, t in enumerate(texts, start=1)]
+        pages=[
+            Page(number=n, text=t, origin="text-layer", language="en")
+            for n, t in enumerate(texts, start=1)
+        ]
     )
     return content, values
 
@@ -130,7 +137,9 @@ def invoice(seed: int) -> tuple[DocumentContent, dict[str, str]]:
         f"Due Date: {values['due_date']}\n\nConsulting services rendered during the period.\n"
         f"Total Amount: {values['total_amount']}\n\nPlease pay by bank transfer within thirty days."
     )
-    return DocumentContent(pages=[Page(number=1, text=text, origin="text-layer", language="en")]), values
+    return DocumentContent(
+        pages=[Page(number=1, text=text, origin="text-layer", language="en")]
+    ), values
 
 
 def thread(seed: int, *, posts: int = 5) -> tuple[ThreadContent, list[Rubric]]:
@@ -173,7 +182,7 @@ def add(store: Store, kind: str, seed: int, **options: int) -> str:
         content, rubrics = thread(seed, **options)
         doc_type, values = None, {}
     else:
-        content, values = (lease(seed, **options) if kind == "lease" else invoice(seed))
+        content, values = lease(seed, **options) if kind == "lease" else invoice(seed)
         doc_type, rubrics = kind, []
     title = f"{kind} sample {seed}"
     raw = dump_content(content).encode()
@@ -193,8 +202,17 @@ def add(store: Store, kind: str, seed: int, **options: int) -> str:
             imported_at=now,
         ),
     )
-    revision = revise(store.config, doc_type, content, None, assignments=values, author="samples",
-                      reason="synthetic sample")
-    revision = LabelRevision(**{**revision.model_dump(), "rubrics": [r.model_dump() for r in rubrics]})
+    revision = revise(
+        store.config,
+        doc_type,
+        content,
+        None,
+        assignments=values,
+        author="samples",
+        reason="synthetic sample",
+    )
+    revision = LabelRevision(
+        **{**revision.model_dump(), "rubrics": [r.model_dump() for r in rubrics]}
+    )
     store.create_fixture(fixture, content, [revision])
     return fixture.id

@@ -9,4 +9,12 @@ from curator.anonymise.apply import Anonymised, anonymise, anonymise_text
 from curator.anonymise.audit import Leak, audit_store, find_leaks
 from curator.anonymise.vault import Vault
 
-__all__ = ["Anonymised", "Leak", "Vault", "anonymise", "anonymise_text", "audit_store", "find_leaks"]
+__all__ = [
+    "Anonymised",
+    "Leak",
+    "Vault",
+    "anonymise",
+    "anonymise_text",
+    "audit_store",
+    "find_leaks",
+]

@@ -56,28 +56,44 @@ LINKS = r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le
 
 STREETS = [
     # number first, English type words after the name
-    re.compile(rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
-               rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"),
+    re.compile(
+        rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
+        rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"
+    ),
     # number first, French and Italian type words before the name
-    re.compile(rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
-               rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"),
+    re.compile(
+        rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
+        rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"
+    ),
     # type word first, number last: Spanish, Italian, Portuguese
-    re.compile(rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"),
+    re.compile(
+        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
+    ),
     # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
-    re.compile(rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"),
-    re.compile(rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm)[ \t]+{NUMBER}\b"),
-    re.compile(rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)[ \t]+{NAME}[ \t]+{NUMBER}\b"),
+    re.compile(
+        rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"
+    ),
+    re.compile(
+        rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm)[ \t]+{NUMBER}\b"
+    ),
+    re.compile(
+        rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)[ \t]+{NAME}[ \t]+{NUMBER}\b"
+    ),
     # post boxes
-    re.compile(r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"),
+    re.compile(
+        r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"
+    ),
 ]
-UNIT = (r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
-        r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|departamento|oficina|local|"
-        r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|shop|lot|plot|tower|"
-        r"wing|phase|sector|app|bte|boîte|bus|"
-        r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)(?![^\W\d_])\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
-        r"|\d{1,3}(?:st|nd|rd|th|e|er|ème|eme)[ \t]+(?i:floor|fl|étage|etage)"
-        r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|vorderhaus|cedex))")
+UNIT = (
+    r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
+    r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|departamento|oficina|local|"
+    r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|shop|lot|plot|tower|"
+    r"wing|phase|sector|app|bte|boîte|bus|"
+    r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)(?![^\W\d_])\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
+    r"|\d{1,3}(?:st|nd|rd|th|e|er|ème|eme)[ \t]+(?i:floor|fl|étage|etage)"
+    r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|vorderhaus|cedex))"
+)
 UNIT_PART = re.compile(
     rf"(?:{UNIT}(?:[ \t]+[\w-]{{1,4}}\.?)?|\d{{1,2}}\.?[ \t]?[º°ª][ \t]*(?:[A-Z]|\d[ºª]|izda|izq|dcha|der|centro|int|ext)?\.?"
     rf"(?:[ \t]+(?:\d\.?[ºª]|(?i:planta|piso|izda|izq|dcha|derecha|izquierda|puerta[ \t]\w+))\.?)?"
@@ -85,7 +101,9 @@ UNIT_PART = re.compile(
     rf"|{NAME}(?:[ \t]+{NAME}){{0,2}}[ \t]+(?:Apartments|Apts|Residency|Towers|Building|House|Complex|Estate|"
     rf"Cottage|Farm|Lodge|Hall|Manor|Barn|Mill|Mansions|Chambers|Centre|Center|Villas|Heights))"
 )
-CITY_PART = re.compile(rf"(?:{NAME}|{ORDINAL}|\d{{1,3}})(?:[ \t]+(?:{NAME}|{ORDINAL}|\d{{1,3}}|{LINKS}|\({NAME}\))){{0,3}}")
+CITY_PART = re.compile(
+    rf"(?:{NAME}|{ORDINAL}|\d{{1,3}})(?:[ \t]+(?:{NAME}|{ORDINAL}|\d{{1,3}}|{LINKS}|\({NAME}\))){{0,3}}"
+)
 # spelled out: "Springfield, Illinois 62701", "Toronto, Ontario M5V 2T6", "Sydney, New South Wales 2000"
 REGION_NAMES = (
     "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
@@ -96,17 +114,27 @@ REGION_NAMES = (
     "Alberta|Manitoba|Saskatchewan|Nova Scotia|New Brunswick|Newfoundland and Labrador|Prince Edward Island|"
     "New South Wales|Victoria|Queensland|South Australia|Western Australia|Tasmania|Northern Territory"
 )
-US_STATES = ("AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
-             "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR")
+US_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
+    "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR"
+)
 CITY = rf"{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}])|\([ \t]*{NAME}[ \t]*\)|\d{{1,2}}(?:e|er)?\b)){{0,3}}"
 AFTER_CITY = r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])|[ \t]+-[ \t]+[A-Z]{2}\b)?"
 POSTAL_PARTS = [
-    re.compile(rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"),  # US
-    re.compile(rf"(?:{CITY},?[ \t]+)?(?:(?:[A-Z]{{2}}|{REGION_NAMES}),?[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b"),  # Canada
+    re.compile(
+        rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"
+    ),  # US
+    re.compile(
+        rf"(?:{CITY},?[ \t]+)?(?:(?:[A-Z]{{2}}|{REGION_NAMES}),?[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b"
+    ),  # Canada
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}\b"),  # UK
-    re.compile(rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"),  # Australia
+    re.compile(
+        rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"
+    ),  # Australia
     # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow ("Roma RM")
-    re.compile(rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"),
+    re.compile(
+        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
+    ),
     re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
     re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
@@ -158,7 +186,9 @@ def _has_folded(words: frozenset[str]) -> Callable[[Words], bool]:
 
 
 def _has_suffix(suffixes: tuple[str, ...]) -> Callable[[Words], bool]:
-    return lambda found: found.lowered is None or any(run.endswith(suffixes) for run in found.lowered)
+    return lambda found: (
+        found.lowered is None or any(run.endswith(suffixes) for run in found.lowered)
+    )
 
 
 def _always(_found: Words) -> bool:
@@ -173,13 +203,33 @@ STREET_GATES = [
     _has_suffix(tuple(GERMAN_SUFFIX.split("|"))),
     _has(_first_words("Straße|Strasse|Str|Weg|Allee|Platz|Gasse|Ring|Damm")),
     _has(_first_words("Am|An|Auf|Im|In|Zum|Zur|Unter|Platz")),
-    _has(frozenset({"P", "PO", "POBox", "G", "GP", "GPO", "Locked", "Postfach", "Apartado", "B", "BP", "Boîte", "Postbus"})),
+    _has(
+        frozenset(
+            {
+                "P",
+                "PO",
+                "POBox",
+                "G",
+                "GP",
+                "GPO",
+                "Locked",
+                "Postfach",
+                "Apartado",
+                "B",
+                "BP",
+                "Boîte",
+                "Postbus",
+            }
+        )
+    ),
 ]
 OPENER_GATES = [_always, _always, _TYPE_AFTER, _always]
 # What every postcode of POSTAL_PARTS holds (four digits, "75-001", "560 038", "L5G 1E2", "S7
 # 1QT", "D02 X285"): an opener is an address only before a postcode, so a text without one
 # anywhere is not scanned for openers.
-POSTCODE_CORE = re.compile(r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}")
+POSTCODE_CORE = re.compile(
+    r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}"
+)
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
@@ -194,10 +244,20 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
     found: list[tuple[int, int, float]] = []
     words = _words(text)
     postcode = POSTCODE_CORE.search(text) is not None
-    starts = sorted({(m.start(), m.end(), True) for p, gate in zip(STREETS, STREET_GATES, strict=True) if gate(words)
-                     for m in p.finditer(text)}
-                    | {(m.start(), m.end(), False) for p, gate in zip(OPENERS, OPENER_GATES, strict=True)
-                       if postcode and gate(words) for m in p.finditer(text)})
+    starts = sorted(
+        {
+            (m.start(), m.end(), True)
+            for p, gate in zip(STREETS, STREET_GATES, strict=True)
+            if gate(words)
+            for m in p.finditer(text)
+        }
+        | {
+            (m.start(), m.end(), False)
+            for p, gate in zip(OPENERS, OPENER_GATES, strict=True)
+            if postcode and gate(words)
+            for m in p.finditer(text)
+        }
+    )
     for start, end, street in starts:
         if any(s <= start < e for s, e, _ in found):
             continue

@@ -76,22 +76,39 @@ def anonymise(
                 _, offsets = rewriter.rewrite(messages[span.post])
                 return _moved(span, offsets, post=threads.id(span.post))
 
-            return rewriter, new_content, [_revision(r, rewriter, vault, doc_spec, remap, threads.id)
-                                           for r in revisions]
+            return (
+                rewriter,
+                new_content,
+                [_revision(r, rewriter, vault, doc_spec, remap, threads.id) for r in revisions],
+            )
 
         rewriter, new_content, new_revisions = settle(vault, rewrite_thread)
     else:
         texts = [page.text for page in content.pages]
         terms = reserved_document_terms(revisions, vault, doc_spec, detector, texts)
         rewriter, new_content, new_revisions = settle(
-            vault, lambda: _rewrite_document(content, revisions, Rewriter(vault, terms, detector, keep=keep, raw_input=True),
-                                             vault, doc_spec))
-    leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector, keep=keep)
+            vault,
+            lambda: _rewrite_document(
+                content,
+                revisions,
+                Rewriter(vault, terms, detector, keep=keep, raw_input=True),
+                vault,
+                doc_spec,
+            ),
+        )
+    leaks = find_leaks(
+        _content_strings(new_content, new_revisions), vault, detector=detector, keep=keep
+    )
     return Anonymised(new_content, new_revisions, leaks, rewriter.judge.used)
 
 
-def _rewrite_document(content: DocumentContent, revisions: list[LabelRevision], rewriter: Rewriter, vault: Vault,
-                      doc_spec: DocTypeSpec | None) -> tuple[Rewriter, Content, list[LabelRevision]]:
+def _rewrite_document(
+    content: DocumentContent,
+    revisions: list[LabelRevision],
+    rewriter: Rewriter,
+    vault: Vault,
+    doc_spec: DocTypeSpec | None,
+) -> tuple[Rewriter, Content, list[LabelRevision]]:
     pages: dict[int, OffsetMap] = {}
     new_pages = []
     rewriter.prefetch([page.text for page in content.pages])
@@ -104,19 +121,28 @@ def _rewrite_document(content: DocumentContent, revisions: list[LabelRevision], 
         offsets = pages.get(span.page or 0)
         return None if offsets is None else _moved(span, offsets, page=span.page)
 
-    new_revisions = [_revision(r, rewriter, vault, doc_spec, remap, lambda post: post) for r in revisions]
+    new_revisions = [
+        _revision(r, rewriter, vault, doc_spec, remap, lambda post: post) for r in revisions
+    ]
     return rewriter, DocumentContent(pages=new_pages), new_revisions
 
 
-def anonymise_text(text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT) -> str:
+def anonymise_text(
+    text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
+) -> str:
     """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
     detector = detector if detector is not None else detector_for()
     reserve_hits(vault, detector, [text])
     return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))
 
 
-def anonymise_value(value: str, vault: Vault, kind: str | None = None, detector: Detector | None = None,
-                    keep: Keep = NOTHING_KEPT) -> str:
+def anonymise_value(
+    value: str,
+    vault: Vault,
+    kind: str | None = None,
+    detector: Detector | None = None,
+    keep: Keep = NOTHING_KEPT,
+) -> str:
     """A typed value (a label, a reviewer's rubric): free text, and when `kind` says it names a
     person, organisation or address, that value's pseudonym even where no detector sees one."""
     rewritten = anonymise_text(value, vault, detector, keep)
@@ -125,7 +151,9 @@ def anonymise_value(value: str, vault: Vault, kind: str | None = None, detector:
     return vault.pseudonym(value, kind)
 
 
-def anonymise_file_name(name: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT) -> str:
+def anonymise_file_name(
+    name: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
+) -> str:
     """A file name rewritten only where it names someone ("jane-doe-lease.pdf" ->
     "maria-lopez-lease.pdf"); "notes.txt" stays. Its separators read as spaces for detection
     ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were."""
@@ -135,12 +163,15 @@ def anonymise_file_name(name: str, vault: Vault, detector: Detector | None = Non
     spaced = stem.replace("-", " ").replace("_", " ")
     detector = detector if detector is not None else detector_for()
     reserve_hits(vault, detector, [spaced])
-    new, offsets = settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced))
+    new, offsets = settle(
+        vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced)
+    )
     if new == spaced:
         return name
     pieces, cursor = [], 0
-    for old_start, old_end, new_start, new_end in zip(offsets.old_starts, offsets.old_ends, offsets.new_starts,
-                                                      offsets.new_ends, strict=True):
+    for old_start, old_end, new_start, new_end in zip(
+        offsets.old_starts, offsets.old_ends, offsets.new_starts, offsets.new_ends, strict=True
+    ):
         separator = next((c for c in stem[old_start:old_end] if c in "-_"), "-")
         pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
         cursor = old_end
@@ -153,11 +184,19 @@ def _moved(span: Span, offsets: OffsetMap, **where: object) -> Span | None:
     moved = offsets.span(span.start, span.end)
     if moved is None:
         return None
-    return Span.model_validate({"page": None, "post": None, **where, "start": moved[0], "end": moved[1]})
+    return Span.model_validate(
+        {"page": None, "post": None, **where, "start": moved[0], "end": moved[1]}
+    )
 
 
-def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spec: DocTypeSpec | None,
-              remap, post_id) -> LabelRevision:  # noqa: ANN001 - closures from anonymise()
+def _revision(
+    revision: LabelRevision,
+    rewriter: Rewriter,
+    vault: Vault,
+    doc_spec: DocTypeSpec | None,
+    remap,  # noqa: ANN001 - closures from anonymise()
+    post_id,  # noqa: ANN001
+) -> LabelRevision:
     fields = {}
     for name, label in revision.fields.items():
         kind = field_kind(name, label.type, doc_spec)
@@ -165,7 +204,12 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
         def value_of(value: str, kind: str | None = kind) -> str:
             # through the text rewriter first, so the value reads exactly as its evidence does
             rewritten = rewriter.text(value)
-            if kind is None or not value.strip() or rewritten != value or rewriter.judge.keep.kept_spans(value):
+            if (
+                kind is None
+                or not value.strip()
+                or rewritten != value
+                or rewriter.judge.keep.kept_spans(value)
+            ):
                 return rewritten
             return vault.pseudonym(value, kind)
 
@@ -174,7 +218,9 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
             value=None if label.value is None else value_of(label.value),
             expected_absent=label.expected_absent,
             evidence=None if label.evidence is None else remap(label.evidence),
-            evidence_text=None if label.evidence_text is None else rewriter.text(label.evidence_text),
+            evidence_text=None
+            if label.evidence_text is None
+            else rewriter.text(label.evidence_text),
             variants=[value_of(v) for v in label.variants],
             authority=None if label.authority is None else rewriter.text(label.authority),
             no_evidence=None if label.no_evidence is None else rewriter.text(label.no_evidence),
@@ -184,16 +230,20 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
         Rubric(text=rewriter.text(r.text), evidence_posts=[post_id(p) for p in r.evidence_posts])
         for r in revision.rubrics
     ]
-    return revision.model_copy(update={
-        "author": rewriter.text(revision.author),
-        "reason": None if revision.reason is None else rewriter.text(revision.reason),
-        "fields": fields,
-        "rubrics": rubrics,
-    })
+    return revision.model_copy(
+        update={
+            "author": rewriter.text(revision.author),
+            "reason": None if revision.reason is None else rewriter.text(revision.reason),
+            "fields": fields,
+            "rubrics": rubrics,
+        }
+    )
 
 
 def _content_strings(content: Content, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
     texts = list(strings_of(content.model_dump(mode="json"), "content.json"))
     for revision in revisions:
-        texts.extend(strings_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}"))
+        texts.extend(
+            strings_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}")
+        )
     return texts

@@ -37,11 +37,15 @@ class TextAttachment:
     def encode(self, text: str) -> str:
         """`text` as base64 written like this attachment was."""
         raw = self.bom + text.encode(self.codec)
-        encoded = (base64.urlsafe_b64encode(raw) if self.url_safe else base64.b64encode(raw)).decode("ascii")
+        encoded = (
+            base64.urlsafe_b64encode(raw) if self.url_safe else base64.b64encode(raw)
+        ).decode("ascii")
         if not self.padded:
             encoded = encoded.rstrip("=")
         if self.wrap:
-            encoded = self.newline.join(encoded[i : i + self.wrap] for i in range(0, len(encoded), self.wrap))
+            encoded = self.newline.join(
+                encoded[i : i + self.wrap] for i in range(0, len(encoded), self.wrap)
+            )
         return encoded
 
 
@@ -58,8 +62,11 @@ def read_attachment(payload: object) -> TextAttachment | None:
     newline = "\r\n" if "\r\n" in payload else "\n"
     padded = "=" in compact or len(compact) % 4 == 0
     try:
-        raw = base64.b64decode(compact.rstrip("=") + "=" * (-len(compact.rstrip("=")) % 4),
-                               altchars=b"-_" if url_safe else None, validate=True)
+        raw = base64.b64decode(
+            compact.rstrip("=") + "=" * (-len(compact.rstrip("=")) % 4),
+            altchars=b"-_" if url_safe else None,
+            validate=True,
+        )
     except (binascii.Error, ValueError):
         return None
     decoded = _text(raw)
@@ -78,7 +85,7 @@ def decoded_text(payload: object) -> str | None:
 def _text(raw: bytes) -> tuple[str, str, bytes] | None:
     for bom, codec in BOMS:
         if raw.startswith(bom):
-            return _decoded(raw[len(bom):], codec, bom)
+            return _decoded(raw[len(bom) :], codec, bom)
     found = _decoded(raw, "utf-8")
     if found is not None:
         return found
@@ -94,7 +101,9 @@ def _text(raw: bytes) -> tuple[str, str, bytes] | None:
     return None
 
 
-def _decoded(raw: bytes, codec: str, bom: bytes = b"", *, c1_allowed: bool = True) -> tuple[str, str, bytes] | None:
+def _decoded(
+    raw: bytes, codec: str, bom: bytes = b"", *, c1_allowed: bool = True
+) -> tuple[str, str, bytes] | None:
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError:

@@ -67,12 +67,20 @@ def find_leaks(
     from curator.anonymise.keep import NOTHING_KEPT
     from curator.anonymise.left import Judge
 
-    judge = Judge(vault, detector if detector is not None else detector_for(), keep=keep or NOTHING_KEPT,
-                  synthetic=synthetic, judge_names=judge_names, known_until=known_until)
+    judge = Judge(
+        vault,
+        detector if detector is not None else detector_for(),
+        keep=keep or NOTHING_KEPT,
+        synthetic=synthetic,
+        judge_names=judge_names,
+        known_until=known_until,
+    )
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     leaks: list[Leak] = []
     for (where, text), spans in zip(pairs, judge.spans_many([t for _, t in pairs]), strict=True):
-        leaks.extend(Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans)
+        leaks.extend(
+            Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans
+        )
     return leaks
 
 
@@ -88,7 +96,9 @@ def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[s
                 continue
             rel = path.relative_to(store.root)
             if path.suffix == ".jsonl":  # labels.jsonl: one revision per line
-                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                for number, line in enumerate(
+                    path.read_text(encoding="utf-8").splitlines(), start=1
+                ):
                     if line.strip():
                         yield from strings_of(_json(path, line), f"{rel}:{number}")
             else:
@@ -139,13 +149,29 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     mine = set(ours)
     leaks: list[Leak] = []
     for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
-        leaks += find_leaks(_fixture_texts(store, ids), vault, synthetic=synthetic, judge_names=judged_here,
-                            detector=detector, keep=keep, known_until=until)
-    leaks += [Leak(where, "attachment that is no text", "") for where in _undecodable(store, [f.id for f in fixtures])]
+        leaks += find_leaks(
+            _fixture_texts(store, ids),
+            vault,
+            synthetic=synthetic,
+            judge_names=judged_here,
+            detector=detector,
+            keep=keep,
+            known_until=until,
+        )
+    leaks += [
+        Leak(where, "attachment that is no text", "")
+        for where in _undecodable(store, [f.id for f in fixtures])
+    ]
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
-        leaks += find_leaks(bundle_texts(store.bundles_dir, store.root), vault, synthetic=synthetic,
-                            judge_names=False, detector=detector, keep=store_keep(store, fixtures))
+        leaks += find_leaks(
+            bundle_texts(store.bundles_dir, store.root),
+            vault,
+            synthetic=synthetic,
+            judge_names=False,
+            detector=detector,
+            keep=store_keep(store, fixtures),
+        )
     return sorted(leaks, key=lambda leak: (leak.location, leak.start))
 
 
@@ -155,11 +181,15 @@ def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:
 
     fixtures = list(fixtures)
     keep = Keep.of(store.config.anonymise)
-    return keep.merged([t for f in fixtures for t in f.provenance.kept], [h for f in fixtures for h in f.provenance.kept_hosts])
+    return keep.merged(
+        [t for f in fixtures for t in f.provenance.kept],
+        [h for f in fixtures for h in f.provenance.kept_hosts],
+    )
 
 
-def fixture_groups(store: Store, fixtures: Iterable[Fixture], mine: set[str],
-                   vault: Vault | None) -> dict[tuple[bool, Keep, int | None], list[str]]:
+def fixture_groups(
+    store: Store, fixtures: Iterable[Fixture], mine: set[str], vault: Vault | None
+) -> dict[tuple[bool, Keep, int | None], list[str]]:
     """Fixture ids grouped by how they are judged: with names (anonymised here) or not, with
     which kept terms and hosts (each fixture's own decisions), and against the originals the
     vault held when it anonymised them (all of them for fixtures it did not anonymise)."""
@@ -183,7 +213,9 @@ def _undecodable(store: Store, fixture_ids: Iterable[str]) -> Iterator[str]:
             yield from undecodable_attachments(_json(path), str(path.relative_to(store.root)))
 
 
-def anonymised_here(fixtures: Iterable[Fixture], vault: Vault | None) -> tuple[list[str], list[str]]:
+def anonymised_here(
+    fixtures: Iterable[Fixture], vault: Vault | None
+) -> tuple[list[str], list[str]]:
     """Fixture ids split into (judged against this vault, anonymised with another vault).
 
     A fixture with no vault id was never anonymised by curator (written by hand): its

@@ -61,11 +61,81 @@ KINDS = {
 }
 # When two hits cover the same characters, the more specific one (checksummed, structured)
 # names the value: "4111 1111 1111 1111" is a card before it is a phone number.
-KIND_PRIORITY = {kind: i for i, kind in enumerate(
-    ("email", "credit_card", "iban", "ip", "ssn", "national_id", "url", "phone", "person", "organisation", "address"))}
-PATTERN_ENTITIES = ("EMAIL_ADDRESS", "STREET_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
+KIND_PRIORITY = {
+    kind: i
+    for i, kind in enumerate(
+        (
+            "email",
+            "credit_card",
+            "iban",
+            "ip",
+            "ssn",
+            "national_id",
+            "url",
+            "phone",
+            "person",
+            "organisation",
+            "address",
+        )
+    )
+}
+PATTERN_ENTITIES = (
+    "EMAIL_ADDRESS",
+    "STREET_ADDRESS",
+    "PHONE_NUMBER",
+    "CREDIT_CARD",
+    "IBAN_CODE",
+    "IP_ADDRESS",
+    "URL",
+    "US_SSN",
+    "UK_NINO",
+)
 # Extensions people write in chat ("settings.py") that happen to be country TLDs.
-FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
+FILE_LIKE_TLDS = frozenset(
+    {
+        "py",
+        "md",
+        "sh",
+        "pl",
+        "rs",
+        "cc",
+        "so",
+        "ps",
+        "cs",
+        "sc",
+        "mk",
+        "ml",
+        "go",
+        "lo",
+        "sm",
+        "pm",
+        "in",
+        "is",
+        "it",
+        "to",
+        "do",
+        "at",
+        "as",
+        "me",
+        "my",
+        "no",
+        "us",
+        "am",
+        "an",
+        "id",
+        "be",
+        "ai",
+        "tf",
+        "js",
+        "ts",
+        "tk",
+        "gg",
+        "im",
+        "st",
+        "re",
+        "ws",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -105,7 +175,9 @@ def _digits(n: int) -> Callable[[str], bool]:
 # Two letters, maybe a space, then digits: the digits come first in the pattern (looking back
 # for the letters), as a scan for a digit is much cheaper than trying every letter.
 _IBAN_HINT = re.compile(r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))")  # "DE89", "gb 29"
-_NINO_HINT = re.compile(r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))\s?\d{2}")  # "QQ 12 34"
+_NINO_HINT = re.compile(
+    r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))\s?\d{2}"
+)  # "QQ 12 34"
 _IPV4_HINT = re.compile(r"\d\.\d")
 _IPV6_HINT = re.compile(r"[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
@@ -118,14 +190,20 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
     "PHONE_NUMBER": _digits(7),
     "CREDIT_CARD": _digits(12),
     "IBAN_CODE": lambda t: _longest_digit_chain(t) >= 10 and _IBAN_HINT.search(t) is not None,
-    "IP_ADDRESS": lambda t: ("." in t and _IPV4_HINT.search(t) is not None) or (":" in t and _IPV6_HINT.search(t) is not None),
+    "IP_ADDRESS": lambda t: (
+        ("." in t and _IPV4_HINT.search(t) is not None)
+        or (":" in t and _IPV6_HINT.search(t) is not None)
+    ),
     "URL": lambda t: "." in t and _URL_HINT.search(t) is not None,
     "US_SSN": _digits(9),
     "UK_NINO": lambda t: _NINO_HINT.search(t) is not None,
     "PERSON": lambda t: _NAME_HINT.search(t) is not None,
     # a digit first: without one, the address hint would scan 60 characters after every letter
-    "STREET_ADDRESS": lambda t: _longest_digit_chain(t) > 0 and _NAME_HINT.search(t) is not None
-    and _ADDRESS_HINT.search(t) is not None,
+    "STREET_ADDRESS": lambda t: (
+        _longest_digit_chain(t) > 0
+        and _NAME_HINT.search(t) is not None
+        and _ADDRESS_HINT.search(t) is not None
+    ),
 }
 
 
@@ -133,12 +211,16 @@ PREFILTERS: dict[str, Callable[[str], bool]] = {
 # whole text: phonenumbers' matcher is the slowest recognizer, and ids, hashes and
 # timestamps in chat would otherwise keep it busy.
 WINDOWS: dict[str, re.Pattern[str]] = {
-    "PHONE_NUMBER": re.compile(r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"),
+    "PHONE_NUMBER": re.compile(
+        r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"
+    ),
     # emails and URLs never contain whitespace: the recognizer sees only the words that could be one
     # (a window starts where a word does: matching mid-word would only retry the same word)
     "EMAIL_ADDRESS": re.compile(r"(?<!\S)\S*@\S*"),
     "URL": re.compile(r"(?<!\S)\S*\w\.\w\S*"),
 }
+
+
 @cache
 def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
     """Curator's own finders, called directly on one whole text at a time: a name found once
@@ -147,7 +229,12 @@ def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
     from curator.anonymise.names import find_names
     from curator.anonymise.numbers import find_cards, find_ibans
 
-    return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans, "STREET_ADDRESS": find_addresses}
+    return {
+        "PERSON": find_names,
+        "CREDIT_CARD": find_cards,
+        "IBAN_CODE": find_ibans,
+        "STREET_ADDRESS": find_addresses,
+    }
 
 
 # Windows already claimed by an earlier, cheaper or checksummed recognizer are skipped; nine
@@ -157,8 +244,13 @@ CLAIMING = frozenset({"CREDIT_CARD", "IBAN_CODE", "PHONE_NUMBER", "IP_ADDRESS", 
 # Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many digits.
 NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 # Nine bare digits after "Tel." are a phone number, unless the text speaks of SSNs.
-SSN_CONTEXT = re.compile(r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b", re.I)
-PHONE_CONTEXT = re.compile(r"\b(?:tel|tél|phone|mobile?|móvil|movil|cell|call|fax|handy|mobil|portable|port)\b", re.I)
+SSN_CONTEXT = re.compile(
+    r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b",
+    re.I,
+)
+PHONE_CONTEXT = re.compile(
+    r"\b(?:tel|tél|phone|mobile?|móvil|movil|cell|call|fax|handy|mobil|portable|port)\b", re.I
+)
 
 
 def offline_environment() -> None:
@@ -205,9 +297,18 @@ def recognizers() -> list:
         UsSsnRecognizer(),
         UkNinoRecognizer(),
         # phonenumbers only accepts assigned area codes; people type unassigned ones too
-        PatternRecognizer(supported_entity="PHONE_NUMBER", name="NanpPhoneRecognizer", patterns=[
-            Pattern("NANP", r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])", 0.4),
-        ], context=["phone", "call", "cell", "mobile"]),
+        PatternRecognizer(
+            supported_entity="PHONE_NUMBER",
+            name="NanpPhoneRecognizer",
+            patterns=[
+                Pattern(
+                    "NANP",
+                    r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])",
+                    0.4,
+                ),
+            ],
+            context=["phone", "call", "cell", "mobile"],
+        ),
         phone_recognizer(),
         local_recognizer("PERSON"),
     ]
@@ -220,13 +321,22 @@ def local_recognizer(entity: str):  # noqa: ANN201 - a presidio LocalRecognizer,
 
     class Finder(LocalRecognizer):
         def __init__(self) -> None:
-            super().__init__(supported_entities=[entity], supported_language="en", name=f"Curator{entity.title()}Recognizer")
+            super().__init__(
+                supported_entities=[entity],
+                supported_language="en",
+                name=f"Curator{entity.title()}Recognizer",
+            )
 
         def load(self) -> None:
             pass
 
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
-            return [RecognizerResult(entity, start, end, score) for start, end, score in per_text()[entity](text)]
+        def analyze(
+            self, text: str, entities: list[str], nlp_artifacts: object = None
+        ) -> list[RecognizerResult]:
+            return [
+                RecognizerResult(entity, start, end, score)
+                for start, end, score in per_text()[entity](text)
+            ]
 
     return Finder()
 
@@ -258,8 +368,12 @@ def load_spacy(model: str):  # noqa: ANN201 - spacy.Language
 class Detector:
     """Find PII spans in many texts; stateless apart from its result cache."""
 
-    def __init__(self, ner_model: str | None = None, entities: Sequence[str] | None = None,
-                 workers: int | None = None) -> None:
+    def __init__(
+        self,
+        ner_model: str | None = None,
+        entities: Sequence[str] | None = None,
+        workers: int | None = None,
+    ) -> None:
         self.entities = tuple(entities) if entities else (*PATTERN_ENTITIES, "PERSON")
         self.workers = workers  # processes for a large batch; None: one per core
         self._recognizers = [r for r in recognizers() if r.supported_entities[0] in self.entities]
@@ -294,20 +408,28 @@ class Detector:
         if len(self._windows) > CACHE_LIMIT:
             self._windows.clear()
         name = recognizer.name  # two recognizers of phone numbers read the same windows
-        unread = list(dict.fromkeys(snippet for _, _, snippet in pieces if (name, snippet) not in self._windows))
+        unread = list(
+            dict.fromkeys(
+                snippet for _, _, snippet in pieces if (name, snippet) not in self._windows
+            )
+        )
         regions = getattr(recognizer, "supported_regions", None)
         if regions:
             read = self._read_phones(regions, entity, unread)
         else:
             read = {window: [] for window in unread}
-            for (_, _, window), result in self._batch(recognizer, entity, [(0, 0, w) for w in unread]):
+            for (_, _, window), result in self._batch(
+                recognizer, entity, [(0, 0, w) for w in unread]
+            ):
                 read[window].append((result.start, result.end, result.score))
         self._windows.update(((name, window), found) for window, found in read.items())
         for piece in pieces:
             for start, end, score in self._windows[name, piece[2]]:
                 yield piece, start, end, score
 
-    def _read_phones(self, regions: Sequence[str], entity: str, windows: list[str]) -> dict[str, list[tuple[int, int, float]]]:
+    def _read_phones(
+        self, regions: Sequence[str], entity: str, windows: list[str]
+    ) -> dict[str, list[tuple[int, int, float]]]:
         """The numbers read in each window. A phone number written with its country code
         ("+44 ...") parses the same whatever the default region, so those windows go to a
         one-region recognizer; the others try one region after another, and a window a
@@ -351,7 +473,9 @@ class Detector:
         return self._phones[region]
 
     @contextmanager
-    def ahead(self, chars: int, follow: Follow | None = None) -> Iterator[Callable[[list[str]], Callable[[], None]]]:
+    def ahead(
+        self, chars: int, follow: Follow | None = None
+    ) -> Iterator[Callable[[list[str]], Callable[[], None]]]:
         """Detect batches while the caller works on earlier ones: yields `detect(texts)`, which
         starts detecting `texts` in a forked worker and returns `ready()`, which waits until
         they are in the cache. For `chars` of text too few to be worth a worker (or where
@@ -361,15 +485,19 @@ class Detector:
         rewriter's URL paths), detected in the same pass, as one batch, not one at a time later."""
         count = self._forked_workers(chars)
         if count < 2:
+
             def detect_here(texts: list[str]) -> Callable[[], None]:
                 def ready() -> None:
                     found = self.detect_many(texts)
                     if follow is not None:
                         self.detect_many(_followed(texts, found, follow))
+
                 return ready
+
             yield detect_here
             return
         with forked_pool(functools.partial(self._run_ahead, follow=follow), count) as submit:
+
             def detect(texts: list[str]) -> Callable[[], None]:
                 pending = submit(sorted({t for t in texts if t not in self._cache}))
 
@@ -377,7 +505,9 @@ class Detector:
                     done, hits, windows = pending.get()
                     self._cache.update(zip(done, hits, strict=True))
                     self._windows.update(windows)
+
                 return ready
+
             yield detect
 
     def _run(self, texts: list[str]) -> list[list[Hit]]:
@@ -387,7 +517,9 @@ class Detector:
             return self._run_here(texts)
         results: list[list[Hit]] = [[] for _ in texts]
         # every count-th text to each worker: long and short, chat and pages, spread evenly
-        for k, (hits, windows) in enumerate(forked_map(self._run_part, [texts[k::count] for k in range(count)])):
+        for k, (hits, windows) in enumerate(
+            forked_map(self._run_part, [texts[k::count] for k in range(count)])
+        ):
             results[k::count] = hits
             self._windows.update(windows)
         return results
@@ -403,14 +535,18 @@ class Detector:
             known = 0
         return hits, dict(itertools.islice(self._windows.items(), known, None))
 
-    def _run_ahead(self, texts: list[str], follow: Follow | None) -> tuple[list[str], list[list[Hit]], Windows]:
+    def _run_ahead(
+        self, texts: list[str], follow: Follow | None
+    ) -> tuple[list[str], list[list[Hit]], Windows]:
         """`_run_part` for `ahead`, and then for what `follow` makes of its texts: the texts
         detected, their hits, and the windows read meanwhile."""
         hits, windows = self._run_part(texts)
         if follow is None:
             return texts, hits, windows
         asked = set(texts)
-        more = [t for t in _followed(texts, hits, follow) if t not in self._cache and t not in asked]
+        more = [
+            t for t in _followed(texts, hits, follow) if t not in self._cache and t not in asked
+        ]
         more_hits, more_windows = self._run_part(more)
         return texts + more, hits + more_hits, windows | more_windows
 
@@ -419,39 +555,64 @@ class Detector:
         for recognizer in self._recognizers:
             entity = recognizer.supported_entities[0]
             wanted = PREFILTERS.get(entity, lambda _t: True)
-            pieces: list[tuple[int, int, str]] = []  # (text index, offset in it, snippet) the recognizer sees
+            pieces: list[
+                tuple[int, int, str]
+            ] = []  # (text index, offset in it, snippet) the recognizer sees
             for i, text in enumerate(texts):
                 if not wanted(text):
                     continue
                 if entity in WINDOWS:
-                    pieces.extend((i, m.start(), m.group()) for m in WINDOWS[entity].finditer(text)
-                                  if (entity not in SKIP_CLAIMED or not _covered(results[i], m.start(), m.end(), text))
-                                  and (entity not in WINDOW_TESTS or WINDOW_TESTS[entity](m.group())))
+                    pieces.extend(
+                        (i, m.start(), m.group())
+                        for m in WINDOWS[entity].finditer(text)
+                        if (
+                            entity not in SKIP_CLAIMED
+                            or not _covered(results[i], m.start(), m.end(), text)
+                        )
+                        and (entity not in WINDOW_TESTS or WINDOW_TESTS[entity](m.group()))
+                    )
                 else:
                     pieces.append((i, 0, text))
             if entity in per_text():
                 finder = per_text()[entity]
                 for index, _, text in pieces:
-                    results[index].extend(Hit(start, end, entity, score) for start, end, score in finder(text))
+                    results[index].extend(
+                        Hit(start, end, entity, score) for start, end, score in finder(text)
+                    )
                 continue
             for (index, base, _), start, end, score in self._analyze(recognizer, entity, pieces):
                 end += base
                 if entity == "PHONE_NUMBER":
-                    end = extend_extension(texts[index], end)  # "(713) 631-5246 x129", "... poste 219"
+                    end = extend_extension(
+                        texts[index], end
+                    )  # "(713) 631-5246 x129", "... poste 219"
                 hit = Hit(base + start, end, entity, score)
                 if _plausible(texts[index], hit):
                     results[index].append(hit)
         if self._nlp is not None:
             for i, doc in enumerate(self._nlp.pipe(texts)):
                 for ent in doc.ents:
-                    entity = {"PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION"}.get(ent.label_)
+                    entity = {
+                        "PERSON": "PERSON",
+                        "ORG": "ORGANIZATION",
+                        "GPE": "LOCATION",
+                        "LOC": "LOCATION",
+                        "FAC": "LOCATION",
+                    }.get(ent.label_)
                     if entity:
                         results[i].append(Hit(ent.start_char, ent.end_char, entity, 0.85))
         return results
 
 
 def _followed(texts: list[str], hits: list[list[Hit]], follow: Follow) -> list[str]:
-    return sorted({more for text, found in zip(texts, hits, strict=True) for more in follow(text, found) if more.strip()})
+    return sorted(
+        {
+            more
+            for text, found in zip(texts, hits, strict=True)
+            for more in follow(text, found)
+            if more.strip()
+        }
+    )
 
 
 def _could_be_phone(window: str) -> bool:
@@ -485,11 +646,16 @@ def _url_ending() -> re.Pattern[str] | None:
             return None
         domains.update(names)
     # re's IGNORECASE matches every character Presidio's `regex` does for the letters a-z
-    return re.compile(r"\.(?:" + "|".join(sorted(domains, key=len, reverse=True)) + r")(?:$|/|[^\w@-])", re.I)
+    return re.compile(
+        r"\.(?:" + "|".join(sorted(domains, key=len, reverse=True)) + r")(?:$|/|[^\w@-])", re.I
+    )
 
 
 # What a window must hold for its recognizer to find anything `_plausible` keeps there.
-WINDOW_TESTS: dict[str, Callable[[str], bool]] = {"PHONE_NUMBER": _could_be_phone, "URL": _could_be_url}
+WINDOW_TESTS: dict[str, Callable[[str], bool]] = {
+    "PHONE_NUMBER": _could_be_phone,
+    "URL": _could_be_url,
+}
 
 
 def _reads_whole(window: str, start: int, end: int) -> bool:
@@ -498,20 +664,34 @@ def _reads_whole(window: str, start: int, end: int) -> bool:
 
 
 def _one_international_number(window: str) -> bool:
-    """"+44 20 7946 0958": a country code and at most E.164's 15 digits, so one number."""
-    return window.lstrip("(").startswith("+") and window.count("+") == 1 and sum(c.isdigit() for c in window) <= 15
+    """ "+44 20 7946 0958": a country code and at most E.164's 15 digits, so one number."""
+    return (
+        window.lstrip("(").startswith("+")
+        and window.count("+") == 1
+        and sum(c.isdigit() for c in window) <= 15
+    )
 
 
 def _covered(found: list[Hit], start: int, end: int, text: str) -> bool:
     """True when earlier recognizers already claimed the window's digits (a cheap pattern
     found the US number, or it is a Luhn-valid card): phonenumbers need not parse it in 8
     regions, since the longer or more specific hit wins the overlap anyway."""
-    claimed = [h for h in found if h.start < end and start < h.end and h.entity in CLAIMING
-               and not (h.entity == "US_SSN" and text[h.start : h.end].isdigit())]
+    claimed = [
+        h
+        for h in found
+        if h.start < end
+        and start < h.end
+        and h.entity in CLAIMING
+        and not (h.entity == "US_SSN" and text[h.start : h.end].isdigit())
+    ]
     if not claimed:
         return False
     inside = {i for h in claimed for i in range(max(start, h.start), min(end, h.end))}
-    return sum(map(str.isdigit, text[start:end])) - sum(map(str.isdigit, map(text.__getitem__, inside))) < 7
+    return (
+        sum(map(str.isdigit, text[start:end]))
+        - sum(map(str.isdigit, map(text.__getitem__, inside)))
+        < 7
+    )
 
 
 def _join(texts: list[str]) -> tuple[str, list[int]]:
@@ -533,17 +713,27 @@ def _plausible(text: str, hit: Hit) -> bool:
             return False
         has_scheme = "://" in value or value.lower().startswith("www.")
         host = value.split("://")[-1].split("/")[0]
-        if not has_scheme and "/" not in value and host.rsplit(".", 1)[-1].lower() in FILE_LIKE_TLDS:
+        if (
+            not has_scheme
+            and "/" not in value
+            and host.rsplit(".", 1)[-1].lower() in FILE_LIKE_TLDS
+        ):
             return False
     elif hit.entity in ("PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "IBAN_CODE", "UK_NINO"):
         if before.isalnum() or after.isalnum():
             return False
         if hit.entity == "US_SSN" and text[hit.start : hit.end].isdigit():
             # nine bare digits: an SSN, unless the text is about phones and never about SSNs
-            return SSN_CONTEXT.search(text) is not None or PHONE_CONTEXT.search(text, max(0, hit.start - 24), hit.start) is None
+            return (
+                SSN_CONTEXT.search(text) is not None
+                or PHONE_CONTEXT.search(text, max(0, hit.start - 24), hit.start) is None
+            )
     elif hit.entity == "IP_ADDRESS":
         # "4.98.63.73" inside "+33 (0)4.98.63.73.84" is part of a dotted phone number
-        if text[hit.end : hit.end + 2].startswith(".") and text[hit.end + 1 : hit.end + 2].isdigit():
+        if (
+            text[hit.end : hit.end + 2].startswith(".")
+            and text[hit.end + 1 : hit.end + 2].isdigit()
+        ):
             return False
         if hit.start >= 2 and text[hit.start - 1] == "." and text[hit.start - 2].isdigit():
             return False

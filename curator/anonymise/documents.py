@@ -16,7 +16,11 @@ from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import DocTypeSpec, FieldType, LabelRevision
 
-PSEUDONYMISED_TYPES = {FieldType.person: "person", FieldType.organisation: "organisation", FieldType.address: "address"}
+PSEUDONYMISED_TYPES = {
+    FieldType.person: "person",
+    FieldType.organisation: "organisation",
+    FieldType.address: "address",
+}
 
 
 def field_kind(name: str, field_type: FieldType, doc_spec: DocTypeSpec | None) -> str | None:
@@ -26,7 +30,9 @@ def field_kind(name: str, field_type: FieldType, doc_spec: DocTypeSpec | None) -
     return PSEUDONYMISED_TYPES.get(field_type)
 
 
-def document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None) -> TermIndex:
+def document_terms(
+    revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None
+) -> TermIndex:
     terms = TermIndex()
     revisions = list(revisions)
     for revision in revisions:
@@ -67,11 +73,15 @@ def register(value: str, kind: str, vault: Vault, terms: TermIndex) -> None:
     terms.add(value, kind)
 
 
-def reserved_document_terms(revisions: Iterable[LabelRevision], vault: Vault, doc_spec: DocTypeSpec | None,
-                            detector: Detector, texts: Sequence[str] = ()) -> TermIndex:
+def reserved_document_terms(
+    revisions: Iterable[LabelRevision],
+    vault: Vault,
+    doc_spec: DocTypeSpec | None,
+    detector: Detector,
+    texts: Sequence[str] = (),
+) -> TermIndex:
     """The labelled values as terms, after every name in `texts` and the rubrics is reserved."""
     revisions = list(revisions)
     reserved = [*texts, *(r.text for revision in revisions for r in revision.rubrics)]
     reserve_hits(vault, detector, reserved)
     return document_terms(revisions, vault, doc_spec)
-

@@ -6,11 +6,19 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 LabelledLine = tuple[str, Sequence[tuple[int, int, str]]]
-TYPES = {"email": "EMAIL_ADDRESS", "phone": "PHONE_NUMBER", "credit_card": "CREDIT_CARD",
-         "iban": "IBAN_CODE", "ip": "IP_ADDRESS", "ssn": "US_SSN"}
+TYPES = {
+    "email": "EMAIL_ADDRESS",
+    "phone": "PHONE_NUMBER",
+    "credit_card": "CREDIT_CARD",
+    "iban": "IBAN_CODE",
+    "ip": "IP_ADDRESS",
+    "ssn": "US_SSN",
+}
 
 
-def score(lines: Sequence[LabelledLine], found: Iterable[Iterable[tuple[int, int, str]]]) -> dict[str, dict[str, float]]:
+def score(
+    lines: Sequence[LabelledLine], found: Iterable[Iterable[tuple[int, int, str]]]
+) -> dict[str, dict[str, float]]:
     """Per type: recall (a labelled span is found when a hit of its type overlaps it) and
     precision (a hit is right when it overlaps a labelled span of its type)."""
     truth: Counter[str] = Counter()
@@ -44,7 +52,9 @@ def longest_first(spans: Iterable[tuple[int, int, str]]) -> list[tuple[int, int,
     chosen: list[tuple[int, int, str]] = []
     from curator.anonymise.detect import KIND_PRIORITY
 
-    for start, end, kind in sorted(spans, key=lambda s: (s[0] - s[1], KIND_PRIORITY.get(s[2], 99), s[0])):
+    for start, end, kind in sorted(
+        spans, key=lambda s: (s[0] - s[1], KIND_PRIORITY.get(s[2], 99), s[0])
+    ):
         if all(end <= s or start >= e for s, e, _ in chosen):
             chosen.append((start, end, kind))
     return sorted(chosen)

@@ -29,7 +29,9 @@ class Keep:
     index: TermIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "index", TermIndex((term, "kept") for term in self.terms if term.strip()))
+        object.__setattr__(
+            self, "index", TermIndex((term, "kept") for term in self.terms if term.strip())
+        )
 
     def kept_spans(self, text: str) -> list[tuple[int, int, str]]:
         return [(m.start, m.end, m.term.original) for m in self.index.find(text)]
@@ -44,13 +46,17 @@ class Keep:
         return None
 
     def merged(self, terms: Iterable[str] = (), hosts: Iterable[str] = ()) -> Keep:
-        return Keep(tuple(dict.fromkeys([*self.terms, *terms])), tuple(dict.fromkeys([*self.hosts, *hosts])))
+        return Keep(
+            tuple(dict.fromkeys([*self.terms, *terms])), tuple(dict.fromkeys([*self.hosts, *hosts]))
+        )
 
     @classmethod
     def of(cls, settings: AnonymiseSettings, terms: Iterable[str] = ()) -> Keep:
         """The store's `[anonymise]` settings plus terms kept for one run (`--keep`)."""
-        return cls(tuple(dict.fromkeys(t.strip() for t in [*settings.keep, *terms] if t.strip())),
-                   tuple(settings.keep_hosts))
+        return cls(
+            tuple(dict.fromkeys(t.strip() for t in [*settings.keep, *terms] if t.strip())),
+            tuple(settings.keep_hosts),
+        )
 
 
 NOTHING_KEPT = Keep()

@@ -45,8 +45,18 @@ UNSEARCHED_KINDS = frozenset({"position", "url"})
 # the job title "Maintenance engineer" handed out before a channel of that name arrived), or
 # a name the finder reads in one ("summer" of "dave.lang@north-summer.example"), is that
 # pseudonym's word.
-WORDED_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
-                "url")
+WORDED_KINDS = (
+    "person",
+    "username",
+    "organisation",
+    "address",
+    "position",
+    "channel",
+    "team",
+    "email",
+    "domain",
+    "url",
+)
 
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
 MIN_CUT_ADDRESS = 8  # characters: a shorter start ("12 Ma") is no evidence of any one pseudonym
@@ -72,7 +82,9 @@ class DetectedSpan:
     original: str = ""  # for a known original: the vault's spelling of it
 
 
-def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None, *, composed: bool = True) -> bool:
+def is_safe(
+    vault: Vault | None, kind: str, value: str, until: int | None = None, *, composed: bool = True
+) -> bool:
     """A detected value that is not a leak: a pseudonym of this vault or a reserved example.
     `until`: judged with the name words the vault knew when it held that many entries.
     `composed=False`: a name of several words is safe only as a whole pseudonym, not as
@@ -85,7 +97,9 @@ def is_safe(vault: Vault | None, kind: str, value: str, until: int | None = None
         return True
     if kind == "person":
         words = tokens(value)
-        if len(words) == 1 and any(len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)):
+        if len(words) == 1 and any(
+            len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)
+        ):
             return False  # "M BERG": an initial and one pseudonym word are someone real unless the vault made them whole
         return (composed or len(words) < 2) and _pseudonym_name(vault, words, until)
     if kind == "address":
@@ -114,8 +128,9 @@ def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) ->
         return False
     known = known_name_words()
     pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
-    return bool(pseudonym_words) and all(w in pseudonym_words or (w not in known and vault.near_pseudonym_token(w))
-                                         for w in words)
+    return bool(pseudonym_words) and all(
+        w in pseudonym_words or (w not in known and vault.near_pseudonym_token(w)) for w in words
+    )
 
 
 _INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, TermIndex]]] = WeakKeyDictionary()
@@ -127,17 +142,24 @@ def vault_index(vault: Vault | None) -> TermIndex:
     Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
     chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
     """
-    return _grown(vault, "originals", lambda entry: (entry.original, entry.kind) if searched(entry) else None)
+    return _grown(
+        vault, "originals", lambda entry: (entry.original, entry.kind) if searched(entry) else None
+    )
 
 
 def pseudonym_index(vault: Vault | None) -> TermIndex:
     """The vault's pseudonyms made of words (people, usernames, organisations, addresses,
     job titles, channel and team names, e-mails, domains and URLs)."""
-    return _grown(vault, "pseudonyms", lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in WORDED_KINDS
-                  else None)
+    return _grown(
+        vault,
+        "pseudonyms",
+        lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in WORDED_KINDS else None,
+    )
 
 
-def _grown(vault: Vault | None, name: str, term: Callable[[Entry], tuple[str, str] | None]) -> TermIndex:
+def _grown(
+    vault: Vault | None, name: str, term: Callable[[Entry], tuple[str, str] | None]
+) -> TermIndex:
     """An index of the vault's entries, kept per vault and extended with the entries added
     since: a vault only ever gains entries, and every judge of every rewriting round needs it."""
     if vault is None:
@@ -155,7 +177,9 @@ def _grown(vault: Vault | None, name: str, term: Callable[[Entry], tuple[str, st
 
 
 def searched(entry: Entry) -> bool:
-    return entry.kind not in UNSEARCHED_KINDS and (entry.kind != "id" or distinct_id(entry.original))
+    return entry.kind not in UNSEARCHED_KINDS and (
+        entry.kind != "id" or distinct_id(entry.original)
+    )
 
 
 def distinct_id(value: str) -> bool:
@@ -165,7 +189,10 @@ def distinct_id(value: str) -> bool:
 def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
     """Non-overlapping spans: longer first, then the stronger detector."""
     chosen: list[DetectedSpan] = []
-    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
+    for span in sorted(
+        candidates,
+        key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start),
+    ):
         if span.end <= span.start:
             continue
         if all(span.end <= c.start or span.start >= c.end for c in chosen):
@@ -182,9 +209,18 @@ class Judge:
     `judge_names=False` (texts another vault anonymised), lone name parts and name guesses.
     """
 
-    def __init__(self, vault: Vault | None, detector: Detector, *, terms: TermIndex | None = None,
-                 keep: Keep = NOTHING_KEPT, synthetic: Iterable[str] = (), judge_names: bool = True,
-                 ids: bool = False, known_until: int | None = None) -> None:
+    def __init__(
+        self,
+        vault: Vault | None,
+        detector: Detector,
+        *,
+        terms: TermIndex | None = None,
+        keep: Keep = NOTHING_KEPT,
+        synthetic: Iterable[str] = (),
+        judge_names: bool = True,
+        ids: bool = False,
+        known_until: int | None = None,
+    ) -> None:
         self.vault = vault
         self.detector = detector
         self.certain = terms if terms is not None else TermIndex()
@@ -223,39 +259,56 @@ class Judge:
         # a hit of a worded kind is weighed against them, so only then are they looked for
         pseudonyms = []
         if known or any(hit.kind in DISGUISABLE for hit in hits):
-            pseudonyms = [(m.start, m.end) for m in pseudonym_index(self.vault).find(text)] + self._cut_address(text)
+            pseudonyms = [
+                (m.start, m.end) for m in pseudonym_index(self.vault).find(text)
+            ] + self._cut_address(text)
         candidates = self._originals(text, known, pseudonyms)
         candidates += self._detected(text, hits, pseudonyms, raw)
         if self.judge_names:
             candidates += self._mentions(text)
         candidates += self._encoded(text, raw)
         if self.ids:
-            candidates += [DetectedSpan(m.start(), m.end(), "id", 2) for m in MATTERMOST_ID.finditer(text)
-                           if self.vault is None or not self.vault.is_pseudonym(m.group())]
+            candidates += [
+                DetectedSpan(m.start(), m.end(), "id", 2)
+                for m in MATTERMOST_ID.finditer(text)
+                if self.vault is None or not self.vault.is_pseudonym(m.group())
+            ]
         return resolve(self._not_kept(text, candidates))
 
     # ------------------------------------------------------------ the detectors
 
-    def _originals(self, text: str, known: list[TermMatch], pseudonyms: list[tuple[int, int]]) -> list[DetectedSpan]:
+    def _originals(
+        self, text: str, known: list[TermMatch], pseudonyms: list[tuple[int, int]]
+    ) -> list[DetectedSpan]:
         """The input's own originals, and the vault's (`known`, found in `text`) where no
         pseudonym or made-up value holds them."""
-        found = [DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original) for m in self.certain.find(text)]
+        found = [
+            DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original)
+            for m in self.certain.find(text)
+        ]
         if not known:
             return found
         # values that stand in for people: the vault's pseudonyms and curator's made-up values
         disguised = pseudonyms + [(m.start, m.end) for m in self._made_up_index.find(text)]
         for m in known:
-            if self.until is not None and self.vault is not None and \
-                    not self.vault.known_at(m.term.original, m.term.kind, self.until):
+            if (
+                self.until is not None
+                and self.vault is not None
+                and not self.vault.known_at(m.term.original, m.term.kind, self.until)
+            ):
                 continue
             if _inside_longer(m.start, m.end, disguised):
                 continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
-            if m.term.kind in NAME_PARTS and (not self.judge_names or self._also_a_pseudonym_word(text[m.start:m.end])):
+            if m.term.kind in NAME_PARTS and (
+                not self.judge_names or self._also_a_pseudonym_word(text[m.start : m.end])
+            ):
                 continue
             found.append(DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original))
         return found
 
-    def _detected(self, text: str, hits: list, disguised: list[tuple[int, int]], raw: bool) -> list[DetectedSpan]:
+    def _detected(
+        self, text: str, hits: list, disguised: list[tuple[int, int]], raw: bool
+    ) -> list[DetectedSpan]:
         # a pseudonym host ("x-y.example") is no top-level domain the URL recognizer knows
         urls = [(h.start, h.end) for h in hits if h.entity == "URL"]
         if "://" in text:
@@ -285,7 +338,9 @@ class Judge:
                     continue  # "Morris" in the street pseudonym "5056 Morris Road"
                 found += self._real_words(text, hit.start, hit.end)
                 continue
-            if hit.kind in ("address", "organisation") and any(s < hit.end and hit.start < e for s, e in disguised):
+            if hit.kind in ("address", "organisation") and any(
+                s < hit.end and hit.start < e for s, e in disguised
+            ):
                 continue  # a pseudonym the detector read together with its context ("ASM 36" + a street)
             found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         return found
@@ -298,11 +353,14 @@ class Judge:
         vault = self.vault
         tail = max(0, len(text) - CUT_TAIL)
         tokens = text_tokens(text)  # the words: tokenised once for every index already
-        for start, end, _ in tokens[bisect.bisect_right(tokens, tail, key=itemgetter(1)):]:
+        for start, end, _ in tokens[bisect.bisect_right(tokens, tail, key=itemgetter(1)) :]:
             start = max(start, tail)  # the word the tail starts in, from there
             # the word must open an address pseudonym ("9324") before its tail is looked up
-            if vault.may_start_an_address_pseudonym(text[start]) and vault.starts_an_address_pseudonym(text[start:end]) \
-                    and cut_address_pseudonym(vault, text[start:]):
+            if (
+                vault.may_start_an_address_pseudonym(text[start])
+                and vault.starts_an_address_pseudonym(text[start:end])
+                and cut_address_pseudonym(vault, text[start:])
+            ):
                 return [(start, len(text))]
         return []
 
@@ -312,12 +370,19 @@ class Judge:
         vault = self.vault
         assert vault is not None
         words = [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
-        disguised = [(s, e) for s, e in words
-                     if vault.is_pseudonym_token(text[s:e]) and not vault.is_original_token(text[s:e], self.until)]
+        disguised = [
+            (s, e)
+            for s, e in words
+            if vault.is_pseudonym_token(text[s:e])
+            and not vault.is_original_token(text[s:e], self.until)
+        ]
         if not disguised:
             return [DetectedSpan(start, end, "person", 1)]
-        return [DetectedSpan(s, e, "person", 1) for s, e in words
-                if (s, e) not in disguised and not is_safe(vault, "person", text[s:e], self.until)]
+        return [
+            DetectedSpan(s, e, "person", 1)
+            for s, e in words
+            if (s, e) not in disguised and not is_safe(vault, "person", text[s:e], self.until)
+        ]
 
     def _mentions(self, text: str) -> list[DetectedSpan]:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
@@ -329,7 +394,9 @@ class Judge:
         found = []
         for match in MENTION.finditer(text):
             handle = match.group(1)
-            if handle.lower() in MENTION_GROUPS or (self.vault is not None and self.vault.is_pseudonym(handle)):
+            if handle.lower() in MENTION_GROUPS or (
+                self.vault is not None and self.vault.is_pseudonym(handle)
+            ):
                 continue
             parts = [p.casefold() for p in re.findall(r"[^\W\d_]+", handle)]
             if any(self._real_name_word(p, names) for p in parts):
@@ -341,7 +408,9 @@ class Judge:
         one of its pseudonym words ("@maria.lopez" after rewriting names no one)."""
         if self.vault is None:
             return word in names
-        return self.vault.is_original_token(word, self.until) or (word in names and not self.vault.is_pseudonym_token(word))
+        return self.vault.is_original_token(word, self.until) or (
+            word in names and not self.vault.is_pseudonym_token(word)
+        )
 
     def _encoded(self, text: str, raw: bool) -> list[DetectedSpan]:
         """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal data."""
@@ -375,11 +444,14 @@ class Judge:
         # A lone first or last name that this vault also handed out as a pseudonym word (to
         # someone imported before a real "Rebecca" arrived) cannot be told apart: whole names
         # still decide. Known limit, in the README.
-        return self.vault is not None and " " not in word.strip() and self.vault.is_pseudonym_token(word.strip())
+        return (
+            self.vault is not None
+            and " " not in word.strip()
+            and self.vault.is_pseudonym_token(word.strip())
+        )
 
 
 def _inside_longer(start: int, end: int, pseudonym_spans: list[tuple[int, int]]) -> bool:
     # A pseudonym handed out before a later original shared one of its words ("Smith"), or
     # a made-up name that happens to share one: inside the whole value, it is that value.
     return any(s <= start and end <= e and e - s > end - start for s, e in pseudonym_spans)
-

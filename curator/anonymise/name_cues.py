@@ -50,24 +50,70 @@ GREETINGS = _words("""
     hola querido querida estimado estimada gracias bienvenido bienvenida felicidades
 """)
 # Two-word greetings whose second word is in GREETINGS' place ("happy birthday Anna").
-GREETING_PAIRS = frozenset((fold(a), fold(b)) for a, b in {
-    ("happy", "birthday"), ("good", "morning"), ("thank", "you"), ("joyeux", "anniversaire"),
-    ("guten", "morgen"), ("guten", "tag"), ("guten", "abend"), ("feliz", "cumpleaños"),
-    ("buenos", "días"), ("buenas", "tardes"), ("sehr", "geehrte"), ("sehr", "geehrter"),
-})
+GREETING_PAIRS = frozenset(
+    (fold(a), fold(b))
+    for a, b in {
+        ("happy", "birthday"),
+        ("good", "morning"),
+        ("thank", "you"),
+        ("joyeux", "anniversaire"),
+        ("guten", "morgen"),
+        ("guten", "tag"),
+        ("guten", "abend"),
+        ("feliz", "cumpleaños"),
+        ("buenos", "días"),
+        ("buenas", "tardes"),
+        ("sehr", "geehrte"),
+        ("sehr", "geehrter"),
+    }
+)
 
 # "à la Waterman": in the manner of a person (a dish, a style), when a name follows.
 STYLE_OF = frozenset({("a", "la"), ("à", "la")})
 
 # Closing lines of letters and mails: the next line with a name on it is the writer.
-SIGN_OFFS = frozenset(fold(line) for line in (
-    "regards", "kind regards", "best regards", "warm regards", "best", "best wishes", "cheers",
-    "thanks", "thanks again", "thank you", "many thanks", "yours sincerely", "sincerely",
-    "yours faithfully", "yours truly", "cordialement", "bien cordialement", "bien à vous",
-    "bonne journée", "merci", "amitiés", "bises", "mit freundlichen grüßen", "freundliche grüße",
-    "viele grüße", "beste grüße", "liebe grüße", "gruß", "grüße", "danke", "atentamente",
-    "un saludo", "saludos", "un abrazo", "abrazos", "gracias", "cordialmente",
-))
+SIGN_OFFS = frozenset(
+    fold(line)
+    for line in (
+        "regards",
+        "kind regards",
+        "best regards",
+        "warm regards",
+        "best",
+        "best wishes",
+        "cheers",
+        "thanks",
+        "thanks again",
+        "thank you",
+        "many thanks",
+        "yours sincerely",
+        "sincerely",
+        "yours faithfully",
+        "yours truly",
+        "cordialement",
+        "bien cordialement",
+        "bien à vous",
+        "bonne journée",
+        "merci",
+        "amitiés",
+        "bises",
+        "mit freundlichen grüßen",
+        "freundliche grüße",
+        "viele grüße",
+        "beste grüße",
+        "liebe grüße",
+        "gruß",
+        "grüße",
+        "danke",
+        "atentamente",
+        "un saludo",
+        "saludos",
+        "un abrazo",
+        "abrazos",
+        "gracias",
+        "cordialmente",
+    )
+)
 
 # After a name: said, asked... ("Lee said the build is green").
 SPEECH_VERBS = _words("""
@@ -92,7 +138,9 @@ SUBJECT_NEXT = SPEECH_VERBS | _words("""
 NOT_PERSON_BEFORE = {
     "en": _words("the a an this these those our your their its every each in at near into onto"),
     "fr": _words("le la les un une des du au aux ce cette ces en dans sur"),
-    "de": _words("der die das den dem des ein eine einen einem einer im am vom zum zur beim ins ans aus nach in"),
+    "de": _words(
+        "der die das den dem des ein eine einen einem einer im am vom zum zur beim ins ans aus nach in"
+    ),
     "es": _words("el la los las un una unos unas al en del"),
 }
 # Function words that are also common given names: Capitalised, they may be the name.
@@ -100,7 +148,9 @@ NAMES_AMONG_FUNCTION_WORDS = _words("will may dan ella mia sean allen anders")
 # "Saint-Étienne", "Santa Cruz", "San José": places.
 PLACE_PREFIXES = _words("saint sainte st san santa santo são sankt")
 # Particles inside a name ("Youssef El Amrani", "Yannick Le Goff", "Ludwig van Beethoven").
-PARTICLES = _words("de del della der den di da das dos du la le van von zu zur ten ter el al bin ben ibn")
+PARTICLES = _words(
+    "de del della der den di da das dos du la le van von zu zur ten ter el al bin ben ibn"
+)
 # Joining two names ("Liu and Kenji", "Matthias und Anneliese").
 AND = _words("and & et und y e")
 

@@ -59,4 +59,10 @@ def name_data() -> NameData:
             zipf[lang].update(dict.fromkeys(words, int(value) / 10))
         else:
             stop[lang].update(words)
-    return NameData(people["first"], people["last"], frozenset(people["place"]), zipf, {lang: frozenset(w) for lang, w in stop.items()})
+    return NameData(
+        people["first"],
+        people["last"],
+        frozenset(people["place"]),
+        zipf,
+        {lang: frozenset(w) for lang, w in stop.items()},
+    )

@@ -51,11 +51,15 @@ _LABEL = re.compile(r"([^\W\d_][\w\- ]*?)\s*:\s*$")
 _BY = re.compile(r"\b(by)\s+$", re.I)
 _LIST_HEAD = re.compile(r"([^\W\d_][\w\- ]*?)\s*:[^:\n]*[,;]\s*$")
 _LINE_ENDS = re.compile(r"[ \t.]*(?:$|,)")
-_COUNT = re.compile(r" \d+(?![^\s])")  # " 248" then a space or the line end: a vote count, no "2D", "12.50"
-_ENTRY_START = re.compile(r"(?:\n|[ \t]#?\d+ )[ \t]*\Z")  # a line start or the count of the entry before
+_COUNT = re.compile(
+    r" \d+(?![^\s])"
+)  # " 248" then a space or the line end: a vote count, no "2D", "12.50"
+_ENTRY_START = re.compile(
+    r"(?:\n|[ \t]#?\d+ )[ \t]*\Z"
+)  # a line start or the count of the entry before
 _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
 NAME_SHAPES = frozenset({"cap", "upper", "initial"})
-SENTENCE_END = frozenset(".!?:;\x00•*>|\"“”«»(")
+SENTENCE_END = frozenset('.!?:;\x00•*>|"“”«»(')
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
 
@@ -99,7 +103,18 @@ def find_names(text: str) -> list[tuple[int, int, float]]:
     if not any(c.isalpha() for c in text):
         return []
     doc = _read(text, name_data())
-    rules = (_cued, _reversed, _captions, _after_codes, _runs, _lone_given_names, _lower_case, _joined, _listed, _echoes)
+    rules = (
+        _cued,
+        _reversed,
+        _captions,
+        _after_codes,
+        _runs,
+        _lone_given_names,
+        _lower_case,
+        _joined,
+        _listed,
+        _echoes,
+    )
     for rule in rules:
         for i, j in rule(doc):
             _mark(doc, i, j)
@@ -121,6 +136,7 @@ def guess_language(words: list[str], data: NameData) -> str:
 
 class Piece(NamedTuple):
     """A token as its word alone says it: where it sits in the word, its key and shape."""
+
     offset: int
     text: str
     key: str
@@ -136,7 +152,14 @@ def _pieces(word: str) -> tuple[Piece, ...]:
     ("JO-ANNE", "AL-ASSAD", "Jean-Pierre"); a possessive 's is no part of the name."""
     code, dash, rest = word.partition("-")
     parts: list[tuple[int, str]] = [(0, word)]
-    if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold(code), name_data()):
+    if (
+        dash
+        and rest
+        and len(code) <= 3
+        and code.isupper()
+        and rest[0].isupper()
+        and _is_code(fold(code), name_data())
+    ):
         parts = [(0, code), (len(code) + 1, rest)]
     pieces = []
     for offset, part in parts:
@@ -144,7 +167,16 @@ def _pieces(word: str) -> tuple[Piece, ...]:
         if possessive:
             part = part[:-2]
         shape = _shape(part)
-        pieces.append(Piece(offset, part, fold(part), shape, possessive, shape == "other" and len(part) == 1 and part.isupper()))
+        pieces.append(
+            Piece(
+                offset,
+                part,
+                fold(part),
+                shape,
+                possessive,
+                shape == "other" and len(part) == 1 and part.isupper(),
+            )
+        )
     return tuple(pieces)
 
 
@@ -164,7 +196,9 @@ def _read(text: str, data: NameData) -> Text:
                 shape = "other"  # "NPKAUS33", "12/Mar/2024"
             elif lone_capital and next_char == ".":
                 shape = "initial"
-            tokens.append(Token(word, start, end, key, shape, 0, 0, 0.0, 0.0, False, False, possessive))
+            tokens.append(
+                Token(word, start, end, key, shape, 0, 0, 0.0, 0.0, False, False, possessive)
+            )
     lang = guess_language([t.key for t in tokens], data)
     for token, after in zip(tokens, tokens[1:], strict=False):
         token.next_cap = after.shape == "cap" and text[token.end : after.start] == " "
@@ -174,16 +208,42 @@ def _read(text: str, data: NameData) -> Text:
             continue
         _look_up(token, lang)
     for before, token in zip(tokens, tokens[1:], strict=False):
-        if before.key in cue.PLACE_PREFIXES and token.shape in ("cap", "upper") and before.shape == token.shape:
+        if (
+            before.key in cue.PLACE_PREFIXES
+            and token.shape in ("cap", "upper")
+            and before.shape == token.shape
+        ):
             token.place = True  # "Santa Cruz", "San José", "SAINT LOUIS"
     for before, token in zip(tokens, tokens[1:], strict=False):
-        if token.shape == "other" and token.last and token.text.isupper() and token.text.isalpha() and text[before.end : token.start] == " " and (
-                before.shape == "initial" or len(before.text) == 1 and before.text.isupper()
-                or before.shape == "upper" and before.first > before.last and not before.ambiguous and not before.place):
-            token.shape = "upper"  # "G. LIU", "BETTY T YEE", "STEVE FOX": a short surname, no acronym
+        if (
+            token.shape == "other"
+            and token.last
+            and token.text.isupper()
+            and token.text.isalpha()
+            and text[before.end : token.start] == " "
+            and (
+                before.shape == "initial"
+                or len(before.text) == 1
+                and before.text.isupper()
+                or before.shape == "upper"
+                and before.first > before.last
+                and not before.ambiguous
+                and not before.place
+            )
+        ):
+            token.shape = (
+                "upper"  # "G. LIU", "BETTY T YEE", "STEVE FOX": a short surname, no acronym
+            )
     for token, after in zip(tokens, tokens[1:], strict=False):
         if _undotted_initials(token, after, text, lang, data):
-            token.shape, token.first, token.last, token.common, token.everyday, token.function = "initial", 0, 0, 0.0, 0.0, False
+            token.shape, token.first, token.last, token.common, token.everyday, token.function = (
+                "initial",
+                0,
+                0,
+                0.0,
+                0.0,
+                False,
+            )
     return Text(text, lang, tokens)
 
 
@@ -192,7 +252,12 @@ def _undotted_initials(token: Token, after: Token, text: str, lang: str, data: N
     DRUMMOND", "CR Briggs Corporation". A letter that is a word of the language ("A", "I",
     Spanish "Y") only before a name that is no word ("A VELEZ-GREEN", not "A BROWN DOG"); two
     capitals without a vowel only before a family name (not "HR Manager")."""
-    if token.shape == "initial" or text[token.end : after.start] != " " or after.shape not in ("cap", "upper") or after.function:
+    if (
+        token.shape == "initial"
+        or text[token.end : after.start] != " "
+        or after.shape not in ("cap", "upper")
+        or after.function
+    ):
         return False
     if text[token.start - 1 : token.start] not in ("", " ", "\n", "\t", "("):
         return False  # "AT&T Oakland", "B&H Whittier", "DV1-ROTHSCHILD"
@@ -201,8 +266,19 @@ def _undotted_initials(token: Token, after: Token, text: str, lang: str, data: N
         if token.key in data.stop[lang]:
             return after.named and after.everyday < RARE_WORD and not after.place
         return True
-    vowelless = len(letters) == 2 and letters.isupper() and letters.isalpha() and not set(token.key) & set("aeiouyäöüéèáíóú")
-    return vowelless and after.shape == "cap" and after.last > after.first and after.everyday < AMBIGUOUS and not after.place
+    vowelless = (
+        len(letters) == 2
+        and letters.isupper()
+        and letters.isalpha()
+        and not set(token.key) & set("aeiouyäöüéèáíóú")
+    )
+    return (
+        vowelless
+        and after.shape == "cap"
+        and after.last > after.first
+        and after.everyday < AMBIGUOUS
+        and not after.place
+    )
 
 
 def _shape(word: str) -> str:
@@ -222,7 +298,12 @@ def _look_up(token: Token, lang: str) -> None:
     if lang == "de" and key.endswith("s") and token.shape == "cap" and token.next_cap:
         genitive = _facts(key[:-1], lang)
         if genitive.first > max(facts.first, facts.last):  # "Sabines Vorschlag"
-            token.key, token.end, token.text, token.possessive = key[:-1], token.end - 1, token.text[:-1], True
+            token.key, token.end, token.text, token.possessive = (
+                key[:-1],
+                token.end - 1,
+                token.text[:-1],
+                True,
+            )
             facts = genitive
     token.first, token.last, token.place, token.common, token.everyday, token.function = facts
     if token.shape == "upper" and len(key) <= 3 and token.first < 3 and key not in cue.PARTICLES:
@@ -252,16 +333,29 @@ def _facts(key: str, lang: str) -> Facts:
     common = data.zipf[lang].get(key, 0.0)
     everyday = max(data.zipf[other].get(key, 0.0) for other in LANGS)
     if "-" in key and not (first or last or common):
-        parts = key.split("-")  # "JUDGE-SUPERIOR", "well-known": a compound of everyday words is one
+        parts = key.split(
+            "-"
+        )  # "JUDGE-SUPERIOR", "well-known": a compound of everyday words is one
         common = min(data.zipf[lang].get(part, 0.0) for part in parts)
         everyday = min(max(data.zipf[other].get(part, 0.0) for other in LANGS) for part in parts)
     if max(first, last) == 1 and everyday >= 4.0:
         first = last = 0  # one list's oddity, everyone's word: "Number", "Service"
     place = key in data.places or key.split("-")[0] in cue.PLACE_PREFIXES
     rest = key[2:]
-    elided = len(key) > 2 and key[1] in "'’" and key[0] in "cdjlmnst" and (
-        rest in data.stop[lang] or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY)
-    stop = key in data.stop[lang] and key not in cue.PARTICLES and key not in cue.NAMES_AMONG_FUNCTION_WORDS
+    elided = (
+        len(key) > 2
+        and key[1] in "'’"
+        and key[0] in "cdjlmnst"
+        and (
+            rest in data.stop[lang]
+            or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY
+        )
+    )
+    stop = (
+        key in data.stop[lang]
+        and key not in cue.PARTICLES
+        and key not in cue.NAMES_AMONG_FUNCTION_WORDS
+    )
     return Facts(first, last, place, common, everyday, elided or stop or key in cue.TITLES)
 
 
@@ -281,7 +375,11 @@ def _sentence_start(doc: Text, i: int) -> bool:
     if "\n" in gap and LINE_START.match(gap.rsplit("\n", 1)[-1]):
         return True
     stripped = gap.strip()
-    return bool(stripped) and (stripped[-1] in SENTENCE_END or stripped[0] in ".!?") and not doc.tokens[i - 1].shape == "initial"
+    return (
+        bool(stripped)
+        and (stripped[-1] in SENTENCE_END or stripped[0] in ".!?")
+        and not doc.tokens[i - 1].shape == "initial"
+    )
 
 
 def _prev_word(doc: Text, i: int) -> str:
@@ -310,25 +408,42 @@ def _after(doc: Text, j: int) -> str:
 
 
 def _cue_before(doc: Text, i: int) -> str:
-    """"title", "label", "list", "greeting", "style" or "" for what stands right before token i."""
+    """ "title", "label", "list", "greeting", "style" or "" for what stands right before token i."""
     gap = _gap(doc, i)
     if i and doc.tokens[i - 1].key in cue.TITLES and gap.strip(" .") == "" and "\n" not in gap:
-        if len(doc.tokens[i - 1].key) == 1 and not (doc.tokens[i - 1].shape == "initial" and doc.tokens[i].shape == "cap"):
+        if len(doc.tokens[i - 1].key) == 1 and not (
+            doc.tokens[i - 1].shape == "initial" and doc.tokens[i].shape == "cap"
+        ):
             return ""  # "M. Kerbrat" (Monsieur), but "DANIEL M LEGISLATIVE", "DV8-M. FLIER": an initial
-        return "title" if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña") else ""
-    if i > 1 and (doc.tokens[i - 2].key, doc.tokens[i - 1].key) in cue.STYLE_OF and gap == " " and _gap(doc, i - 1) == " ":
+        return (
+            "title"
+            if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña")
+            else ""
+        )
+    if (
+        i > 1
+        and (doc.tokens[i - 2].key, doc.tokens[i - 1].key) in cue.STYLE_OF
+        and gap == " "
+        and _gap(doc, i - 1) == " "
+    ):
         return "style"
     head = doc.text[doc.text.rfind("\n", 0, doc.tokens[i].start) + 1 : doc.tokens[i].start]
     # the patterns below end the line so far with ":", "by" or a list separator: a look at its
     # last character skips searching every long line from each of its positions
     last = head.rstrip()[-1:]
-    label = (_LABEL.search(head) if last == ":" else None) or (_BY.search(head) if head[-1:].isspace() else None)
+    label = (_LABEL.search(head) if last == ":" else None) or (
+        _BY.search(head) if head[-1:].isspace() else None
+    )
     if label:
         words = fold(label.group(1)).split()
         if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
             return "list" if words[-1] in cue.LIST_LABELS else "label"
     list_head = _LIST_HEAD.search(head) if last in (",", ";") else None
-    if list_head and fold(list_head.group(1)).split()[-1:] and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
+    if (
+        list_head
+        and fold(list_head.group(1)).split()[-1:]
+        and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS
+    ):
         return "list"
     if i and gap.strip(" ,") == "" and "\n" not in gap:
         prev = doc.tokens[i - 1].key
@@ -351,7 +466,12 @@ def _signed_line(doc: Text, i: int) -> bool:
 
 def _usable(token: Token) -> bool:
     """Could be (part of) a name: shaped like one and no function or place word."""
-    return token.shape in NAME_SHAPES and token.key not in cue.NOT_NAMES and not token.function or token.key in cue.PARTICLES
+    return (
+        token.shape in NAME_SHAPES
+        and token.key not in cue.NOT_NAMES
+        and not token.function
+        or token.key in cue.PARTICLES
+    )
 
 
 def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> int:
@@ -360,7 +480,15 @@ def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> 
     A `lower` run is lower-case known names ("sabine wendt")."""
     tokens = doc.tokens
     j = i + 1
-    while j < len(tokens) and j - i < 5 and (_usable(tokens[j]) if not lower else tokens[j].shape == "lower" and tokens[j].named and tokens[j].common < ORDINARY):
+    while (
+        j < len(tokens)
+        and j - i < 5
+        and (
+            _usable(tokens[j])
+            if not lower
+            else tokens[j].shape == "lower" and tokens[j].named and tokens[j].common < ORDINARY
+        )
+    ):
         gap = _gap(doc, j)
         if gap not in (" ", "\n") and not (gap == "/" and tokens[j].shape == "upper"):
             break
@@ -376,7 +504,12 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 3: whatever is name-shaped after a title, a label, a greeting or a sign-off."""
     tokens = doc.tokens
     for i, token in enumerate(tokens):
-        lower = token.shape == "lower" and token.first > 0 and not token.function and token.key not in cue.NOT_NAMES
+        lower = (
+            token.shape == "lower"
+            and token.first > 0
+            and not token.function
+            and token.key not in cue.NOT_NAMES
+        )
         if not (_usable(token) or lower) or token.key in cue.CALENDAR:
             continue
         if token.key in cue.PARTICLES and not (i + 1 < len(tokens) and tokens[i + 1].last):
@@ -384,7 +517,11 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
         kind = _cue_before(doc, i)
         signed = not kind and not lower and _signed_line(doc, i)
         if not (kind or signed):
-            if not lower and _next_word(doc, i + 1) in cue.SPEECH_VERBS and (token.named or token.everyday < ORDINARY):
+            if (
+                not lower
+                and _next_word(doc, i + 1) in cue.SPEECH_VERBS
+                and (token.named or token.everyday < ORDINARY)
+            ):
                 yield i, i + 1  # "Lee said"
             continue
         if lower and kind not in ("greeting", "list"):
@@ -406,13 +543,19 @@ def _capitals_after_title(doc: Text, i: int, j: int) -> int:
     title the name goes on past given names and initials only ("SEN HALVERSEN WASHINGTON DC",
     "DR MARIA T OKAFOR")."""
     k = i + 1
-    while k < j and not doc.tokens[k].place and (doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"):
+    while (
+        k < j
+        and not doc.tokens[k].place
+        and (
+            doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"
+        )
+    ):
         k += 1
     return k
 
 
 def _reversed(doc: Text) -> Iterator[tuple[int, int]]:
-    """"HOFFMANN, Jürgen" and "ALVARADO, Diego" opening a line: family name first; in
+    """ "HOFFMANN, Jürgen" and "ALVARADO, Diego" opening a line: family name first; in
     capitals, given names and initials follow ("OKAFOR, CHIDI N", "LUND, K MARGARETA"),
     then whatever the row says next ("... LEGISLATIVE ASSISTANT")."""
     tokens = doc.tokens
@@ -420,7 +563,11 @@ def _reversed(doc: Text) -> Iterator[tuple[int, int]]:
         if token.shape != "upper" or not _sentence_start(doc, i) or token.function:
             continue
         j = _segment(doc, i)
-        if j == len(tokens) or _gap(doc, j) != ", " or not all(t.shape == "upper" for t in tokens[i:j]):
+        if (
+            j == len(tokens)
+            or _gap(doc, j) != ", "
+            or not all(t.shape == "upper" for t in tokens[i:j])
+        ):
             continue
         if tokens[j].shape == "cap" and tokens[j].first:
             end = _segment(doc, j)
@@ -441,7 +588,12 @@ def _given_names_in_capitals(doc: Text, j: int) -> int:
         token = tokens[end]
         if len(token.key) == 1 and token.text.isupper():
             end += 1  # "A" in "ARMER, DEREK A" is his initial, not the article
-        elif token.shape == "upper" and token.first and not token.place and token.key not in cue.CALENDAR:
+        elif (
+            token.shape == "upper"
+            and token.first
+            and not token.place
+            and token.key not in cue.CALENDAR
+        ):
             given = given or token.first >= 2
             end += 1
         else:
@@ -495,7 +647,9 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         return None
     if _next_word(doc, j) in cue.ORG_AFTER or _after(doc, j).lstrip().startswith("&"):
         return None  # "Kessler Tooling GmbH", "Halvorsen & Pike"
-    if run[0].key in cue.PARTICLES and (not any(t.first for t in run) or run[0].shape == "cap" and _sentence_start(doc, i)):
+    if run[0].key in cue.PARTICLES and (
+        not any(t.first for t in run) or run[0].shape == "cap" and _sentence_start(doc, i)
+    ):
         return None  # "La Paz", "Der Wolf", "El Corte Inglés", but "LE GOFF Yannick"
     if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang]:
         return None
@@ -503,26 +657,43 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         return None  # "Sandy Springs, Georgia"
     if len(run) > 2 and run[-1].place:
         while len(run) > 1 and (run[-1].place or run[-1].key in cue.PLACE_PREFIXES):
-            run, j = run[:-1], j - 1  # "K DRUMMOND WASHINGTON", "Vasquez Santa Ana": the place ends the name
+            run, j = (
+                run[:-1],
+                j - 1,
+            )  # "K DRUMMOND WASHINGTON", "Vasquez Santa Ana": the place ends the name
         if len(run) < 2:
             return None
     words = [t for t in run if t.shape != "initial" and t.key not in cue.PARTICLES]
     initials = any(t.shape == "initial" for t in run)
     if len(words) == 1 and sum(t.shape == "initial" for t in run[:2]) == 2:
-        return i, j  # "J. Q. Public": two initials make a name of any word (a section is "A. Overview")
+        return (
+            i,
+            j,
+        )  # "J. Q. Public": two initials make a name of any word (a section is "A. Overview")
     strong = [t for t in words if t.named and not t.ambiguous]
     weak = [t for t in words if t.named and t.ambiguous]
     unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]
     everyday = [t for t in words if not t.named and t.everyday >= RARE_WORD]
     given = run[0].first >= 3 and not run[0].ambiguous
-    surname_after_initial = len(everyday) == 1 and run[-1] is everyday[0] and run[-2].shape == "initial"
-    if not words or everyday and not (given and (surname_after_initial or len(run) == 2 and run[1].common < 5)):
+    surname_after_initial = (
+        len(everyday) == 1 and run[-1] is everyday[0] and run[-2].shape == "initial"
+    )
+    if (
+        not words
+        or everyday
+        and not (given and (surname_after_initial or len(run) == 2 and run[1].common < 5))
+    ):
         return None  # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
     if not strong and not (weak and (unknown or initials)):
         return None  # "Rose Garden"
     if all(t.place or not t.named for t in words) and not initials:
         return None  # "Santa Cruz"
-    if all(t.shape == "upper" for t in words) and not initials and not any(t.first and not t.ambiguous for t in words) and (weak or not unknown):
+    if (
+        all(t.shape == "upper" for t in words)
+        and not initials
+        and not any(t.first and not t.ambiguous for t in words)
+        and (weak or not unknown)
+    ):
         if not all(t.named and t.everyday < RARE_WORD for t in words):
             return None  # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE", "NAIDU KARIUKI"
     return i, j
@@ -539,10 +710,17 @@ def _initials_and_family_name(doc: Text, i: int, j: int) -> tuple[int, int] | No
     if k == i or k >= j or _cue_before(doc, i + 1) == "title":
         return None  # "M. Kerbrat": Monsieur, no initial
     word = tokens[k]
-    if word.shape not in ("cap", "upper") or word.place or word.function or word.key in cue.PARTICLES:
+    if (
+        word.shape not in ("cap", "upper")
+        or word.place
+        or word.function
+        or word.key in cue.PARTICLES
+    ):
         return None
     glued = i and tokens[i - 1].shape == "initial" and _gap(doc, i) == ""
-    if glued:  # "M.E. Fox & Company" is a person; "Brinderson, L.P. Coalinga" and "U.S. Steel" are not
+    if (
+        glued
+    ):  # "M.E. Fox & Company" is a person; "Brinderson, L.P. Coalinga" and "U.S. Steel" are not
         return (i - 1, k + 1) if word.last and not word.ambiguous else None
     return (i, k + 1) if _surname_like(word) else None
 
@@ -558,10 +736,22 @@ def _after_codes(doc: Text) -> Iterator[tuple[int, int]]:
     tokens = doc.tokens
     for i, token in enumerate(tokens):
         start = token.start
-        if token.shape != "upper" or start < 2 or doc.text[start - 1] != "-" or not _usable(token) or token.place:
+        if (
+            token.shape != "upper"
+            or start < 2
+            or doc.text[start - 1] != "-"
+            or not _usable(token)
+            or token.place
+        ):
             continue
         before = doc.text[start - 2]
-        code = before.isdigit() or i and tokens[i - 1].end == start - 1 and tokens[i - 1].text.isupper() and _is_code(tokens[i - 1].key, name_data())
+        code = (
+            before.isdigit()
+            or i
+            and tokens[i - 1].end == start - 1
+            and tokens[i - 1].text.isupper()
+            and _is_code(tokens[i - 1].key, name_data())
+        )
         if code and _surname_like(token):
             yield i, i + 1
 
@@ -570,7 +760,13 @@ def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 2: a Capitalised given name on its own."""
     tokens = doc.tokens
     for i, token in enumerate(tokens):
-        if token.shape != "cap" or not token.first or token.place or token.key in cue.CALENDAR or not _usable(token):
+        if (
+            token.shape != "cap"
+            or not token.first
+            or token.place
+            or token.key in cue.CALENDAR
+            or not _usable(token)
+        ):
             continue
         if token.first < 2 and token.everyday >= ORDINARY and not _subject(doc, i):
             continue  # one Faker locale's name, everyone's word: "Case", "Orange"
@@ -585,11 +781,18 @@ def _proper_noun_neighbour(doc: Text, i: int) -> bool:
     """Next to a Capitalised word that is no name ("Porsche Design", "Galeries Lafayette"),
     or before ", <state>" ("Jackson, Mississippi"): part of a place or brand."""
     tokens = doc.tokens
-    neighbours = [i + 1] if doc.lang != "de" else []  # German nouns are Capitalised: "Jürgens Laptop"
+    neighbours = (
+        [i + 1] if doc.lang != "de" else []
+    )  # German nouns are Capitalised: "Jürgens Laptop"
     if i and not _sentence_start(doc, i - 1):
         neighbours.append(i - 1)  # "Appelle Yannick" opens a sentence
     for k in neighbours:
-        if 0 <= k < len(tokens) and tokens[k].shape in ("cap", "upper") and not tokens[k].named and not tokens[k].function:
+        if (
+            0 <= k < len(tokens)
+            and tokens[k].shape in ("cap", "upper")
+            and not tokens[k].named
+            and not tokens[k].function
+        ):
             if _gap(doc, max(i, k)) == " ":
                 return True
     return i + 1 < len(tokens) and tokens[i + 1].place and _gap(doc, i + 1) == ", "
@@ -612,7 +815,12 @@ def _lower_case(doc: Text) -> Iterator[tuple[int, int]]:
     for i, token in enumerate(tokens):
         if token.shape != "lower" or not token.first or len(token.key) < 3 or token.common >= 5.0:
             continue
-        pair = i + 1 < len(tokens) and _gap(doc, i + 1) == " " and tokens[i + 1].shape == "lower" and tokens[i + 1].last
+        pair = (
+            i + 1 < len(tokens)
+            and _gap(doc, i + 1) == " "
+            and tokens[i + 1].shape == "lower"
+            and tokens[i + 1].last
+        )
         if pair and token.common < ORDINARY and tokens[i + 1].common < ORDINARY:
             yield i, i + 2  # "sabine wendt"
         elif _opens_message(doc, i):
@@ -628,17 +836,24 @@ def _opens_message(doc: Text, i: int) -> bool:
     return rest[:1] in (",", ":", "?", "!") or _next_word(doc, i + 1) in _ADDRESSED
 
 
-_ADDRESSED = frozenset("you can could pls please tu peux pouvez du kannst bitte llámame puedes podrías".split())
+_ADDRESSED = frozenset(
+    "you can could pls please tu peux pouvez du kannst bitte llámame puedes podrías".split()
+)
 
 
 def _joined(doc: Text) -> Iterator[tuple[int, int]]:
-    """"Liu and Kenji": a Capitalised name word joined by "and" to a person found."""
+    """ "Liu and Kenji": a Capitalised name word joined by "and" to a person found."""
     tokens = doc.tokens
     found = {i for i, j in doc.found for i in range(i, j)}
     for i, token in enumerate(tokens):
         if i in found or token.shape not in ("cap", "upper") or not token.named or token.place:
             continue
-        if i + 2 < len(tokens) and tokens[i + 1].key in cue.AND and i + 2 in found and _gap(doc, i + 1) == " ":
+        if (
+            i + 2 < len(tokens)
+            and tokens[i + 1].key in cue.AND
+            and i + 2 in found
+            and _gap(doc, i + 1) == " "
+        ):
             yield i, i + 1
         elif i >= 2 and tokens[i - 1].key in cue.AND and i - 2 in found and _gap(doc, i) == " ":
             yield i, i + 1
@@ -655,7 +870,11 @@ def _listed(doc: Text) -> Iterator[tuple[int, int]]:
         return
     lengths = {j - i for i, j in people}
     for i, j in entries:
-        if j - i in lengths and not found.intersection(range(i, j)) and _listed_person(doc.tokens[i:j]):
+        if (
+            j - i in lengths
+            and not found.intersection(range(i, j))
+            and _listed_person(doc.tokens[i:j])
+        ):
             yield i, j
 
 
@@ -668,7 +887,9 @@ def _entries(doc: Text) -> Iterator[tuple[int, int]]:
     tokens = doc.tokens
     for i in range(len(tokens)):
         gap = _gap(doc, i)
-        if not _capital_word(tokens[i]) or not (_ENTRY_START.search(gap) or i == 0 and not gap.strip()):
+        if not _capital_word(tokens[i]) or not (
+            _ENTRY_START.search(gap) or i == 0 and not gap.strip()
+        ):
             continue
         j = i + 1
         while j < len(tokens) and j - i < 4 and _gap(doc, j) == " " and _capital_word(tokens[j]):
@@ -687,14 +908,22 @@ def _listed_person(words: list[Token]) -> bool:
     head = words[0]
     if not head.first or len(head.key) < 2 or head.everyday >= ORDINARY:
         return False
-    return not any(t.function or t.place or t.key in cue.NOT_NAMES or t.key in cue.CALENDAR for t in words)
+    return not any(
+        t.function or t.place or t.key in cue.NOT_NAMES or t.key in cue.CALENDAR for t in words
+    )
 
 
 def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 5: words of a person found once are that person elsewhere in the text."""
     tokens = doc.tokens
     found = {i for i, j in doc.found for i in range(i, j)}
-    seen = {tokens[i].key for i in found if tokens[i].shape != "initial" and tokens[i].key not in cue.PARTICLES and len(tokens[i].key) > 2}
+    seen = {
+        tokens[i].key
+        for i in found
+        if tokens[i].shape != "initial"
+        and tokens[i].key not in cue.PARTICLES
+        and len(tokens[i].key) > 2
+    }
     if not seen:
         return
     for i, token in enumerate(tokens):

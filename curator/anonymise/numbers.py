@@ -23,23 +23,123 @@ if TYPE_CHECKING:
 
 CARD = re.compile(r"(?<![\w+./,-])(?<!\d[ -])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(?![\w-]|[.,/]\d)")
 IBAN = re.compile(r"(?<![\w/.-])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,5}){2,9}(?![\w-])")
-EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|poste|durchwahl|dw\.?|ext:|anexo|int\.)[ \t]*\d{1,6}\b", re.I)
-PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "AT", "CH", "CA", "AU", "IN", "MX", "BR", "IE")
+EXTENSION = re.compile(
+    r"[ \t]*,?[ \t]*(?:x|ext\.?|extension|poste|durchwahl|dw\.?|ext:|anexo|int\.)[ \t]*\d{1,6}\b",
+    re.I,
+)
+PHONE_REGIONS = (
+    "US",
+    "GB",
+    "DE",
+    "FR",
+    "ES",
+    "IT",
+    "NL",
+    "BE",
+    "AT",
+    "CH",
+    "CA",
+    "AU",
+    "IN",
+    "MX",
+    "BR",
+    "IE",
+)
 # IBAN length per country, from SWIFT's IBAN Registry (ISO 13616); a country missing here is
 # checked on mod 97 alone
 IBAN_LENGTHS = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27,
-    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28,
-    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
-    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27,
-    "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25,
-    "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18,
-    "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33,
-    "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "SO": 23, "ST": 25, "SV": 28,
-    "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+    "AD": 24,
+    "AE": 23,
+    "AL": 28,
+    "AT": 20,
+    "AZ": 28,
+    "BA": 20,
+    "BE": 16,
+    "BG": 22,
+    "BH": 22,
+    "BI": 27,
+    "BR": 29,
+    "BY": 28,
+    "CH": 21,
+    "CR": 22,
+    "CY": 28,
+    "CZ": 24,
+    "DE": 22,
+    "DJ": 27,
+    "DK": 18,
+    "DO": 28,
+    "EE": 20,
+    "EG": 29,
+    "ES": 24,
+    "FI": 18,
+    "FK": 18,
+    "FO": 18,
+    "FR": 27,
+    "GB": 22,
+    "GE": 22,
+    "GI": 23,
+    "GL": 18,
+    "GR": 27,
+    "GT": 28,
+    "HR": 21,
+    "HU": 28,
+    "IE": 22,
+    "IL": 23,
+    "IQ": 23,
+    "IS": 26,
+    "IT": 27,
+    "JO": 30,
+    "KW": 30,
+    "KZ": 20,
+    "LB": 28,
+    "LC": 32,
+    "LI": 21,
+    "LT": 20,
+    "LU": 20,
+    "LV": 21,
+    "LY": 25,
+    "MC": 27,
+    "MD": 24,
+    "ME": 22,
+    "MK": 19,
+    "MN": 20,
+    "MR": 27,
+    "MT": 31,
+    "MU": 30,
+    "NI": 28,
+    "NL": 18,
+    "NO": 15,
+    "OM": 23,
+    "PK": 24,
+    "PL": 28,
+    "PS": 29,
+    "PT": 25,
+    "QA": 29,
+    "RO": 24,
+    "RS": 22,
+    "RU": 33,
+    "SA": 24,
+    "SC": 31,
+    "SD": 18,
+    "SE": 24,
+    "SI": 19,
+    "SK": 24,
+    "SM": 27,
+    "SO": 23,
+    "ST": 25,
+    "SV": 28,
+    "TL": 23,
+    "TN": 24,
+    "TR": 26,
+    "UA": 29,
+    "VA": 22,
+    "VG": 24,
+    "XK": 20,
 }
 _BRACKETED_COUNTRY = re.compile(r"\(\+(\d{1,3})\)")
-_INTERNATIONAL = re.compile(r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)")
+_INTERNATIONAL = re.compile(
+    r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)"
+)
 
 
 def luhn_valid(digits: str) -> bool:
@@ -114,7 +214,9 @@ def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 
     phonenumbers.enable_pattern_cache()
 
     class PhoneNumbers(PhoneRecognizer):
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
+        def analyze(
+            self, text: str, entities: list[str], nlp_artifacts: object = None
+        ) -> list[RecognizerResult]:
             results = super().analyze(text, entities, nlp_artifacts)  # type: ignore[arg-type]
             results.extend(_possible_international(text, results))
             for result in results:
@@ -125,7 +227,7 @@ def phone_recognizer(regions: tuple[str, ...] = PHONE_REGIONS):  # noqa: ANN201 
 
 
 def _possible_international(text: str, found: list[RecognizerResult]) -> list[RecognizerResult]:
-    """"+52 1 33 0151 1926", "(+34) 750 23 60 26": a known country code and 8 to 15 digits
+    """ "+52 1 33 0151 1926", "(+34) 750 23 60 26": a known country code and 8 to 15 digits
     in groups is a phone number, whether or not phonenumbers knows its current plan."""
     import phonenumbers
     from presidio_analyzer import RecognizerResult

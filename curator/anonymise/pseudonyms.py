@@ -145,7 +145,11 @@ def identifier(original: str, rng: random.Random) -> str:
         elif c.isdigit():
             out.append(rng.choice(string.digits))
         elif c.islower() and c.isascii():
-            out.append(rng.choice(string.ascii_lowercase + string.digits) if _alnum_id(original) else rng.choice(string.ascii_lowercase))
+            out.append(
+                rng.choice(string.ascii_lowercase + string.digits)
+                if _alnum_id(original)
+                else rng.choice(string.ascii_lowercase)
+            )
         elif c.isupper() and c.isascii():
             out.append(rng.choice(string.ascii_uppercase))
         else:
@@ -154,7 +158,9 @@ def identifier(original: str, rng: random.Random) -> str:
 
 
 def _alnum_id(value: str) -> bool:
-    return bool(re.fullmatch(r"[a-z0-9]+", value)) and (len(value) == 26 or any(c.isdigit() for c in value))
+    return bool(re.fullmatch(r"[a-z0-9]+", value)) and (
+        len(value) == 26 or any(c.isdigit() for c in value)
+    )
 
 
 def digits_like(original: str, rng: random.Random) -> str:
@@ -168,7 +174,9 @@ def phone(original: str, rng: random.Random) -> str:
 
     extension = EXTENSION.search(original)
     if extension and extension.end() == len(original.rstrip()):
-        return phone(original[: extension.start()], rng) + digits_like(original[extension.start() :], rng)
+        return phone(original[: extension.start()], rng) + digits_like(
+            original[extension.start() :], rng
+        )
     if "(0)" in original:
         head, _, tail = original.partition("(0)")
         joined = phone(head + "#" + tail, rng)
@@ -231,7 +239,11 @@ def iban(original: str, rng: random.Random) -> str:
 
 
 def ssn(original: str, rng: random.Random) -> str:
-    new = str(rng.randrange(900, 1000)) + f"{rng.randrange(1, 100):02d}" + f"{rng.randrange(1, 10000):04d}"
+    new = (
+        str(rng.randrange(900, 1000))
+        + f"{rng.randrange(1, 100):02d}"
+        + f"{rng.randrange(1, 10000):04d}"
+    )
     it = iter(new)
     return "".join(next(it) if c.isdigit() else c for c in original)
 
@@ -256,8 +268,17 @@ def organisation(original: str, rng: random.Random) -> str:
     _, _, last = name_lists("en_US")
     words = _words()
     parts = original.split()
-    kept_suffix = parts[-1] if len(parts) > 1 and any(parts[-1].rstrip(".") == s.rstrip(".") for s in suffixes) else None
-    base = rng.choice((f"{rng.choice(last)} {rng.choice(words).title()}", f"{rng.choice(words).title()} {rng.choice(words).title()}"))
+    kept_suffix = (
+        parts[-1]
+        if len(parts) > 1 and any(parts[-1].rstrip(".") == s.rstrip(".") for s in suffixes)
+        else None
+    )
+    base = rng.choice(
+        (
+            f"{rng.choice(last)} {rng.choice(words).title()}",
+            f"{rng.choice(words).title()} {rng.choice(words).title()}",
+        )
+    )
     return f"{base} {kept_suffix}" if kept_suffix else base
 
 
@@ -274,7 +295,9 @@ def file_name(original: str, rng: random.Random) -> str:
     if not dot or not stem or len(extension) > 5:
         stem, extension, dot = original, "", ""
     words = _words()
-    new_stem = "_".join(rng.choice(words) for _ in range(max(1, min(3, len(re.findall(r"[A-Za-z]+", stem))))))
+    new_stem = "_".join(
+        rng.choice(words) for _ in range(max(1, min(3, len(re.findall(r"[A-Za-z]+", stem)))))
+    )
     return new_stem + dot + extension
 
 
@@ -297,7 +320,9 @@ def address(original: str, rng: random.Random) -> str:
 
 def generic(original: str, rng: random.Random) -> str:
     words = _words()
-    return match_case(original, " ".join(rng.choice(words) for _ in original.split()) or rng.choice(words))
+    return match_case(
+        original, " ".join(rng.choice(words) for _ in original.split()) or rng.choice(words)
+    )
 
 
 def is_reserved(kind: str, value: str) -> bool:
@@ -305,9 +330,15 @@ def is_reserved(kind: str, value: str) -> bool:
     text = value.strip().lower()
     if kind in ("email", "url", "domain"):
         host = text.rsplit("@", 1)[-1] if kind == "email" else url_host(text)
-        return host in RESERVED_DOMAINS or host.endswith(tuple("." + d for d in RESERVED_DOMAINS)) or host.endswith(RESERVED_TLDS)
+        return (
+            host in RESERVED_DOMAINS
+            or host.endswith(tuple("." + d for d in RESERVED_DOMAINS))
+            or host.endswith(RESERVED_TLDS)
+        )
     if kind == "ip":
-        return text.startswith(tuple(b + "." for b in DOC_IPV4_BLOCKS)) or text.startswith("2001:db8:")
+        return text.startswith(tuple(b + "." for b in DOC_IPV4_BLOCKS)) or text.startswith(
+            "2001:db8:"
+        )
     if kind == "phone":
         from curator.anonymise.numbers import EXTENSION
 

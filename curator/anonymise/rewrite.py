@@ -29,7 +29,9 @@ from curator.anonymise.terms import TOKEN, TermIndex
 from curator.anonymise.vault import Vault
 from curator.spans import Edit, OffsetMap, apply_edits
 
-URL_HOST = re.compile(r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I)
+URL_HOST = re.compile(
+    r"^(?P<head>(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?)(?P<host>[^/?#:\s]+)", re.I
+)
 MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rounds usually do
 BATCH_CHARS = 20_000  # text detected at a time while earlier batches are rewritten
 AHEAD = 4  # batches given to the detector before their turn to be rewritten
@@ -47,7 +49,9 @@ def _fewer_collections() -> Iterator[None]:
     collector took a tenth of a chat's rewrite rescanning them. Forked detection workers
     inherit the raised threshold."""
     young, middle, old = gc.get_threshold()
-    gc.set_threshold(max(young, COLLECT_EVERY) if young else 0, middle, old)  # 0: the caller turned it off
+    gc.set_threshold(
+        max(young, COLLECT_EVERY) if young else 0, middle, old
+    )  # 0: the caller turned it off
     try:
         yield
     finally:
@@ -55,8 +59,16 @@ def _fewer_collections() -> Iterator[None]:
 
 
 class Rewriter:
-    def __init__(self, vault: Vault, terms: TermIndex, detector: Detector, *, ids: bool = False,
-                 keep: Keep = NOTHING_KEPT, raw_input: bool = False) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        terms: TermIndex,
+        detector: Detector,
+        *,
+        ids: bool = False,
+        keep: Keep = NOTHING_KEPT,
+        raw_input: bool = False,
+    ) -> None:
         self.vault = vault
         # the texts are raw production data (an import's content), never text curator wrote:
         # a name in them made of pseudonym words is a real person (see Judge.spans)
@@ -74,9 +86,14 @@ class Rewriter:
         once LAG later ones are rewritten), as the vault's pseudonyms depend on it."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         batches = _batches(todo)
-        with _fewer_collections(), self.detector.ahead(sum(map(len, todo)), follow=url_parts) as detect:
+        with (
+            _fewer_collections(),
+            self.detector.ahead(sum(map(len, todo)), follow=url_parts) as detect,
+        ):
             detected = deque(detect(batch) for batch in batches[:AHEAD])
-            rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = deque()
+            rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = (
+                deque()
+            )
             for k, batch in enumerate(batches):
                 if k + AHEAD < len(batches):
                     detected.append(detect(batches[k + AHEAD]))
@@ -88,7 +105,9 @@ class Rewriter:
             while rewritten:
                 self._polish_batch(*rewritten.popleft())
 
-    def _polish_batch(self, batch: list[str], firsts: list[tuple[str, OffsetMap]], detected: Callable[[], None]) -> None:
+    def _polish_batch(
+        self, batch: list[str], firsts: list[tuple[str, OffsetMap]], detected: Callable[[], None]
+    ) -> None:
         detected()
         for old, first in zip(batch, firsts, strict=True):
             self._cache[old] = self._polished(old, *first)
@@ -118,11 +137,15 @@ class Rewriter:
     def text(self, text: str) -> str:
         return self.rewrite(text)[0]
 
-    def _rewrite(self, text: str, *, in_url: bool = False, raw: bool = False) -> tuple[str, OffsetMap]:
+    def _rewrite(
+        self, text: str, *, in_url: bool = False, raw: bool = False
+    ) -> tuple[str, OffsetMap]:
         edits = []
         for span in self.judge.spans(text, in_url=in_url, raw=raw):
             value = text[span.start : span.end]
-            edits.extend(word_edits(span.start, value, keep_gaps(value, self._replacement(span, value, raw))))
+            edits.extend(
+                word_edits(span.start, value, keep_gaps(value, self._replacement(span, value, raw)))
+            )
         return apply_edits(text, edits)
 
     def _replacement(self, span: DetectedSpan, value: str, raw: bool) -> str:
@@ -143,7 +166,11 @@ class Rewriter:
         head, host, rest = parts
         if "@" in head:
             head = self._rewrite(head, in_url=True, raw=raw)[0]
-        new_host = host if gen.is_reserved("domain", host) else self.vault.pseudonym(host.lower(), "domain")
+        new_host = (
+            host
+            if gen.is_reserved("domain", host)
+            else self.vault.pseudonym(host.lower(), "domain")
+        )
         return head + new_host + self._rewrite(rest, in_url=True, raw=raw)[0]
 
 
@@ -152,7 +179,7 @@ def split_url(url: str) -> tuple[str, str, str] | None:
     match = URL_HOST.match(url)
     if match is None:
         return None
-    return match.group("head"), match.group("host"), url[match.end():]
+    return match.group("head"), match.group("host"), url[match.end() :]
 
 
 def url_parts(text: str, hits: list[Hit]) -> list[str]:
@@ -217,9 +244,17 @@ def word_edits(start: int, value: str, replacement: str) -> list[Edit]:
         return []
     words = list(re.finditer(r"\S+", value))
     new_words = replacement.split()
-    if len(words) < 2 or len(words) != len(new_words) or re.sub(r"\s+", " ", replacement.strip()) != " ".join(new_words):
+    if (
+        len(words) < 2
+        or len(words) != len(new_words)
+        or re.sub(r"\s+", " ", replacement.strip()) != " ".join(new_words)
+    ):
         return [Edit(start, start + len(value), replacement)]
-    return [Edit(start + w.start(), start + w.end(), new) for w, new in zip(words, new_words, strict=True) if w.group() != new]
+    return [
+        Edit(start + w.start(), start + w.end(), new)
+        for w, new in zip(words, new_words, strict=True)
+        if w.group() != new
+    ]
 
 
 def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:

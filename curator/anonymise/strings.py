@@ -13,8 +13,21 @@ from typing import Any
 from curator.anonymise.attachments import decoded_text, read_attachment
 
 # Members that hold machine values, never personal data: no need to scan them.
-SKIP_KEYS = frozenset({"source_sha256", "sha256", "schema_version", "created_at", "imported_at", "time",
-                       "observed_at", "create_at", "update_at", "edit_at", "delete_at"})
+SKIP_KEYS = frozenset(
+    {
+        "source_sha256",
+        "sha256",
+        "schema_version",
+        "created_at",
+        "imported_at",
+        "time",
+        "observed_at",
+        "create_at",
+        "update_at",
+        "edit_at",
+        "delete_at",
+    }
+)
 
 
 def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
@@ -44,11 +57,13 @@ def undecodable_attachments(data: Any, location: str) -> Iterator[str]:
     if isinstance(data, dict):
         for key, value in data.items():
             if key == "files" and isinstance(value, dict):
-                yield from (f"{location}.files.{file_id}" for file_id, payload in value.items()
-                            if isinstance(payload, str) and read_attachment(payload) is None)
+                yield from (
+                    f"{location}.files.{file_id}"
+                    for file_id, payload in value.items()
+                    if isinstance(payload, str) and read_attachment(payload) is None
+                )
             elif isinstance(value, dict | list):
                 yield from undecodable_attachments(value, f"{location}.{key}")
     elif isinstance(data, list):
         for i, value in enumerate(data):
             yield from undecodable_attachments(value, f"{location}[{i}]")
-

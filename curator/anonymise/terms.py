@@ -23,10 +23,12 @@ from functools import lru_cache
 from curator.anonymise.pseudonyms import common_words
 
 TOKEN = re.compile(r"[^\W_]+")
-MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
-MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
-MIN_KEY = 3          # shorter originals are not searched in free text...
-SHORT_NAME_KINDS = frozenset({"first_name", "last_name", "nickname"})  # ...but for names: "Vo", "Li", "Ha"
+MAX_GAP = 4  # characters of punctuation allowed between the tokens of one match
+MAX_SPACE = 40  # ...or of plain whitespace (a line break and the next line's indent)
+MIN_KEY = 3  # shorter originals are not searched in free text...
+SHORT_NAME_KINDS = frozenset(
+    {"first_name", "last_name", "nickname"}
+)  # ...but for names: "Vo", "Li", "Ha"
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
 # Names that are also everyday English words (these, and Faker's lorem list): matched only
@@ -42,14 +44,31 @@ COMMON_WORDS = frozenset(
 )
 
 
-MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
-                    "october", "november", "december"})
-MONTH_LEAD = frozenset("in from since until till by of early late mid next last this before after during end".split())
+MONTHS = frozenset(
+    {
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    }
+)
+MONTH_LEAD = frozenset(
+    "in from since until till by of early late mid next last this before after during end".split()
+)
 # Words that follow a sentence-initial "Will", "May", "Hope", "Mark" used as a verb, not a name
 VERB_FOLLOWERS = frozenset(
     """i you we he she it they me us him her them the a an this that these those my your our his their its
     some any all every do be have go get see come take make try let keep send check ask help look call need
-    bring give tell put run use leave find feel not also still""".split())
+    bring give tell put run use leave find feel not also still""".split()
+)
 CACHED_TEXT = 20_000  # characters: longer texts (whole pages) are tokenised anew, not held
 SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")
 
@@ -71,8 +90,11 @@ def everyday_use(text: str, start: int, end: int) -> bool:
     before, after = text[max(0, start - 40) : start], text[end : end + 40]
     following = re.match(r"[ \t]+([^\W\d_]+)", after)
     preceding = re.search(r"([^\W\d_]+)[ \t]+$", before)
-    if word in MONTHS and ((preceding and fold(preceding.group(1)) in MONTH_LEAD)
-                           or re.match(r"[ \t]*\d", after) or re.search(r"\d[ \t]*,?[ \t]*$", before)):
+    if word in MONTHS and (
+        (preceding and fold(preceding.group(1)) in MONTH_LEAD)
+        or re.match(r"[ \t]*\d", after)
+        or re.search(r"\d[ \t]*,?[ \t]*$", before)
+    ):
         return True
     opens = SENTENCE_START.search(text[max(0, start - 3) : start]) is not None if start else True
     return opens and following is not None and fold(following.group(1)) in VERB_FOLLOWERS
@@ -117,14 +139,18 @@ class TermIndex:
 
     def add(self, original: str, kind: str) -> None:
         key = squash(original)
-        if len(key) < MIN_KEY and not (len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()):
+        if len(key) < MIN_KEY and not (
+            len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()
+        ):
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):
             return
         same.append(Term(original, kind))
         count = len(TOKEN.findall(original))
-        self._token_counts[key] = max(count, self._token_counts.get(key, count))  # the most words any spelling has
+        self._token_counts[key] = max(
+            count, self._token_counts.get(key, count)
+        )  # the most words any spelling has
         for i in range(1, len(key) + 1):
             self._prefixes.add(key[:i])
 
@@ -155,14 +181,16 @@ class TermIndex:
             start, end = toks[i][0], toks[j][1]
             term = _closest(text[start:end], terms)
             # "Globex Inc." ends in a dot the tokens leave out: take it along when the text has it
-            tail = term.original[len(term.original.rstrip(".)'")):]
+            tail = term.original[len(term.original.rstrip(".)'")) :]
             if tail and text.startswith(tail, end):
                 end += len(tail)
             found.append(TermMatch(start, end, term))
             done = j + 1
         return found
 
-    def _acceptable(self, text: str, toks: Sequence[tuple[int, int, str]], i: int, j: int, key: str) -> bool:
+    def _acceptable(
+        self, text: str, toks: Sequence[tuple[int, int, str]], i: int, j: int, key: str
+    ) -> bool:
         # More text tokens than the original has: only where a word was broken (hyphen, newline).
         extra = (j - i + 1) - self._token_counts[key]
         if extra > 0:
@@ -173,7 +201,11 @@ class TermIndex:
         if len(key) < MIN_KEY:
             # a two-letter name only written as one ("badge under Vo"), not opening a sentence
             word = text[start : toks[j][1]]
-            return word[0].isupper() and word[1:].islower() and not SENTENCE_START.search(text[max(0, start - 3) : start])
+            return (
+                word[0].isupper()
+                and word[1:].islower()
+                and not SENTENCE_START.search(text[max(0, start - 3) : start])
+            )
         mention = start > 0 and text[start - 1] == "@"  # "@coffee" is a username, whatever its case
         if (key in COMMON_WORDS or key in common_words()) and not mention:
             return text[start].isupper() and not (i == j and everyday_use(text, start, toks[j][1]))

@@ -32,13 +32,48 @@ from curator.model import ThreadContent
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
 # A direct-message channel is named after its two users' ids: those are remapped in place.
 DM_NAME = re.compile(r"^[a-z0-9]{26}__[a-z0-9]{26}$")
-USER_FIELDS = {"username": "username", "email": "email", "nickname": "nickname",
-               "first_name": "first_name", "last_name": "last_name"}
-ID_KEYS = frozenset({"id", "user_id", "post_id", "root_id", "parent_id", "channel_id", "team_id",
-                     "creator_id", "original_id", "file_id", "pending_post_id", "remote_id"})
+USER_FIELDS = {
+    "username": "username",
+    "email": "email",
+    "nickname": "nickname",
+    "first_name": "first_name",
+    "last_name": "last_name",
+}
+ID_KEYS = frozenset(
+    {
+        "id",
+        "user_id",
+        "post_id",
+        "root_id",
+        "parent_id",
+        "channel_id",
+        "team_id",
+        "creator_id",
+        "original_id",
+        "file_id",
+        "pending_post_id",
+        "remote_id",
+    }
+)
 # Members of a user record that hold no handle of theirs (settings, machine values)
-NOT_HANDLES = frozenset({"id", "username", "email", "nickname", "first_name", "last_name", "position", "roles",
-                         "locale", "timezone", "auth_service", "password", "auth_data", "mfa_secret"})
+NOT_HANDLES = frozenset(
+    {
+        "id",
+        "username",
+        "email",
+        "nickname",
+        "first_name",
+        "last_name",
+        "position",
+        "roles",
+        "locale",
+        "timezone",
+        "auth_service",
+        "password",
+        "auth_data",
+        "mfa_secret",
+    }
+)
 HANDLE = re.compile(r"@?([A-Za-z0-9][A-Za-z0-9._-]{2,63})")
 
 
@@ -74,7 +109,10 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     wanted.clear()
     for user in export.get("users", {}).values():
         reversed_name(user, vault, terms)
-    for kind, record in (("channel", export.get("channel") or {}), ("team", export.get("team") or {})):
+    for kind, record in (
+        ("channel", export.get("channel") or {}),
+        ("team", export.get("team") or {}),
+    ):
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
@@ -126,13 +164,20 @@ def derived_handles(user: dict[str, Any]) -> list[str]:
     if user.get("is_bot") or not first or not last:
         return []
     given, family = fold(first[0]), fold("".join(last))
-    forms = {given[0] + family, given + family, given + "." + family, given + "_" + family, given + "-" + family,
-             given + family[0], given[0] + "." + family}
+    forms = {
+        given[0] + family,
+        given + family,
+        given + "." + family,
+        given + "_" + family,
+        given + "-" + family,
+        given + family[0],
+        given[0] + "." + family,
+    }
     return sorted(form for form in forms if len(form) >= 5)
 
 
 def reversed_name(user: dict[str, Any], vault: Vault, terms: TermIndex) -> None:
-    """"Solberg, Ingrid" and "Phan Thu Ha" (surname first) get the same words' pseudonyms,
+    """ "Solberg, Ingrid" and "Phan Thu Ha" (surname first) get the same words' pseudonyms,
     surname first too."""
     first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
     if user.get("is_bot") or not first or not last:
@@ -148,13 +193,21 @@ def reversed_name(user: dict[str, Any], vault: Vault, terms: TermIndex) -> None:
 
 
 def _name_words(user: dict[str, Any], key: str) -> list[str]:
-    return [w for w in re.findall(r"[^\W\d_]+", user.get(key) or "") if w.casefold() not in NAME_PARTICLES]
+    return [
+        w
+        for w in re.findall(r"[^\W\d_]+", user.get(key) or "")
+        if w.casefold() not in NAME_PARTICLES
+    ]
 
 
 def handles(user: dict[str, Any]) -> list[str]:
     """Handles in a user record built from the user's own names: `props.git_user`
     "isolberg-fr" for Ingrid Solberg, whatever member holds it (no fixed list of keys)."""
-    names = {fold(w) for key in ("first_name", "last_name") for w in re.findall(r"[^\W\d_]+", user.get(key) or "")}
+    names = {
+        fold(w)
+        for key in ("first_name", "last_name")
+        for w in re.findall(r"[^\W\d_]+", user.get(key) or "")
+    }
     names = {n for n in names if len(n) >= 3}
     if not names:
         return []
@@ -166,13 +219,34 @@ def handles(user: dict[str, Any]) -> list[str]:
         for _, text in strings_of(value, ""):
             for piece in re.split(r"[\s,;]+", text):
                 match = HANDLE.fullmatch(piece)
-                if match and fold(match.group(1)) not in known and any(n in fold(match.group(1)) for n in names):
+                if (
+                    match
+                    and fold(match.group(1)) not in known
+                    and any(n in fold(match.group(1)) for n in names)
+                ):
                     found.append(match.group(1))
     return found
 
 
-GENERIC_WORDS = frozenset({"dev", "devs", "ops", "eng", "engineering", "sales", "marketing", "random",
-                           "general", "support", "help", "alerts", "announcements", "oncall", "incidents"})
+GENERIC_WORDS = frozenset(
+    {
+        "dev",
+        "devs",
+        "ops",
+        "eng",
+        "engineering",
+        "sales",
+        "marketing",
+        "random",
+        "general",
+        "support",
+        "help",
+        "alerts",
+        "announcements",
+        "oncall",
+        "incidents",
+    }
+)
 
 
 def generic_name(name: str) -> bool:
@@ -181,14 +255,22 @@ def generic_name(name: str) -> bool:
     from curator.anonymise.pseudonyms import common_words
 
     words = [w.casefold() for w in re.findall(r"[^\W_]+", name)]
-    return name.lower() in DEFAULT_CHANNELS or all(w in GENERIC_WORDS or w in common_words() for w in words)
+    return name.lower() in DEFAULT_CHANNELS or all(
+        w in GENERIC_WORDS or w in common_words() for w in words
+    )
 
 
 class ThreadRewriter:
     """One export's rewriting: its terms registered once, its strings rewritten each round."""
 
-    def __init__(self, export: dict[str, Any], vault: Vault, detector: Detector,
-                 extra_texts: Sequence[str] = (), keep: Keep = NOTHING_KEPT) -> None:
+    def __init__(
+        self,
+        export: dict[str, Any],
+        vault: Vault,
+        detector: Detector,
+        extra_texts: Sequence[str] = (),
+        keep: Keep = NOTHING_KEPT,
+    ) -> None:
         self.vault = vault
         self.detector = detector
         self.keep = keep
@@ -200,7 +282,9 @@ class ThreadRewriter:
 
     def new_rewriter(self) -> Rewriter:
         """A rewriter that knows every original the vault holds now (a new round)."""
-        self.rewriter = Rewriter(self.vault, self.terms, self.detector, ids=True, keep=self.keep, raw_input=True)
+        self.rewriter = Rewriter(
+            self.vault, self.terms, self.detector, ids=True, keep=self.keep, raw_input=True
+        )
         self.rewriter.prefetch(self.strings)
         return self.rewriter
 
@@ -212,19 +296,27 @@ class ThreadRewriter:
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
         if isinstance(self.export.get("files"), dict):
-            new_export["files"] = {self.id(k): self._file(k, v) for k, v in self.export["files"].items()}
-        return ThreadContent.model_validate({
-            "kind": "thread",
-            "export": new_export,
-            "orphan_post_ids": [self.id(p) for p in content.orphan_post_ids],
-        })
+            new_export["files"] = {
+                self.id(k): self._file(k, v) for k, v in self.export["files"].items()
+            }
+        return ThreadContent.model_validate(
+            {
+                "kind": "thread",
+                "export": new_export,
+                "orphan_post_ids": [self.id(p) for p in content.orphan_post_ids],
+            }
+        )
 
     def walk(self, value: Any, path: tuple[str, ...]) -> Any:
         if isinstance(value, dict):
             out = {}
             for key, item in value.items():
                 # keys can be ids (posts, users), URLs (metadata.images) or names: rewrite them too
-                new_key = (self.vault.lookup(key, "id") or self.rewriter.text(key)) if isinstance(key, str) else key
+                new_key = (
+                    (self.vault.lookup(key, "id") or self.rewriter.text(key))
+                    if isinstance(key, str)
+                    else key
+                )
                 out[new_key] = self._member(key, item, (*path, str(key)))
             return out
         if isinstance(value, list):
@@ -261,9 +353,12 @@ class ThreadRewriter:
                 inner = None
             if isinstance(inner, dict | list):
                 compact = ": " not in text and ", " not in text
-                dumped = json.dumps(self.walk(inner, path), ensure_ascii=False,
-                                    separators=(",", ":") if compact else (", ", ": "))
-                return text[: len(text) - len(text.lstrip())] + dumped + text[len(text.rstrip()):]
+                dumped = json.dumps(
+                    self.walk(inner, path),
+                    ensure_ascii=False,
+                    separators=(",", ":") if compact else (", ", ": "),
+                )
+                return text[: len(text) - len(text.lstrip())] + dumped + text[len(text.rstrip()) :]
         return self.rewriter.text(text)
 
     def _file(self, file_id: str, payload: Any) -> Any:
@@ -277,5 +372,6 @@ class ThreadRewriter:
             raise CuratorError(
                 f"attachment {name or file_id!r} (files.{file_id}) is not text in any encoding curator reads "
                 "(an image or other binary file): it cannot be anonymised, so the export is refused; "
-                "remove it from the export's \"files\" and import again")
+                'remove it from the export\'s "files" and import again'
+            )
         return attachment.encode(self.string(attachment.text))

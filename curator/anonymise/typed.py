@@ -38,7 +38,9 @@ class TypedText:
 
     def for_fixture(self, fixture: Fixture) -> TypedText:
         """The same vault, with what `fixture`'s provenance records as kept."""
-        typed = TypedText(self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts))
+        typed = TypedText(
+            self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
+        )
         typed._size = self._size
         return typed
 
@@ -56,7 +58,11 @@ class TypedText:
         as the reviewer read it stays."""
         from curator.anonymise.apply import anonymise_value
 
-        if self.vault is None or not value.strip() or (kind is not None and is_safe(self.vault, kind, value)):
+        if (
+            self.vault is None
+            or not value.strip()
+            or (kind is not None and is_safe(self.vault, kind, value))
+        ):
             return value
         return anonymise_value(value, self.vault, kind, keep=self.keep)
 
@@ -66,7 +72,9 @@ class TypedText:
 
         spec = config.doc_types.get(doc_type or "")
         field_spec = spec.fields.get(field) if spec is not None else None
-        return self.value(value, PSEUDONYMISED_TYPES.get(field_spec.type) if field_spec is not None else None)
+        return self.value(
+            value, PSEUDONYMISED_TYPES.get(field_spec.type) if field_spec is not None else None
+        )
 
     def save(self) -> None:
         """Write the vault when typing gave a new original its pseudonym."""

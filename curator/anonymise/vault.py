@@ -55,13 +55,25 @@ _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 # Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods),
 # with the vault's locale or without.
 _BY_LOCALE: dict[str, Callable[[str, random.Random, str], str]] = {
-    "first_name": gen.first_name, "last_name": gen.last_name, "nickname": gen.nickname,
+    "first_name": gen.first_name,
+    "last_name": gen.last_name,
+    "nickname": gen.nickname,
 }
 _DRAWN: dict[str, Callable[[str, random.Random], str]] = {
-    "national_id": gen.identifier, "phone": gen.phone, "credit_card": gen.credit_card, "iban": gen.iban,
-    "ssn": gen.ssn, "ip": gen.ip_address, "domain": gen.domain, "position": gen.position,
-    "organisation": gen.organisation, "address": gen.address, "channel": gen.slug_words,
-    "team": gen.slug_words, "file": gen.file_name, "number": gen.digits_like,
+    "national_id": gen.identifier,
+    "phone": gen.phone,
+    "credit_card": gen.credit_card,
+    "iban": gen.iban,
+    "ssn": gen.ssn,
+    "ip": gen.ip_address,
+    "domain": gen.domain,
+    "position": gen.position,
+    "organisation": gen.organisation,
+    "address": gen.address,
+    "channel": gen.slug_words,
+    "team": gen.slug_words,
+    "file": gen.file_name,
+    "number": gen.digits_like,
 }
 
 
@@ -79,11 +91,53 @@ def normal(text: str) -> str:
     return fold(" ".join(text.split()))
 
 
-TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "jr", "sr", "ii", "iii", "iv",
-                    "md", "phd", "dds", "dvm", "esq"})
+TITLES = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "sir",
+        "jr",
+        "sr",
+        "ii",
+        "iii",
+        "iv",
+        "md",
+        "phd",
+        "dds",
+        "dvm",
+        "esq",
+    }
+)
 # Words inside surnames ("Pieter de Wit", "Ludwig van Beethoven"): kept as written, name nobody
-NAME_PARTICLES = frozenset({"de", "da", "di", "du", "del", "della", "der", "den", "van", "von", "le", "la",
-                            "dos", "das", "ter", "ten", "bin", "ibn", "al", "el"})
+NAME_PARTICLES = frozenset(
+    {
+        "de",
+        "da",
+        "di",
+        "du",
+        "del",
+        "della",
+        "der",
+        "den",
+        "van",
+        "von",
+        "le",
+        "la",
+        "dos",
+        "das",
+        "ter",
+        "ten",
+        "bin",
+        "ibn",
+        "al",
+        "el",
+    }
+)
 
 
 def _openings(text: str) -> list[str]:
@@ -96,8 +150,11 @@ def tokens(text: str) -> list[str]:
     """Name tokens of a value; titles, suffixes, particles and initials ("Dr.", "Jr.", "MD",
     "de", the "K" of "K DRUMMOND") name nobody: an initial is rewritten with its name, but a
     lone "K" elsewhere is no one's (a cased letter: a CJK name of one character is a name)."""
-    return [t for t in (t.casefold() for t in _TOKEN.findall(text))
-            if t not in TITLES and t not in NAME_PARTICLES and not (len(t) == 1 and t.upper() != t)]
+    return [
+        t
+        for t in (t.casefold() for t in _TOKEN.findall(text))
+        if t not in TITLES and t not in NAME_PARTICLES and not (len(t) == 1 and t.upper() != t)
+    ]
 
 
 class Vault:
@@ -112,8 +169,12 @@ class Vault:
         self._name_tokens: dict[str, int] = {}
         self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()  # words of people's pseudonyms
-        self._address_pseudonyms: list[str] = []  # normalised, sorted: see `starts_an_address_pseudonym`
-        self._address_openings: Counter[str] = Counter()  # each start of their first words ("9", "93", "932")
+        self._address_pseudonyms: list[
+            str
+        ] = []  # normalised, sorted: see `starts_an_address_pseudonym`
+        self._address_openings: Counter[str] = (
+            Counter()
+        )  # each start of their first words ("9", "93", "932")
         self._added: list[Entry] = []  # every entry in the order it came, replaced ones too
 
     @property
@@ -154,12 +215,18 @@ class Vault:
             rows = [(str(k), str(o), str(p)) for k, o, p in data["entries"]]
             mac = str(data["mac"])
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise CuratorError(f"pseudonym vault {path} is corrupt ({error}); restore it from a backup") from None
+            raise CuratorError(
+                f"pseudonym vault {path} is corrupt ({error}); restore it from a backup"
+            ) from None
         env_key = _env_key()
         if env_key is not None and not hmac.compare_digest(env_key, key):
-            raise CuratorError(f"pseudonym vault {path} was made with a different key than ${KEY_ENV}")
+            raise CuratorError(
+                f"pseudonym vault {path} was made with a different key than ${KEY_ENV}"
+            )
         if len(key) < 16 or not hmac.compare_digest(mac, _mac(key, rows)):
-            raise CuratorError(f"pseudonym vault {path} does not match its key (wrong key or tampered file)")
+            raise CuratorError(
+                f"pseudonym vault {path} does not match its key (wrong key or tampered file)"
+            )
         vault = cls(key, path, locale)
         for kind, original, pseudonym in rows:
             vault._add(Entry(kind, original, pseudonym))
@@ -178,7 +245,9 @@ class Vault:
             "entries": [list(row) for row in rows],
             "mac": _mac(self.key, rows),
         }
-        atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
+        atomic.write_text(
+            self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600
+        )
 
     def _merge_from_disk(self, path: Path) -> None:
         """Keep entries another curator process saved since we loaded (callers should hold the
@@ -196,7 +265,8 @@ class Vault:
             elif ours is None or ours.pseudonym != entry.pseudonym:
                 raise CuratorError(
                     f"pseudonym vault {self.path} changed under this command (a {entry.kind} got "
-                    "another pseudonym); nothing was saved, run it again")
+                    "another pseudonym); nothing was saved, run it again"
+                )
 
     # ------------------------------------------------------------ reading
 
@@ -237,7 +307,9 @@ class Vault:
     def starts_an_address_pseudonym(self, text: str) -> bool:
         """True when some address pseudonym begins with `text` (normalised)."""
         prefix = normal(text)
-        if prefix.isalnum():  # one word, as the judge asks of every word at a text's end: a set lookup
+        if (
+            prefix.isalnum()
+        ):  # one word, as the judge asks of every word at a text's end: a set lookup
             return prefix in self._address_openings
         k = bisect.bisect_left(self._address_pseudonyms, prefix)
         return k < len(self._address_pseudonyms) and self._address_pseudonyms[k].startswith(prefix)
@@ -252,8 +324,16 @@ class Vault:
         from rapidfuzz.distance import Levenshtein
 
         word = token.casefold()
-        return self.is_pseudonym_token(word) or process.extractOne(
-            word, self._pseudonym_tokens, scorer=Levenshtein.distance, score_cutoff=max(1, len(word) // 3)) is not None
+        return (
+            self.is_pseudonym_token(word)
+            or process.extractOne(
+                word,
+                self._pseudonym_tokens,
+                scorer=Levenshtein.distance,
+                score_cutoff=max(1, len(word) // 3),
+            )
+            is not None
+        )
 
     def known_at(self, original: str, kind: str, until: int | None) -> bool:
         """True when the vault knew `original` while it held `until` entries (None: now).
@@ -288,7 +368,9 @@ class Vault:
         for attempt in range(MAX_ATTEMPTS):
             candidate = self._candidate(original, kind, attempt)
             # composites are made of token mappings that were each checked when first made
-            if self._acceptable(candidate, check_tokens=kind not in COMPOSITE_KINDS, owner=original):
+            if self._acceptable(
+                candidate, check_tokens=kind not in COMPOSITE_KINDS, owner=original
+            ):
                 break
         else:
             raise CuratorError(f"could not find a free pseudonym for a {kind} value")
@@ -367,7 +449,9 @@ class Vault:
             return self._url(original, rng)
         if kind in _BY_LOCALE:
             return _BY_LOCALE[kind](original, rng, self.locale)
-        if kind == "id":  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+        if (
+            kind == "id"
+        ):  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
         return _DRAWN.get(kind, gen.generic)(original, rng)
 
@@ -382,7 +466,9 @@ class Vault:
             if _is_title(word):
                 out.append(word)
             elif len(word.rstrip(".")) == 1:
-                out.append(self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:])
+                out.append(
+                    self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:]
+                )
             elif len(name_positions) > 1 and position == name_positions[-1]:
                 out.append(self.pseudonym(word, "last_name"))
             elif len(name_positions) == 1:
@@ -441,7 +527,11 @@ class Vault:
         local, _, host = original.rpartition("@")
         if not local:
             return self._username(original, rng, attempt) + "@example.com"
-        new_local = self.pseudonym(local, "username") if attempt == 0 else self._username(local, rng, attempt)
+        new_local = (
+            self.pseudonym(local, "username")
+            if attempt == 0
+            else self._username(local, rng, attempt)
+        )
         new_host = host if gen.is_reserved("domain", host) else self.pseudonym(host, "domain")
         return f"{new_local}@{new_host}"
 
@@ -450,8 +540,10 @@ class Vault:
         if not sep:
             scheme, rest = "", original
         host = re.split(r"[/?#]", rest, maxsplit=1)[0]
-        tail = rest[len(host):]
-        new_host = host if gen.is_reserved("domain", host) else self.pseudonym(host.lower(), "domain")
+        tail = rest[len(host) :]
+        new_host = (
+            host if gen.is_reserved("domain", host) else self.pseudonym(host.lower(), "domain")
+        )
         return (scheme + sep if sep else "") + new_host + gen.digits_like(tail, rng)
 
 

@@ -41,7 +41,9 @@ class BuildResult:
     manifest: BundleManifest
     archive: Path | None = None
     warnings: list[str] = field(default_factory=list)
-    joined: list[changelog.Move] = field(default_factory=list)  # since the previous version, and why
+    joined: list[changelog.Move] = field(
+        default_factory=list
+    )  # since the previous version, and why
     left: list[changelog.Move] = field(default_factory=list)
 
     exit_code = 0
@@ -66,8 +68,10 @@ class BuildResult:
         if self.unchanged:
             text = f"bundle {self.version} is up to date ({counts.total} fixtures, unchanged)"
         else:
-            text = (f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
-                    f"formats {', '.join(self.manifest.formats)} -> {self.path}")
+            text = (
+                f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
+                f"formats {', '.join(self.manifest.formats)} -> {self.path}"
+            )
         against = f" since {self.manifest.previous}" if self.manifest.previous else ""
         moves = [f"joined{against}: {m.id} ({m.why})" for m in self.joined]
         moves += [f"left{against}: {m.id} ({m.why})" for m in self.left]
@@ -128,12 +132,19 @@ def build_bundle(
         selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
         stat_signature = signature(listing)
         existing = manifest.read_manifest(final) if final.exists() else None  # broken: refused
-        if existing is not None and cache.known_digest(selection, stat_signature) == existing.content_sha256:
+        if (
+            existing is not None
+            and cache.known_digest(selection, stat_signature) == existing.content_sha256
+        ):
             # Not one store file touched since a build of this very content: nothing to read.
             return _unchanged(existing, final, archive, archive_path, version)
 
         wanted = {s.value for s in chosen_statuses}
-        items = [item for item in serialise_store(store, cache, progress, listing) if item.status in wanted]
+        items = [
+            item
+            for item in serialise_store(store, cache, progress, listing)
+            if item.status in wanted
+        ]
         if not items:
             raise CuratorError(f"no fixtures with status {', '.join(sorted(wanted))} to bundle")
         digest = manifest.content_digest([item.line_sha256 for item in items], chosen_formats)
@@ -148,17 +159,23 @@ def build_bundle(
             cache.save()
             return _unchanged(existing, final, archive, archive_path, version)
         if archive_path.exists():
-            raise CuratorError(f"{archive_path.name} exists without its bundle directory; remove it first")
+            raise CuratorError(
+                f"{archive_path.name} exists without its bundle directory; remove it first"
+            )
 
         fixtures_jsonl = jsonl.render(items)
         previous = manifest.previous_version(store.bundles_dir, version)
         before = manifest.read_manifest(store.bundle_dir(previous)) if previous else None
-        joined, left = changelog.membership(store, before, [item.id for item in items], chosen_statuses)
+        joined, left = changelog.membership(
+            store, before, [item.id for item in items], chosen_statuses
+        )
         unplanned = [move for move in left if move.unplanned]
         if strict and unplanned:
             gone = "; ".join(f"{m.id} ({m.why})" for m in unplanned)
-            raise CuratorError(f"--strict: {len(unplanned)} active fixture(s) of {previous} left without being "
-                               f"retired: {gone}")
+            raise CuratorError(
+                f"--strict: {len(unplanned)} active fixture(s) of {previous} left without being "
+                f"retired: {gone}"
+            )
         thread_files = mattermost.render(items) if "mattermost" in chosen_formats else {}
         reasons = {move.id: move.why for move in [*joined, *left]}
         changelog_text = _changelog(store, version, previous, items, reasons)
@@ -166,17 +183,25 @@ def build_bundle(
         table = hf.arrow_table(columns) if {"hf", "parquet"} & set(chosen_formats) else None
         splits = hf.split_tables(table) if "hf" in chosen_formats else None
         facts = card.CardFacts(
-            version=version, previous=previous, built_at=max(item.label_time for item in items),
-            curator_version=__version__, formats=chosen_formats,
-            splits={name: card.SplitSize(t.num_rows, t.nbytes) for name, t in splits.items()} if splits else None,
+            version=version,
+            previous=previous,
+            built_at=max(item.label_time for item in items),
+            curator_version=__version__,
+            formats=chosen_formats,
+            splits={name: card.SplitSize(t.num_rows, t.nbytes) for name, t in splits.items()}
+            if splits
+            else None,
         )
         card_text = card.render(store.config.store, facts, columns)
-        warnings = leakgate.check(store, items, {CHANGELOG: changelog_text, card.CARD: card_text},
-                                  strict=strict_audit)
+        warnings = leakgate.check(
+            store, items, {CHANGELOG: changelog_text, card.CARD: card_text}, strict=strict_audit
+        )
 
         staged = atomic.staging_dir(store.staging_root, f"{STAGING_PREFIX}{version}.")
         try:
-            _write_formats(staged, chosen_formats, fixtures_jsonl, thread_files, table, splits, digest)
+            _write_formats(
+                staged, chosen_formats, fixtures_jsonl, thread_files, table, splits, digest
+            )
             in_memory = {
                 **thread_files,
                 FIXTURES: fixtures_jsonl,
@@ -187,8 +212,17 @@ def build_bundle(
                 (staged / name).write_bytes(in_memory[name])
             # Files written from memory are hashed from memory; the rest (hf, parquet) read back.
             hashed = {name: manifest.file_sha256(data) for name, data in in_memory.items()}
-            built = _manifest(version, previous, chosen_formats, chosen_statuses, digest, items, staged, hashed,
-                              facts.built_at)
+            built = _manifest(
+                version,
+                previous,
+                chosen_formats,
+                chosen_statuses,
+                digest,
+                items,
+                staged,
+                hashed,
+                facts.built_at,
+            )
             (staged / MANIFEST).write_bytes(manifest.render(built))
             atomic.publish_dir(staged, final)
         except BaseException:
@@ -197,7 +231,9 @@ def build_bundle(
         if archive:
             write_archive(final, archive_path, version)
         cache.save()
-        return BuildResult(version, final, False, built, archive_path if archive else None, warnings, joined, left)
+        return BuildResult(
+            version, final, False, built, archive_path if archive else None, warnings, joined, left
+        )
 
 
 @contextmanager
@@ -214,10 +250,14 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _unchanged(existing: BundleManifest, final: Path, archive: bool, archive_path: Path, version: str) -> BuildResult:
+def _unchanged(
+    existing: BundleManifest, final: Path, archive: bool, archive_path: Path, version: str
+) -> BuildResult:
     if archive and not archive_path.exists():
         write_archive(final, archive_path, version)
-    return BuildResult(version, final, True, existing, archive_path if archive_path.exists() else None)
+    return BuildResult(
+        version, final, True, existing, archive_path if archive_path.exists() else None
+    )
 
 
 def _clear_stale_staging(store: Store) -> None:
@@ -245,8 +285,13 @@ def _write_formats(
         mattermost.write(staged, thread_files)
 
 
-def _changelog(store: Store, version: str, previous: str | None, items: list[Serialised],
-               reasons: dict[str, str]) -> str:
+def _changelog(
+    store: Store,
+    version: str,
+    previous: str | None,
+    items: list[Serialised],
+    reasons: dict[str, str],
+) -> str:
     if previous is None:
         return changelog.render(version, None, len(items))
     before = raw_lines(open_bundle(store.bundle_dir(previous)))

@@ -130,7 +130,9 @@ class SerialisationCache:
                     texts[key] = found
             _write_json(self.texts_path, {"format": _STAMP, "texts": texts})
         if keys_changed or self._stats != self._old_stats:
-            _write_json(self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta})
+            _write_json(
+                self.index_path, {"format": _STAMP, "stats": self._stats, "entries": self._meta}
+            )
 
 
 def signature(listing: list[FixtureFiles]) -> str:
@@ -159,7 +161,11 @@ def serialise_store(
         key = _key(files.id, hashes)
         meta = cache.meta(key) if cache else None
         if cache is not None and meta is not None:
-            found = Serialised(meta["entry"], meta["label_time"], fetch=_fetcher(store, cache, key, files.id, hashes))
+            found = Serialised(
+                meta["entry"],
+                meta["label_time"],
+                fetch=_fetcher(store, cache, key, files.id, hashes),
+            )
         else:
             found = serialise(_record(store, files, sources), hashes)
             if cache:
@@ -170,7 +176,9 @@ def serialise_store(
     return results
 
 
-def _record(store: Store, files: FixtureFiles, sources: dict[str, bytes | None] | None) -> FixtureRecord:
+def _record(
+    store: Store, files: FixtureFiles, sources: dict[str, bytes | None] | None
+) -> FixtureRecord:
     """The fixture parsed from the bytes just hashed, when they were (no second read)."""
     return store.parse_record(Path(files.directory), files.read() if sources is None else sources)
 
@@ -181,7 +189,9 @@ def _key(fixture_id: str, hashes: dict[str, str]) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
-def _fetcher(store: Store, cache: SerialisationCache, key: str, fixture_id: str, hashes: dict[str, str]):  # noqa: ANN202
+def _fetcher(
+    store: Store, cache: SerialisationCache, key: str, fixture_id: str, hashes: dict[str, str]
+):  # noqa: ANN202
     def fetch() -> dict[str, Any]:
         found = cache.texts(key)
         if found is None:  # texts file lost or older than the index: serialise again
@@ -207,4 +217,6 @@ def _read_json(path: Path) -> Any:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    atomic.write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    atomic.write_bytes(
+        path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    )

@@ -54,7 +54,9 @@ def render(settings: StoreSettings, facts: CardFacts, columns: dict[str, list[An
     return f"---\n{header}---\n\n{body}"
 
 
-def _metadata(settings: StoreSettings, facts: CardFacts, columns: dict[str, list[Any]]) -> dict[str, Any]:
+def _metadata(
+    settings: StoreSettings, facts: CardFacts, columns: dict[str, list[Any]]
+) -> dict[str, Any]:
     total = len(columns["id"])
     meta: dict[str, Any] = {
         "pretty_name": f"{settings.name} {facts.version}",
@@ -80,8 +82,11 @@ def _hf_metadata(splits: dict[str, SplitSize]) -> dict[str, Any]:
     split_dict = SplitDict()
     for name, size in filled.items():
         split_dict.add(SplitInfo(name=name, num_bytes=size.num_bytes, num_examples=size.rows))
-    info = DatasetInfo(features=hf.features(), splits=split_dict,
-                       dataset_size=sum(size.num_bytes for size in filled.values()))
+    info = DatasetInfo(
+        features=hf.features(),
+        splits=split_dict,
+        dataset_size=sum(size.num_bytes for size in filled.values()),
+    )
     card_data: dict[str, Any] = {}
     DatasetInfosDict({"default": info}).to_dataset_card_data(card_data)
     files = [{"split": name, "path": hf.data_path(name)} for name in filled]
@@ -116,7 +121,7 @@ def _summary(settings: StoreSettings, facts: CardFacts, columns: dict[str, list[
     lines += [
         "",
         "`hf/` always holds both splits with the same features; a split with no fixtures has",
-        "no rows, so `ds[\"adversarial\"]` works on a set without variants. This card's `configs`",
+        'no rows, so `ds["adversarial"]` works on a set without variants. This card\'s `configs`',
         "and `dataset_info` name only splits with rows: Hub loaders refuse an empty split.",
         "",
     ]
@@ -151,7 +156,10 @@ def _loading(facts: CardFacts) -> list[str]:
 
 
 def _composition(settings: StoreSettings, columns: dict[str, list[Any]]) -> list[str]:
-    kinds_of = [kind_of(m, a) for m, a in zip(columns["mutation_kinds"], columns["adversarial"], strict=True)]
+    kinds_of = [
+        kind_of(m, a)
+        for m, a in zip(columns["mutation_kinds"], columns["adversarial"], strict=True)
+    ]
     table, kinds = tabulate(zip(columns["category"], kinds_of, strict=True))
     lines = [
         "## Composition",
@@ -173,7 +181,12 @@ def _composition(settings: StoreSettings, columns: dict[str, list[Any]]) -> list
         "",
         f"Adversarial share: {share:.2f} ({adversarial} of {total}); the store's target is {target:.2f}.",
         "",
-        _counts_table("kind", Counter(_kind_label(k, d) for k, d in zip(columns["kind"], columns["doc_type"], strict=True))),
+        _counts_table(
+            "kind",
+            Counter(
+                _kind_label(k, d) for k, d in zip(columns["kind"], columns["doc_type"], strict=True)
+            ),
+        ),
         "",
         _counts_table("status", Counter(columns["status"])),
         "",
@@ -214,7 +227,9 @@ def _making(columns: dict[str, list[Any]]) -> list[str]:
         "  leak gate (`curator.anonymise.find_leaks`).",
         f"- **Text**: {all_pages - ocr_pages} document pages read from a text layer, {ocr_pages} by OCR.",
         "- **Truth**: the bundled label revisions were set by " + _listing(sources) + ".",
-        "- **Adversarial variants**: " + (_listing(mutations) if mutations else "none") + " (by mutation;",
+        "- **Adversarial variants**: "
+        + (_listing(mutations) if mutations else "none")
+        + " (by mutation;",
         "  each variant's lineage records its golden, seed, parameters and measurements, and its",
         "  truth was transformed with the text).",
         f"- **Production failures**: {importers.get('promote', 0)} fixtures promoted from them; {known_bad}",
@@ -252,7 +267,12 @@ def _languages(settings: StoreSettings, columns: dict[str, list[Any]]) -> list[s
 
 
 def _size_category(total: int) -> str:
-    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+    for limit, name in (
+        (1_000, "n<1K"),
+        (10_000, "1K<n<10K"),
+        (100_000, "10K<n<100K"),
+        (1_000_000, "100K<n<1M"),
+    ):
         if total < limit:
             return name
     return "n>1M"

@@ -32,22 +32,28 @@ class Move:
         return {"id": self.id, "why": self.why}
 
 
-def membership(store: Store, previous: BundleManifest | None, ids: Sequence[str],
-               statuses: Sequence[Status]) -> tuple[list[Move], list[Move]]:
+def membership(
+    store: Store, previous: BundleManifest | None, ids: Sequence[str], statuses: Sequence[Status]
+) -> tuple[list[Move], list[Move]]:
     """(joined, left): the fixtures in this build and not the previous one, and the reverse."""
     if previous is None:
         return [], []
     before = {entry.id: entry for entry in previous.fixtures}
     now = set(ids)
     joined = [Move(i, _why_here(store.load_fixture(i))) for i in sorted(now - set(before))]
-    left = [Move(i, _why_gone(store, i, statuses), before[i].status is Status.active)
-            for i in sorted(set(before) - now)]
+    left = [
+        Move(i, _why_gone(store, i, statuses), before[i].status is Status.active)
+        for i in sorted(set(before) - now)
+    ]
     return joined, left
 
 
 def _why_here(fixture: Fixture) -> str:
-    what = (f"a {'+'.join(m.name for m in fixture.lineage.mutations)} variant of {fixture.lineage.parent}"
-            if fixture.lineage else f"a {fixture.category} {fixture.kind.value}")
+    what = (
+        f"a {'+'.join(m.name for m in fixture.lineage.mutations)} variant of {fixture.lineage.parent}"
+        if fixture.lineage
+        else f"a {fixture.category} {fixture.kind.value}"
+    )
     return f"now {fixture.status.value}: {what}"
 
 
@@ -58,13 +64,16 @@ def _why_gone(store: Store, fixture_id: str, statuses: Sequence[Status]) -> str:
     if fixture.status is Status.retired:
         return "retired"
     if fixture.status not in statuses:
-        return (f"now {fixture.status.value}, which this build does not take "
-                f"({', '.join(s.value for s in statuses)})")
+        return (
+            f"now {fixture.status.value}, which this build does not take "
+            f"({', '.join(s.value for s in statuses)})"
+        )
     return f"still {fixture.status.value} but left out"
 
 
-def render(version: str, diff: BundleDiff | None, total: int,
-           reasons: Mapping[str, str] | None = None) -> str:
+def render(
+    version: str, diff: BundleDiff | None, total: int, reasons: Mapping[str, str] | None = None
+) -> str:
     lines = [f"# Bundle {version}", ""]
     if diff is None:
         lines += [f"First version: {total} fixtures.", ""]
@@ -75,7 +84,9 @@ def render(version: str, diff: BundleDiff | None, total: int,
         return "\n".join(lines)
     why = reasons or {}
     _section(lines, "Added", [f"- {i}" + (f": {why[i]}" if i in why else "") for i in diff.added])
-    _section(lines, "Removed", [f"- {i}" + (f": {why[i]}" if i in why else "") for i in diff.removed])
+    _section(
+        lines, "Removed", [f"- {i}" + (f": {why[i]}" if i in why else "") for i in diff.removed]
+    )
     relabelled = []
     for relabel in diff.relabelled:
         relabelled.append(f"- {relabel.id} (label rev {relabel.rev_before} -> {relabel.rev_after})")

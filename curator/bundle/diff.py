@@ -69,7 +69,13 @@ class BundleDiff:
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.relabelled or self.content_changed or self.metadata_changed)
+        return not (
+            self.added
+            or self.removed
+            or self.relabelled
+            or self.content_changed
+            or self.metadata_changed
+        )
 
     exit_code = 0
 
@@ -120,7 +126,9 @@ def diff_bundles(before: Path, after: Path, limits: LimitSettings = DEFAULT) -> 
     return diff_raw(raw_lines(a), raw_lines(b), before_name=_name(a), after_name=_name(b))
 
 
-def diff_raw(before: list[str], after: list[str], *, before_name: str, after_name: str) -> BundleDiff:
+def diff_raw(
+    before: list[str], after: list[str], *, before_name: str, after_name: str
+) -> BundleDiff:
     """Like diff_lines, from line texts: a line found on both sides is an unchanged fixture,
     so only the lines that differ are parsed (a release usually changes a few of thousands)."""
     same = set(before) & set(after)
@@ -141,7 +149,11 @@ def _name(files: BundleFiles) -> str:
 
 
 def diff_lines(
-    before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]], *, before_name: str, after_name: str
+    before: dict[str, dict[str, Any]],
+    after: dict[str, dict[str, Any]],
+    *,
+    before_name: str,
+    after_name: str,
 ) -> BundleDiff:
     """Differences from the `before` lines to the `after` lines (each keyed by fixture id)."""
     result = BundleDiff(before=before_name, after=after_name)

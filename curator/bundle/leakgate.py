@@ -63,7 +63,9 @@ class Hit:
     kind: str
 
 
-def check(store: Store, items: list[Serialised], extra: dict[str, str], *, strict: bool = False) -> list[str]:
+def check(
+    store: Store, items: list[Serialised], extra: dict[str, str], *, strict: bool = False
+) -> list[str]:
     """Raise (so nothing is written) when anything about to be bundled leaks; return warnings.
 
     Each fixture's verdict is cached by its line's hash, under the vault and the made-up
@@ -85,8 +87,12 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     synthetic = synthetic_values(fixtures.values())
     vault_path = store.local_path(VAULT_FILE)
     context = _digest(
-        [__version__, vault_path.read_bytes().hex() if vault_path.exists() else "", *sorted(synthetic),
-         json.dumps(store.config.anonymise.model_dump(), sort_keys=True)]
+        [
+            __version__,
+            vault_path.read_bytes().hex() if vault_path.exists() else "",
+            *sorted(synthetic),
+            json.dumps(store.config.anonymise.model_dump(), sort_keys=True),
+        ]
     )
     cache_path = store.local_path(AUDIT_CACHE)
     known = _read_cache(cache_path, context)
@@ -96,15 +102,32 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     hits = []
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
     leaks = []
-    for (judged_here, keep, until), ids in fixture_groups(store, [fixtures[item.id] for item in todo], set(ours),
-                                                          vault).items():
+    for (judged_here, keep, until), ids in fixture_groups(
+        store, [fixtures[item.id] for item in todo], set(ours), vault
+    ).items():
         chosen = set(ids)
-        leaks += find_leaks(texts([i for i in todo if i.id in chosen], {}), vault, synthetic=synthetic,
-                            judge_names=judged_here, keep=keep, known_until=until)
-    leaks += find_leaks(extra.items(), vault, synthetic=synthetic, keep=store_keep(store, fixtures.values()))
-    undecodable = [where for item in todo if item.thread is not None
-                   for where in undecodable_attachments(json.loads(item.thread), f"{THREAD_FILES}{item.id}.json")]
-    for location, kind in [(leak.location, leak.kind) for leak in leaks] + [(w, NOT_TEXT) for w in undecodable]:
+        leaks += find_leaks(
+            texts([i for i in todo if i.id in chosen], {}),
+            vault,
+            synthetic=synthetic,
+            judge_names=judged_here,
+            keep=keep,
+            known_until=until,
+        )
+    leaks += find_leaks(
+        extra.items(), vault, synthetic=synthetic, keep=store_keep(store, fixtures.values())
+    )
+    undecodable = [
+        where
+        for item in todo
+        if item.thread is not None
+        for where in undecodable_attachments(
+            json.loads(item.thread), f"{THREAD_FILES}{item.id}.json"
+        )
+    ]
+    for location, kind in [(leak.location, leak.kind) for leak in leaks] + [
+        (w, NOT_TEXT) for w in undecodable
+    ]:
         hit = Hit(location, kind)
         hits.append(hit)
         fixture_id = _fixture_of(location)
@@ -119,16 +142,25 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
     kept.update({line: [asdict(hit) for hit in line_hits] for line, line_hits in found.items()})
     _write_cache(cache_path, context, kept)
 
-    this_vault = {fixture_id for fixture_id, fixture in fixtures.items()
-                  if vault is not None and fixture.provenance.vault_id == vault.fingerprint}
-    blocking = [hit for hit in hits if strict or hit.kind not in GUESSES or _fixture_of(hit.location) in this_vault]
+    this_vault = {
+        fixture_id
+        for fixture_id, fixture in fixtures.items()
+        if vault is not None and fixture.provenance.vault_id == vault.fingerprint
+    }
+    blocking = [
+        hit
+        for hit in hits
+        if strict or hit.kind not in GUESSES or _fixture_of(hit.location) in this_vault
+    ]
     if blocking:
         raise CuratorError(
             f"refusing to bundle: {len(blocking)} leak(s) of personal data in {_where(blocking)} "
             "(run `curator audit`)"
         )
     if hits:
-        return [f"{len(hits)} possible personal data hit(s) not from the vault in {_where(hits)} (run `curator audit`)"]
+        return [
+            f"{len(hits)} possible personal data hit(s) not from the vault in {_where(hits)} (run `curator audit`)"
+        ]
     return []
 
 
@@ -153,14 +185,20 @@ def _read_cache(path: Path, context: str) -> dict[str, list[dict[str, str]]]:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("context") != context or not isinstance(data.get("lines"), dict):
+    if (
+        not isinstance(data, dict)
+        or data.get("context") != context
+        or not isinstance(data.get("lines"), dict)
+    ):
         return {}
     return data["lines"]
 
 
 def _write_cache(path: Path, context: str, lines: dict[str, list[dict[str, str]]]) -> None:
     try:
-        atomic.write_bytes(path, json.dumps({"context": context, "lines": lines}, separators=(",", ":")).encode())
+        atomic.write_bytes(
+            path, json.dumps({"context": context, "lines": lines}, separators=(",", ":")).encode()
+        )
     except OSError:  # a cache that cannot be written is only a slower next build
         pass
 

@@ -69,7 +69,9 @@ def checked_lines(files: BundleFiles) -> list[tuple[int, bytes]]:
     if line_hashes != [entry.line_sha256 for entry in manifest.fixtures]:
         raise CuratorError(tampered)
     if content_digest(line_hashes, manifest.formats) != manifest.content_sha256:
-        raise CuratorError(f"{files.label}: the manifest's content_sha256 does not match its fixtures (tampered?)")
+        raise CuratorError(
+            f"{files.label}: the manifest's content_sha256 does not match its fixtures (tampered?)"
+        )
     return found
 
 

@@ -82,7 +82,9 @@ def counts(items: Sequence[Serialised]) -> BundleCounts:
 def parse_manifest(files: BundleFiles) -> BundleManifest:
     if not files.has(MANIFEST):
         raise CuratorError(f"{files.label}: no {MANIFEST}")
-    return parse_model(BundleManifest, files.read(MANIFEST), f"{files.label}/{MANIFEST}", files.limits)
+    return parse_model(
+        BundleManifest, files.read(MANIFEST), f"{files.label}/{MANIFEST}", files.limits
+    )
 
 
 def read_manifest(path: Path) -> BundleManifest:

@@ -73,11 +73,15 @@ class DirectoryFiles(BundleFiles):
                 mode = os.lstat(path).st_mode
                 relative = path.relative_to(self.root).as_posix()
                 if stat.S_ISLNK(mode):
-                    raise CuratorError(f"{self.label}: {relative} is a symbolic link; a bundle holds only "
-                                       "regular files and folders")
+                    raise CuratorError(
+                        f"{self.label}: {relative} is a symbolic link; a bundle holds only "
+                        "regular files and folders"
+                    )
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-                    raise CuratorError(f"{self.label}: {relative} is not a regular file (a device, FIFO "
-                                       "or socket); a bundle holds only regular files and folders")
+                    raise CuratorError(
+                        f"{self.label}: {relative} is not a regular file (a device, FIFO "
+                        "or socket); a bundle holds only regular files and folders"
+                    )
                 if stat.S_ISREG(mode):
                     found.append(relative)
         return sorted(found)
@@ -89,8 +93,12 @@ class DirectoryFiles(BundleFiles):
         return name in self._names
 
     def read(self, name: str) -> bytes:
-        return read_limited(self._path(name), self.limits.max_bundle_file_mb * MIB, "max_bundle_file_mb",
-                            name=f"{self.label}/{name}")
+        return read_limited(
+            self._path(name),
+            self.limits.max_bundle_file_mb * MIB,
+            "max_bundle_file_mb",
+            name=f"{self.label}/{name}",
+        )
 
     def sha256(self, name: str) -> str:
         digest = hashlib.sha256()
@@ -131,8 +139,10 @@ class ArchiveFiles(BundleFiles):
                 if top is None:
                     top = parts[0]
                 elif parts[0] != top:
-                    raise CuratorError(f"{self.label}: member {_shown(member.name)} is outside the "
-                                       f"bundle's folder {top}/")
+                    raise CuratorError(
+                        f"{self.label}: member {_shown(member.name)} is outside the "
+                        f"bundle's folder {top}/"
+                    )
                 if member.isfile():
                     total += member.size
                     self._check_sizes(member, total)
@@ -144,26 +154,45 @@ class ArchiveFiles(BundleFiles):
         """The member's path parts; anything but a plain relative file or folder is refused."""
         name = member.name
         if not (member.isfile() or member.isdir()):
-            kind = ("a symbolic link" if member.issym() else "a hard link" if member.islnk()
-                    else "a device or FIFO")
-            raise CuratorError(f"{self.label}: member {_shown(name)} is {kind}; a bundle holds only "
-                               "regular files and folders")
+            kind = (
+                "a symbolic link"
+                if member.issym()
+                else "a hard link"
+                if member.islnk()
+                else "a device or FIFO"
+            )
+            raise CuratorError(
+                f"{self.label}: member {_shown(name)} is {kind}; a bundle holds only "
+                "regular files and folders"
+            )
         parts = PurePosixPath(name).parts
-        if not parts or name.startswith("/") or any(part in ("..", ".") for part in name.split("/")):
-            raise CuratorError(f"{self.label}: member {_shown(name)} has an absolute or '..' path; "
-                               "refusing the archive")
+        if (
+            not parts
+            or name.startswith("/")
+            or any(part in ("..", ".") for part in name.split("/"))
+        ):
+            raise CuratorError(
+                f"{self.label}: member {_shown(name)} has an absolute or '..' path; "
+                "refusing the archive"
+            )
         if member.isfile() and len(parts) < 2:
-            raise CuratorError(f"{self.label}: member {_shown(name)} is outside the bundle's folder")
+            raise CuratorError(
+                f"{self.label}: member {_shown(name)} is outside the bundle's folder"
+            )
         return parts
 
     def _check_sizes(self, member: tarfile.TarInfo, total: int) -> None:
         largest = self.limits.max_bundle_file_mb * MIB
         if member.size > largest:
-            raise CuratorError(f"{self.label}: {_shown(member.name)}: "
-                               f"{too_big(member.size, largest, 'max_bundle_file_mb')}")
+            raise CuratorError(
+                f"{self.label}: {_shown(member.name)}: "
+                f"{too_big(member.size, largest, 'max_bundle_file_mb')}"
+            )
         if total > self.limits.max_bundle_mb * MIB:
             limit = self.limits.max_bundle_mb * MIB
-            raise CuratorError(f"{self.label}: its files total {too_big(total, limit, 'max_bundle_mb')}")
+            raise CuratorError(
+                f"{self.label}: its files total {too_big(total, limit, 'max_bundle_mb')}"
+            )
 
     def _take(self, name: str, member: tarfile.TarInfo, archive: tarfile.TarFile) -> None:
         if name in self._hashes:
@@ -219,12 +248,16 @@ class _BoundedStream(io.RawIOBase):
         count = self._gzip.readinto(buffer)
         self._out += count
         if self._out > self._budget:
-            raise CuratorError(f"{self._label}: holds more data than its tar headers declare "
-                               "(a header or a file is oversized); refusing the archive")
+            raise CuratorError(
+                f"{self._label}: holds more data than its tar headers declare "
+                "(a header or a file is oversized); refusing the archive"
+            )
         consumed = max(self._raw.tell(), 1)
         if self._out > RATIO_FLOOR and self._out > consumed * self._ratio:
-            raise CuratorError(f"{self._label}: decompresses to over {self._ratio} times its size, "
-                               f"which no bundle does (a gzip bomb?); {hint('max_compression_ratio')}")
+            raise CuratorError(
+                f"{self._label}: decompresses to over {self._ratio} times its size, "
+                f"which no bundle does (a gzip bomb?); {hint('max_compression_ratio')}"
+            )
         return count
 
 

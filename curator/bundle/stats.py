@@ -40,17 +40,30 @@ class StoreStats:
         return data
 
     def render(self) -> str:
-        status_line = ", ".join(f"{name} {count}" for name, count in self.by_status.items()) or "none"
-        lines = [f"fixtures by status: {status_line}", f"counted ({', '.join(self.statuses)}): {self.total}"]
+        status_line = (
+            ", ".join(f"{name} {count}" for name, count in self.by_status.items()) or "none"
+        )
+        lines = [
+            f"fixtures by status: {status_line}",
+            f"counted ({', '.join(self.statuses)}): {self.total}",
+        ]
         if self.table:
             kinds = self.mutation_kinds
             width = max(len("category"), *(len(c) for c in self.table))
-            header = f"{'category':<{width}}  " + "  ".join(f"{k:>{max(len(k), 3)}}" for k in kinds) + "  total"
+            header = (
+                f"{'category':<{width}}  "
+                + "  ".join(f"{k:>{max(len(k), 3)}}" for k in kinds)
+                + "  total"
+            )
             lines += ["", header]
             for category, row in self.table.items():
                 cells = "  ".join(f"{row.get(k, 0):>{max(len(k), 3)}}" for k in kinds)
                 lines.append(f"{category:<{width}}  {cells}  {sum(row.values()):>5}")
-        verdict = "meets the target" if self.meets_target else f"below target: add {self.needed} adversarial"
+        verdict = (
+            "meets the target"
+            if self.meets_target
+            else f"below target: add {self.needed} adversarial"
+        )
         lines += [
             "",
             f"adversarial share {self.share:.2f} ({self.adversarial} of {self.total}), "
@@ -78,7 +91,9 @@ def tabulate(pairs: Iterable[tuple[str, str]]) -> tuple[dict[str, dict[str, int]
     table: dict[str, Counter[str]] = {}
     for category, kind in pairs:
         table.setdefault(category, Counter())[kind] += 1
-    kinds = sorted({kind for row in table.values() for kind in row}, key=lambda k: (k != NOT_MUTATED, k))
+    kinds = sorted(
+        {kind for row in table.values() for kind in row}, key=lambda k: (k != NOT_MUTATED, k)
+    )
     return {category: dict(sorted(row.items())) for category, row in sorted(table.items())}, kinds
 
 
@@ -94,7 +109,9 @@ def store_stats(store: Store, statuses: Sequence[str] | None = None) -> StoreSta
     return StoreStats(
         total=len(chosen),
         statuses=wanted,
-        by_status={s.value: n for s in Status if (n := sum(1 for f in everything if f.status is s))},
+        by_status={
+            s.value: n for s in Status if (n := sum(1 for f in everything if f.status is s))
+        },
         table=table,
         mutation_kinds=kinds,
         adversarial=adversarial,

@@ -29,8 +29,13 @@ def base_name(fixture: Fixture) -> str:
     stem = _slug(PurePath(fixture.provenance.source_name).stem) or "thread"
     # Names come from fixture.json, which anyone can edit: slugged like the stem, so no
     # "/" or ".." ever reaches a path.
-    mutations = [_slug(step.name) or "mutation" for step in fixture.lineage.mutations] if fixture.lineage else []
+    mutations = (
+        [_slug(step.name) or "mutation" for step in fixture.lineage.mutations]
+        if fixture.lineage
+        else []
+    )
     return ".".join([stem, "+".join(mutations)] if mutations else [stem]) + ".json"
+
 
 def go_export(content: ThreadContent, fixture: Fixture) -> dict[str, Any]:
     """The thread as the Go eval package reads it: the stored export, completed so that the
@@ -42,27 +47,39 @@ def go_export(content: ThreadContent, fixture: Fixture) -> dict[str, Any]:
             users[post.user_id] = {"id": post.user_id, "username": post.user_id}
     label = PurePath(fixture.provenance.source_name).stem
     if not data.get("channel"):
-        channel_ids = [post.channel_id for post in content.export.ordered_posts() if post.channel_id]
-        data["channel"] = {"id": channel_ids[0] if channel_ids else "", "name": _slug(label),
-                           "display_name": label, "type": "O"}
+        channel_ids = [
+            post.channel_id for post in content.export.ordered_posts() if post.channel_id
+        ]
+        data["channel"] = {
+            "id": channel_ids[0] if channel_ids else "",
+            "name": _slug(label),
+            "display_name": label,
+            "type": "O",
+        }
     if not data.get("team"):
         data["team"] = {"id": "", "name": _slug(label), "display_name": label}
     return data
 
+
 def go_problems(data: dict[str, Any]) -> list[str]:
     """What the Go eval package would trip over in a thread file: the check `bundle verify` runs."""
-    problems = [f"no {member}" for member in ("channel", "team") if not isinstance(data.get(member), dict)]
+    problems = [
+        f"no {member}" for member in ("channel", "team") if not isinstance(data.get(member), dict)
+    ]
     users, posts = (data.get(member) for member in ("users", "posts"))
     users = users if isinstance(users, dict) else {}
     posts = posts if isinstance(posts, dict) else {}
-    missing = sorted({str(p.get("user_id", "")) for p in posts.values() if isinstance(p, dict)} - set(users))
+    missing = sorted(
+        {str(p.get("user_id", "")) for p in posts.values() if isinstance(p, dict)} - set(users)
+    )
     if missing:
         problems.append(f"post authors not in users: {', '.join(missing)}")
     return problems
 
+
 def dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
+
 def _slug(text: str) -> str:
     return _UNSAFE.sub("-", text.lower()).strip("-")
-

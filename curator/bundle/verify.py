@@ -81,7 +81,9 @@ def verify_bundle(path: Path, limits: LimitSettings = DEFAULT) -> Verification:
     result.version = manifest.bundle_version
     lines = [entry.line_sha256 for entry in manifest.fixtures]
     if content_digest(lines, manifest.formats) != manifest.content_sha256:
-        result.problems.append(Problem(MANIFEST, "schema", "content_sha256 does not match its fixtures and formats"))
+        result.problems.append(
+            Problem(MANIFEST, "schema", "content_sha256 does not match its fixtures and formats")
+        )
     present = set(files.names()) - {MANIFEST}
     for name in sorted(present | manifest.files.keys()):
         if name not in present:
@@ -97,7 +99,9 @@ def verify_bundle(path: Path, limits: LimitSettings = DEFAULT) -> Verification:
     return result
 
 
-def _schema_problems(files: BundleFiles, manifest: BundleManifest, present: set[str]) -> list[Problem]:
+def _schema_problems(
+    files: BundleFiles, manifest: BundleManifest, present: set[str]
+) -> list[Problem]:
     problems = []
     if FIXTURES in present:
         problems.extend(_line_problems(files, manifest))
@@ -128,13 +132,17 @@ def _line_problems(files: BundleFiles, manifest: BundleManifest) -> list[Problem
             line = parse_model(BundleLine, raw, where, files.limits)
         except JsonInputError as error:
             problems.append(Problem(where, "schema", error.reason))
-            seen.add(_id_of(raw, files.limits))  # reported once, as a schema problem, not also as missing
+            seen.add(
+                _id_of(raw, files.limits)
+            )  # reported once, as a schema problem, not also as missing
             continue
         seen.add(line.id)
         if line.id not in expected:
             problems.append(Problem(where, "extra", f"fixture {line.id} is not in the manifest"))
         elif sha256(raw) != expected[line.id]:
-            problems.append(Problem(where, "tampered", f"fixture {line.id} differs from the manifest"))
+            problems.append(
+                Problem(where, "tampered", f"fixture {line.id} differs from the manifest")
+            )
     for fixture_id in sorted(expected.keys() - seen):
         problems.append(Problem(FIXTURES, "missing", f"fixture {fixture_id}"))
     return problems

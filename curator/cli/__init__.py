@@ -26,7 +26,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "status": ("status", "status", "Move fixtures to a status (draft, active, retired, ...)."),
     "stats": ("stats", "stats", "Store composition against the adversarial target."),
     "label": ("label", "label", "Set and inspect ground-truth label revisions."),
-    "import": ("import_cmd", "import_sources", "Import threads, chat logs, PDFs and scans as fixtures."),
+    "import": (
+        "import_cmd",
+        "import_sources",
+        "Import threads, chat logs, PDFs and scans as fixtures.",
+    ),
     "audit": ("audit", "audit", "Scan fixtures and bundles for leaked personal data."),
     "mutate": ("mutate", "mutate", "Make adversarial variants with transformed labels."),
     "review": ("review", "review", "Push to and pull from Label Studio."),
@@ -36,7 +40,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "eval": ("eval_cmd", "eval_group", "Run a system over a bundle: predictions and evals.jsonl."),
     "judge": ("judge_cmd", "judge", "Calibrate a rubric judge on a bundle's known answers."),
     "view": ("view", "view", "Browse an eval run (evals.jsonl); check it or write a PR comment."),
-    "report": ("report", "report", "Write a self-contained HTML report of a bundle, gate and runs."),
+    "report": (
+        "report",
+        "report",
+        "Write a self-contained HTML report of a bundle, gate and runs.",
+    ),
 }
 
 
@@ -57,8 +65,13 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--store", "store_path", metavar="PATH", envvar="CURATOR_STORE",
-              help="The store to use (default: nearest folder upward with curator.toml).")
+@click.option(
+    "--store",
+    "store_path",
+    metavar="PATH",
+    envvar="CURATOR_STORE",
+    help="The store to use (default: nearest folder upward with curator.toml).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks on errors.")  # main() reads it
 @click.version_option(__version__, prog_name="curator")
 @click.pass_context
@@ -103,13 +116,27 @@ def _run(args: list[str]) -> NoReturn:
     except CuratorError as error:
         _fail(args, str(error), error.exit_code, traceback=debug)
     except OSError as error:
-        _fail(args, f"{error.strerror or error}: {error.filename or ''}".rstrip(": "), 2, traceback=debug)
+        _fail(
+            args,
+            f"{error.strerror or error}: {error.filename or ''}".rstrip(": "),
+            2,
+            traceback=debug,
+        )
     except MemoryError:
-        _fail(args, "out of memory (see [limits] in curator.toml for the input limits)", 2, traceback=debug)
+        _fail(
+            args,
+            "out of memory (see [limits] in curator.toml for the input limits)",
+            2,
+            traceback=debug,
+        )
     except Exception as error:  # a bug, or an input nothing anticipated
         # Its message is not shown: it may quote the input (a KeyError of a name, a value).
-        _fail(args, f"unexpected {type(error).__name__}; run with --debug for the traceback", 2,
-              traceback=debug)
+        _fail(
+            args,
+            f"unexpected {type(error).__name__}; run with --debug for the traceback",
+            2,
+            traceback=debug,
+        )
     sys.exit(result if isinstance(result, int) else 0)
 
 

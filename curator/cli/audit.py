@@ -32,7 +32,11 @@ class AuditReport:
 
 
 @click.command()
-@click.option("--ner-model", metavar="NAME", help="An installed spaCy model to find names with (never downloaded).")
+@click.option(
+    "--ner-model",
+    metavar="NAME",
+    help="An installed spaCy model to find names with (never downloaded).",
+)
 @prints_result
 @pass_env
 def audit(env: Env, ner_model: str | None) -> AuditReport:

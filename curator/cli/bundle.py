@@ -26,19 +26,43 @@ def bundle() -> None:
 
 @bundle.command()
 @click.argument("version")
-@click.option("--format", "formats", default="jsonl,hf,parquet,mattermost", show_default=True,
-              metavar="LIST", help="Comma-separated formats: jsonl, hf, parquet, mattermost.")
-@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
-              help="Bundle fixtures with this status (repeatable; default: active).")
+@click.option(
+    "--format",
+    "formats",
+    default="jsonl,hf,parquet,mattermost",
+    show_default=True,
+    metavar="LIST",
+    help="Comma-separated formats: jsonl, hf, parquet, mattermost.",
+)
+@click.option(
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice(STATUSES),
+    help="Bundle fixtures with this status (repeatable; default: active).",
+)
 @click.option("--archive", is_flag=True, help="Also write bundles/VERSION.tar.gz (reproducible).")
-@click.option("--strict-audit", is_flag=True,
-              help="Refuse on every audit hit, also name, URL and phone guesses.")
-@click.option("--strict", is_flag=True,
-              help="Refuse when an active fixture of the previous version left without being retired.")
+@click.option(
+    "--strict-audit",
+    is_flag=True,
+    help="Refuse on every audit hit, also name, URL and phone guesses.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse when an active fixture of the previous version left without being retired.",
+)
 @prints_result
 @pass_env
-def build(env: Env, version: str, formats: str, statuses: tuple[str, ...], archive: bool,
-          strict_audit: bool, strict: bool) -> BuildResult:
+def build(
+    env: Env,
+    version: str,
+    formats: str,
+    statuses: tuple[str, ...],
+    archive: bool,
+    strict_audit: bool,
+    strict: bool,
+) -> BuildResult:
     """Build bundles/VERSION from the store's active fixtures.
 
     Versions are semantic and immutable: rebuilding one with the same content does
@@ -49,9 +73,16 @@ def build(env: Env, version: str, formats: str, statuses: tuple[str, ...], archi
     """
     from curator.bundle.build import build_bundle
 
-    result = build_bundle(env.store(), version, formats=formats, statuses=statuses or ("active",),
-                          archive=archive, progress=_progress_bar if show_progress() else None,
-                          strict_audit=strict_audit, strict=strict)
+    result = build_bundle(
+        env.store(),
+        version,
+        formats=formats,
+        statuses=statuses or ("active",),
+        archive=archive,
+        progress=_progress_bar if show_progress() else None,
+        strict_audit=strict_audit,
+        strict=strict,
+    )
     for message in result.warnings:
         warn(message)
     return result

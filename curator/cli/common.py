@@ -54,7 +54,9 @@ def prints_result(command: Callable[..., Result]) -> Callable[..., None]:
             click.echo(text)
         click.get_current_context().exit(result.exit_code)
 
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")(run)
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print one JSON document on stdout."
+    )(run)
 
 
 def json_document(data: object) -> str:

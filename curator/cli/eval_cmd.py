@@ -22,19 +22,48 @@ def eval_group() -> None:
 
 @eval_group.command("run")
 @click.argument("bundle", type=click.Path(path_type=Path), metavar="BUNDLE")
-@click.option("--system", "system_spec", required=True, metavar="MODULE:FUNCTION",
-              help="The system: called with each fixture as a curator.eval.EvalItem.")
-@click.option("--repeat", type=int, metavar="N", help="Runs per fixture (default: $CURATOR_EVALS, else 1).")
+@click.option(
+    "--system",
+    "system_spec",
+    required=True,
+    metavar="MODULE:FUNCTION",
+    help="The system: called with each fixture as a curator.eval.EvalItem.",
+)
+@click.option(
+    "--repeat", type=int, metavar="N", help="Runs per fixture (default: $CURATOR_EVALS, else 1)."
+)
 @judge_options(required=False)
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              metavar="SECONDS", help="A system call taking longer is an error for that fixture.")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("eval-out"), show_default=True,
-              metavar="DIR", help="Where predictions.jsonl and evals.jsonl are written.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A system call taking longer is an error for that fixture.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("eval-out"),
+    show_default=True,
+    metavar="DIR",
+    help="Where predictions.jsonl and evals.jsonl are written.",
+)
 @prints_result
 @pass_env
-def run(env: Env, bundle: Path, system_spec: str, repeat: int | None, judge_name: str | None,
-        judge_model: str | None, judge_dir: Path | None, offline: bool, concurrency: int | None,
-        timeout: float, out: Path) -> EvalRun:
+def run(
+    env: Env,
+    bundle: Path,
+    system_spec: str,
+    repeat: int | None,
+    judge_name: str | None,
+    judge_model: str | None,
+    judge_dir: Path | None,
+    offline: bool,
+    concurrency: int | None,
+    timeout: float,
+    out: Path,
+) -> EvalRun:
     """Call the system on every fixture of BUNDLE (N times each), judge its rubrics and write
     predictions.jsonl (what `curator gate` reads) and evals.jsonl (Mattermost's eval log).
 
@@ -50,10 +79,22 @@ def run(env: Env, bundle: Path, system_spec: str, repeat: int | None, judge_name
     bundle_items = load_items(bundle)
     system = load_system(system_spec)
     root, settings = judge_setup(env, concurrency)
-    judge = make_judge(judge_name, judge_model, judge_dir, offline, root, settings) if judge_name else None
+    judge = (
+        make_judge(judge_name, judge_model, judge_dir, offline, root, settings)
+        if judge_name
+        else None
+    )
     try:
-        return run_eval(bundle_items, system, judge=judge, repeat=repetitions(repeat),
-                        concurrency=settings.concurrency, timeout=timeout, threshold=settings.threshold, out=out)
+        return run_eval(
+            bundle_items,
+            system,
+            judge=judge,
+            repeat=repetitions(repeat),
+            concurrency=settings.concurrency,
+            timeout=timeout,
+            threshold=settings.threshold,
+            out=out,
+        )
     finally:
         if judge is not None:
             judge.close()

@@ -17,22 +17,54 @@ if TYPE_CHECKING:
 @click.argument("sources", nargs=-1, required=True, metavar="SOURCE...")
 @click.option("--doc-type", help="Document type of the PDFs (default: guessed from label phrases).")
 @click.option("--category", default="clean", show_default=True, help="Fixture category.")
-@click.option("--rubric", "rubrics", multiple=True, metavar="TEXT", help="A rubric statement (repeatable).")
-@click.option("--rubrics", "rubric_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="A file of rubric statements, one per line.")
-@click.option("--ocr", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="OCR pages without a usable text layer (auto), every page, or none.")
+@click.option(
+    "--rubric", "rubrics", multiple=True, metavar="TEXT", help="A rubric statement (repeatable)."
+)
+@click.option(
+    "--rubrics",
+    "rubric_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="A file of rubric statements, one per line.",
+)
+@click.option(
+    "--ocr",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="OCR pages without a usable text layer (auto), every page, or none.",
+)
 @click.option("--split-threads", is_flag=True, help="One fixture per thread of a channel export.")
-@click.option("--workers", type=click.IntRange(min=1), help="OCR processes (default: one per core).")
-@click.option("--keep-going", is_flag=True,
-              help="Import the good sources and report each bad one (exit 2 if any); default: all or nothing.")
-@click.option("--keep", "kept", multiple=True, metavar="TERM",
-              help="Keep TERM as written: it names no one (a product, a public company). Repeatable.")
+@click.option(
+    "--workers", type=click.IntRange(min=1), help="OCR processes (default: one per core)."
+)
+@click.option(
+    "--keep-going",
+    is_flag=True,
+    help="Import the good sources and report each bad one (exit 2 if any); default: all or nothing.",
+)
+@click.option(
+    "--keep",
+    "kept",
+    multiple=True,
+    metavar="TERM",
+    help="Keep TERM as written: it names no one (a product, a public company). Repeatable.",
+)
 @prints_result
 @pass_env
-def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, category: str,
-                   rubrics: tuple[str, ...], rubric_file: str | None, ocr: str, split_threads: bool,
-                   workers: int | None, keep_going: bool, kept: tuple[str, ...]) -> ImportReport:
+def import_sources(
+    env: Env,
+    sources: tuple[str, ...],
+    doc_type: str | None,
+    category: str,
+    rubrics: tuple[str, ...],
+    rubric_file: str | None,
+    ocr: str,
+    split_threads: bool,
+    workers: int | None,
+    keep_going: bool,
+    kept: tuple[str, ...],
+) -> ImportReport:
     """Import Mattermost thread exports (.json), chat logs (.jsonl), PDFs and scanned images
     (.png, .jpg, .tif) as draft fixtures.
 
@@ -45,9 +77,19 @@ def import_sources(env: Env, sources: tuple[str, ...], doc_type: str | None, cat
     from curator.ingest import read_rubric_file
 
     all_rubrics = list(rubrics) + (read_rubric_file(rubric_file) if rubric_file else [])
-    report = run_import(env.store(), sources, doc_type=doc_type, category=category, rubrics=all_rubrics,
-                        ocr=ocr, split_threads=split_threads, workers=workers, progress=show_progress(),
-                        keep_going=keep_going, keep=kept)
+    report = run_import(
+        env.store(),
+        sources,
+        doc_type=doc_type,
+        category=category,
+        rubrics=all_rubrics,
+        ocr=ocr,
+        split_threads=split_threads,
+        workers=workers,
+        progress=show_progress(),
+        keep_going=keep_going,
+        keep=kept,
+    )
     for message in report.warnings():
         warn(message)
     for message in report.errors():

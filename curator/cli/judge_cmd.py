@@ -23,12 +23,24 @@ def judge() -> None:
 @judge.command("calibrate")
 @click.argument("bundle", type=click.Path(path_type=Path), metavar="BUNDLE")
 @judge_options(required=True)
-@click.option("--floors", type=click.Path(path_type=Path), metavar="FLOORS.toml",
-              help="Judge floors to report against (default: built-in; the gate applies its own).")
+@click.option(
+    "--floors",
+    type=click.Path(path_type=Path),
+    metavar="FLOORS.toml",
+    help="Judge floors to report against (default: built-in; the gate applies its own).",
+)
 @prints_result
 @pass_env
-def calibrate(env: Env, bundle: Path, judge_name: str, judge_model: str | None, judge_dir: Path | None,
-              offline: bool, concurrency: int | None, floors: Path | None) -> Calibrated:
+def calibrate(
+    env: Env,
+    bundle: Path,
+    judge_name: str,
+    judge_model: str | None,
+    judge_dir: Path | None,
+    offline: bool,
+    concurrency: int | None,
+    floors: Path | None,
+) -> Calibrated:
     """Judge every rubric on the bundle's known-bad answers (must fail) and reviewed reference
     answers (must pass); record accuracy, false-pass rate and agreement per rubric where
     `curator gate` finds it. Exit 1 when the judge falls below the judge floors.
@@ -45,7 +57,13 @@ def calibrate(env: Env, bundle: Path, judge_name: str, judge_model: str | None, 
     root, settings = judge_setup(env, concurrency)
     cached = make_judge(judge_name, judge_model, judge_dir, offline, root, settings)
     try:
-        return calibrate_and_save(bundle, cached, folder_of(judge_dir, root), judge_floors,
-                                  threshold=settings.threshold, concurrency=settings.concurrency)
+        return calibrate_and_save(
+            bundle,
+            cached,
+            folder_of(judge_dir, root),
+            judge_floors,
+            threshold=settings.threshold,
+            concurrency=settings.concurrency,
+        )
     finally:
         cached.close()

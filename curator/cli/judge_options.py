@@ -19,16 +19,37 @@ if TYPE_CHECKING:
 def judge_options(*, required: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         options = [
-            click.option("--judge", "judge_name", type=click.Choice(JUDGES), required=required,
-                         help="rules: checks the rubric declares; openai: an OpenAI-compatible server "
-                              "($OPENAI_BASE_URL, $OPENAI_API_KEY)."),
-            click.option("--judge-model", metavar="MODEL", help="The openai judge's model (or [judge] model)."),
-            click.option("--judge-dir", type=click.Path(path_type=Path), metavar="DIR",
-                         help="Verdict cache and calibrations (default: $CURATOR_JUDGE_DIR, else the "
-                              "store's .curator/judge)."),
-            click.option("--offline", is_flag=True, help="Replay verdicts from the cache; never call the judge."),
-            click.option("--concurrency", type=click.IntRange(min=1), metavar="K",
-                         help="Calls in flight at once (default: [judge] concurrency, 4)."),
+            click.option(
+                "--judge",
+                "judge_name",
+                type=click.Choice(JUDGES),
+                required=required,
+                help="rules: checks the rubric declares; openai: an OpenAI-compatible server "
+                "($OPENAI_BASE_URL, $OPENAI_API_KEY).",
+            ),
+            click.option(
+                "--judge-model",
+                metavar="MODEL",
+                help="The openai judge's model (or [judge] model).",
+            ),
+            click.option(
+                "--judge-dir",
+                type=click.Path(path_type=Path),
+                metavar="DIR",
+                help="Verdict cache and calibrations (default: $CURATOR_JUDGE_DIR, else the "
+                "store's .curator/judge).",
+            ),
+            click.option(
+                "--offline",
+                is_flag=True,
+                help="Replay verdicts from the cache; never call the judge.",
+            ),
+            click.option(
+                "--concurrency",
+                type=click.IntRange(min=1),
+                metavar="K",
+                help="Calls in flight at once (default: [judge] concurrency, 4).",
+            ),
         ]
         for option in reversed(options):
             command = option(command)
@@ -48,8 +69,16 @@ def judge_setup(env: Env, concurrency: int | None) -> tuple[Path | None, JudgeSe
     return root, settings
 
 
-def make_judge(name: str, model: str | None, folder: Path | None, offline: bool, root: Path | None,
-               settings: JudgeSettings) -> CachedJudge:
+def make_judge(
+    name: str,
+    model: str | None,
+    folder: Path | None,
+    offline: bool,
+    root: Path | None,
+    settings: JudgeSettings,
+) -> CachedJudge:
     from curator.judge.select import open_judge
 
-    return open_judge(name, model=model, settings=settings, offline=offline, folder=folder, store_root=root)
+    return open_judge(
+        name, model=model, settings=settings, offline=offline, folder=folder, store_root=root
+    )

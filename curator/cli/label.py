@@ -30,8 +30,10 @@ class Written:
         return self.revision.model_dump(mode="json")
 
     def render(self) -> str:
-        lines = [f"{self.fixture_id}: label rev {self.revision.rev} written"
-                 + (f" (doc type {self.revision.doc_type})" if self.revision.doc_type else "")]
+        lines = [
+            f"{self.fixture_id}: label rev {self.revision.rev} written"
+            + (f" (doc type {self.revision.doc_type})" if self.revision.doc_type else "")
+        ]
         for name in self.changed:
             label = self.revision.fields.get(name)
             if label is None or label.value is None:
@@ -47,27 +49,63 @@ class Written:
 @label.command("set")
 @click.argument("fixture_id", metavar="ID")
 @click.argument("assignments", nargs=-1, metavar="FIELD=VALUE...")
-@click.option("--no-evidence", metavar="WHY",
-              help="Keep values that are not in the content, saying why (recorded on the field).")
-@click.option("--accept", "accepted", multiple=True, metavar="FIELD=VALUE",
-              help="Also accept VALUE as a right answer for FIELD (repeatable; checked for its type).")
-@click.option("--drop-accept", "unaccepted", multiple=True, metavar="FIELD=VALUE",
-              help="No longer accept VALUE for FIELD.")
+@click.option(
+    "--no-evidence",
+    metavar="WHY",
+    help="Keep values that are not in the content, saying why (recorded on the field).",
+)
+@click.option(
+    "--accept",
+    "accepted",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="Also accept VALUE as a right answer for FIELD (repeatable; checked for its type).",
+)
+@click.option(
+    "--drop-accept",
+    "unaccepted",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="No longer accept VALUE for FIELD.",
+)
 @click.option("--rubric", "rubrics", multiple=True, metavar="TEXT", help="Add a rubric statement.")
-@click.option("--evidence-post", "posts", multiple=True, metavar="POST",
-              help="A post the rubrics given with --rubric are judged on (repeatable).")
-@click.option("--drop-rubric", "dropped", multiple=True, metavar="TEXT", help="Remove a rubric statement.")
-@click.option("--doc-type", metavar="T", help="Set or change the document type (its fields follow).")
-@click.option("--reference", metavar="TEXT",
-              help="A reviewed answer that meets every rubric (judge calibration must pass it); \"\" removes it.")
+@click.option(
+    "--evidence-post",
+    "posts",
+    multiple=True,
+    metavar="POST",
+    help="A post the rubrics given with --rubric are judged on (repeatable).",
+)
+@click.option(
+    "--drop-rubric", "dropped", multiple=True, metavar="TEXT", help="Remove a rubric statement."
+)
+@click.option(
+    "--doc-type", metavar="T", help="Set or change the document type (its fields follow)."
+)
+@click.option(
+    "--reference",
+    metavar="TEXT",
+    help='A reviewed answer that meets every rubric (judge calibration must pass it); "" removes it.',
+)
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
 @prints_result
 @pass_env
-def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], no_evidence: str | None,
-                accepted: tuple[str, ...], unaccepted: tuple[str, ...], rubrics: tuple[str, ...],
-                posts: tuple[str, ...], dropped: tuple[str, ...], doc_type: str | None,
-                reference: str | None, reason: str | None, author: str | None) -> Written:
+def set_command(
+    env: Env,
+    fixture_id: str,
+    assignments: tuple[str, ...],
+    no_evidence: str | None,
+    accepted: tuple[str, ...],
+    unaccepted: tuple[str, ...],
+    rubrics: tuple[str, ...],
+    posts: tuple[str, ...],
+    dropped: tuple[str, ...],
+    doc_type: str | None,
+    reference: str | None,
+    reason: str | None,
+    author: str | None,
+) -> Written:
     """Append a label revision. FIELD= (empty) marks a field expected absent.
 
     A value must be in the content (also written differently: "2024-01-15" finds
@@ -83,9 +121,17 @@ def set_command(env: Env, fixture_id: str, assignments: tuple[str, ...], no_evid
     from curator.labels import LabelEdit, parse_assignments, parse_variants, set_labels
 
     values = parse_assignments(assignments)
-    edit = LabelEdit(assignments=values, no_evidence=no_evidence, accept=parse_variants(accepted),
-                     drop_accept=parse_variants(unaccepted), add_rubrics=rubrics, drop_rubrics=dropped,
-                     evidence_posts=posts, doc_type=doc_type, reference=reference)
+    edit = LabelEdit(
+        assignments=values,
+        no_evidence=no_evidence,
+        accept=parse_variants(accepted),
+        drop_accept=parse_variants(unaccepted),
+        add_rubrics=rubrics,
+        drop_rubrics=dropped,
+        evidence_posts=posts,
+        doc_type=doc_type,
+        reference=reference,
+    )
     revision = set_labels(env.store(), fixture_id, edit=edit, reason=reason, author=author)
     return Written(fixture_id, revision, list(values))
 
@@ -101,16 +147,23 @@ class History:
     def render(self) -> str:
         lines = []
         for r in self.revisions:
-            lines.append(f"rev {r.rev}  {r.time}  {r.author}  {r.source}" + (f"  ({r.reason})" if r.reason else ""))
+            lines.append(
+                f"rev {r.rev}  {r.time}  {r.author}  {r.source}"
+                + (f"  ({r.reason})" if r.reason else "")
+            )
             if r.doc_type:
                 lines.append(f"    doc type: {r.doc_type}")
             for name, value in r.fields.items():
-                lines.append(f"    {name} = {'(expected absent)' if value.expected_absent else value.value}"
-                             + "".join(f"  | {v}" for v in value.variants)
-                             + (f"  [no evidence: {value.no_evidence}]" if value.no_evidence else "")
-                             + (f"  [unanswerable: {value.unanswerable}]" if value.unanswerable else ""))
+                lines.append(
+                    f"    {name} = {'(expected absent)' if value.expected_absent else value.value}"
+                    + "".join(f"  | {v}" for v in value.variants)
+                    + (f"  [no evidence: {value.no_evidence}]" if value.no_evidence else "")
+                    + (f"  [unanswerable: {value.unanswerable}]" if value.unanswerable else "")
+                )
             for rubric in r.rubrics:
-                posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+                posts = (
+                    f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+                )
                 lines.append(f"    rubric: {rubric.text}{posts}")
             if r.reference:
                 lines.append(f"    reference: {r.reference}")

@@ -19,8 +19,16 @@ def mutation_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """One click option per Option or Switch the mutations declare, in registry order."""
     for _, option in reversed(options()):
         if isinstance(option, Option):
-            add = click.option(option.flag, option.key, type=option.type, default=None, metavar=option.placeholder,
-                               is_flag=False, flag_value=option.bare, help=option.help)
+            add = click.option(
+                option.flag,
+                option.key,
+                type=option.type,
+                default=None,
+                metavar=option.placeholder,
+                is_flag=False,
+                flag_value=option.bare,
+                help=option.help,
+            )
         else:
             add = click.option(option.flag, option.key, is_flag=True, help=option.help)
         command = add(command)
@@ -30,8 +38,14 @@ def mutation_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.command()
 @click.argument("ids", nargs=-1, metavar="ID...")
 @mutation_options
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same variant bytes.")
-@click.option("--refresh", is_flag=True, help="Regenerate variants whose parent has newer labels (IDs: only these).")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Same seed, same variant bytes."
+)
+@click.option(
+    "--refresh",
+    is_flag=True,
+    help="Regenerate variants whose parent has newer labels (IDs: only these).",
+)
 @prints_result
 @pass_env
 def mutate(env: Env, ids: tuple[str, ...], seed: int, refresh: bool, **chain: Any) -> VariantReport:
@@ -55,7 +69,9 @@ def mutate(env: Env, ids: tuple[str, ...], seed: int, refresh: bool, **chain: An
     steps = steps_from_options(chain.items())
     if refresh:
         if steps:
-            raise CuratorError("--refresh regenerates variants from their own lineage; give no mutation options")
+            raise CuratorError(
+                "--refresh regenerates variants from their own lineage; give no mutation options"
+            )
         return refresh_variants(env.store(), ids)
     if not steps:
         raise CuratorError(f"give a mutation: {', '.join(option_usages())}")

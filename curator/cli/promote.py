@@ -15,17 +15,30 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("path", metavar="FAILURE.json|FAILURES.jsonl",
-                type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--failure-mode", metavar="M",
-              help="Failure mode for every record, overriding the records' own "
-                   "(hallucination, field_targeting, truncation_artifact, confidence_mismatch, other).")
-@click.option("--force", is_flag=True, help="Promote near-duplicates too (never a trace promoted before).")
-@click.option("--ocr", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="OCR for PDF inputs, as in `curator import`.")
+@click.argument(
+    "path", metavar="FAILURE.json|FAILURES.jsonl", type=click.Path(dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--failure-mode",
+    metavar="M",
+    help="Failure mode for every record, overriding the records' own "
+    "(hallucination, field_targeting, truncation_artifact, confidence_mismatch, other).",
+)
+@click.option(
+    "--force", is_flag=True, help="Promote near-duplicates too (never a trace promoted before)."
+)
+@click.option(
+    "--ocr",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="OCR for PDF inputs, as in `curator import`.",
+)
 @prints_result
 @pass_env
-def promote(env: Env, path: Path, failure_mode: str | None, force: bool, ocr: str) -> PromoteSummary:
+def promote(
+    env: Env, path: Path, failure_mode: str | None, force: bool, ocr: str
+) -> PromoteSummary:
     """Turn production failures into anonymised adversarial fixtures.
 
     Each record's input, output and corrections are anonymised with the store's vault; the

@@ -16,11 +16,26 @@ _PATH = click.Path(path_type=Path)
 
 
 @click.command()
-@click.option("--bundle", required=True, type=_PATH, metavar="DIR", help="A built bundle (directory or .tar.gz).")
-@click.option("--gate", type=_PATH, metavar="REPORT.json", help="A report.json written by `curator gate`.")
-@click.option("--runs", multiple=True, type=_PATH, metavar="EVALS.jsonl",
-              help="An eval run (repeatable, oldest first): the newest is compared with the one before.")
-@click.option("--out", required=True, type=_PATH, metavar="FILE.html", help="Where to write the page.")
+@click.option(
+    "--bundle",
+    required=True,
+    type=_PATH,
+    metavar="DIR",
+    help="A built bundle (directory or .tar.gz).",
+)
+@click.option(
+    "--gate", type=_PATH, metavar="REPORT.json", help="A report.json written by `curator gate`."
+)
+@click.option(
+    "--runs",
+    multiple=True,
+    type=_PATH,
+    metavar="EVALS.jsonl",
+    help="An eval run (repeatable, oldest first): the newest is compared with the one before.",
+)
+@click.option(
+    "--out", required=True, type=_PATH, metavar="FILE.html", help="Where to write the page."
+)
 @prints_result
 def report(bundle: Path, gate: Path | None, runs: tuple[Path, ...], out: Path) -> ReportWritten:
     """Write one HTML file: composition, accuracy, calibration, faithfulness, run comparison,

@@ -15,9 +15,16 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
-              help="Count only fixtures with this status (repeatable; default: all but retired).")
-@click.option("--check", is_flag=True, help="Exit 1 when the adversarial share is below the target.")
+@click.option(
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice(STATUSES),
+    help="Count only fixtures with this status (repeatable; default: all but retired).",
+)
+@click.option(
+    "--check", is_flag=True, help="Exit 1 when the adversarial share is below the target."
+)
 @prints_result
 @pass_env
 def stats(env: Env, statuses: tuple[str, ...], check: bool) -> StoreStats:

@@ -61,10 +61,13 @@ class Listing:
         ]
 
     def render(self) -> str:
-        return "\n".join(
-            f"{f.id:<48} {f.kind.value:<8} {f.doc_type or '-':<8} {f.category:<20} {f.status.value}"
-            for f in self.fixtures
-        ) or "no fixtures"
+        return (
+            "\n".join(
+                f"{f.id:<48} {f.kind.value:<8} {f.doc_type or '-':<8} {f.category:<20} {f.status.value}"
+                for f in self.fixtures
+            )
+            or "no fixtures"
+        )
 
 
 @click.command("list")
@@ -73,7 +76,9 @@ class Listing:
 @click.option("--adversarial", is_flag=True, default=None, help="Only adversarial fixtures.")
 @prints_result
 @pass_env
-def list_fixtures(env: Env, status: str | None, kind: str | None, adversarial: bool | None) -> Listing:
+def list_fixtures(
+    env: Env, status: str | None, kind: str | None, adversarial: bool | None
+) -> Listing:
     """List fixtures, optionally filtered.
 
     Example: curator list --status active --kind document
@@ -83,7 +88,9 @@ def list_fixtures(env: Env, status: str | None, kind: str | None, adversarial: b
 
 @click.command()
 @click.argument("fixture_id", metavar="ID")
-@click.option("--text", "with_text", is_flag=True, help="Also print the content: every page, or every post.")
+@click.option(
+    "--text", "with_text", is_flag=True, help="Also print the content: every page, or every post."
+)
 @prints_result
 @pass_env
 def show(env: Env, fixture_id: str, with_text: bool) -> FixtureView:
@@ -106,10 +113,17 @@ class Validation:
         return 1 if self.findings else 0
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": not self.findings, "fixtures": self.fixtures, "problems": [f.as_dict() for f in self.findings]}
+        return {
+            "ok": not self.findings,
+            "fixtures": self.fixtures,
+            "problems": [f.as_dict() for f in self.findings],
+        }
 
     def render(self) -> str:
-        return "\n".join(f"{f.fixture}: {f.problem}" for f in self.findings) or f"ok: {self.fixtures} fixtures valid"
+        return (
+            "\n".join(f"{f.fixture}: {f.problem}" for f in self.findings)
+            or f"ok: {self.fixtures} fixtures valid"
+        )
 
 
 @click.command()

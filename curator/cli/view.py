@@ -19,12 +19,23 @@ _FILE = click.Path(path_type=Path, dir_okay=False)
 @click.command()
 @click.argument("evals", metavar="EVALS.jsonl", type=_FILE)
 @click.option("--failures-only", is_flag=True, help="Start with only what did not pass.")
-@click.option("--compare", "old", metavar="OLD.jsonl", type=_FILE,
-              help="An earlier run: regressed, fixed, new, dropped, still failing (same fixture content only).")
-@click.option("--check", is_flag=True, help="No app: print the counts and failures; exit 1 on any failure.")
-@click.option("--comment", metavar="FILE", type=_FILE, help="No app: write a Markdown PR comment to FILE.")
+@click.option(
+    "--compare",
+    "old",
+    metavar="OLD.jsonl",
+    type=_FILE,
+    help="An earlier run: regressed, fixed, new, dropped, still failing (same fixture content only).",
+)
+@click.option(
+    "--check", is_flag=True, help="No app: print the counts and failures; exit 1 on any failure."
+)
+@click.option(
+    "--comment", metavar="FILE", type=_FILE, help="No app: write a Markdown PR comment to FILE."
+)
 @prints_result
-def view(evals: Path, failures_only: bool, old: Path | None, check: bool, comment: Path | None) -> ViewReport:
+def view(
+    evals: Path, failures_only: bool, old: Path | None, check: bool, comment: Path | None
+) -> ViewReport:
     """Browse an eval run: counts, a TEST | RUBRIC | RESULT | SCORE table, details.
 
     Keys: up/down or j/k move, Enter opens a test, Esc goes back, f failures

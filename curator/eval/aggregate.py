@@ -25,13 +25,22 @@ def fold(runs: Sequence[RunResult]) -> Prediction:
     labels = first.item.labels
     types = {name: label.type for name, label in labels.fields.items()} if labels else {}
     names = list(types) + sorted({n for r in runs for n in r.prediction.fields} - set(types))
-    majority = {name: _majority_field([r.prediction.fields.get(name) for r in runs], types.get(name, "text"))
-                for name in names}
+    majority = {
+        name: _majority_field(
+            [r.prediction.fields.get(name) for r in runs], types.get(name, "text")
+        )
+        for name in names
+    }
     fields = {name: prediction for name, prediction in majority.items() if prediction is not None}
-    rubrics = [_majority_verdict([r.prediction.rubrics[i] for r in runs]) for i in range(len(first.prediction.rubrics))]
+    rubrics = [
+        _majority_verdict([r.prediction.rubrics[i] for r in runs])
+        for i in range(len(first.prediction.rubrics))
+    ]
     metrics: dict[str, float] = {}
     for name in ("context_recall", "faithfulness", "answer_relevancy"):
-        values = [getattr(r.prediction.metrics, name) for r in runs if r.prediction.metrics is not None]
+        values = [
+            getattr(r.prediction.metrics, name) for r in runs if r.prediction.metrics is not None
+        ]
         present = [v for v in values if v is not None]
         if present:
             metrics[name] = fmean(present)
@@ -40,8 +49,11 @@ def fold(runs: Sequence[RunResult]) -> Prediction:
         fields=fields,
         rubrics=rubrics,
         metrics=PredictionMetrics(**metrics) if metrics else None,
-        runs=RunStats(repetitions=len(runs), passed=sum(r.passed for r in runs),
-                      errors=sum(r.error is not None for r in runs)),
+        runs=RunStats(
+            repetitions=len(runs),
+            passed=sum(r.passed for r in runs),
+            errors=sum(r.error is not None for r in runs),
+        ),
     )
 
 
@@ -53,7 +65,11 @@ def _majority_field(given: list[FieldPrediction | None], field_type: str) -> Fie
     key = max(groups, key=lambda k: len(groups[k]))
     chosen = groups[key]
     if key is None:
-        return None if all(p is None for p in chosen) else FieldPrediction(value=None, confidence=_mean_confidence(chosen))
+        return (
+            None
+            if all(p is None for p in chosen)
+            else FieldPrediction(value=None, confidence=_mean_confidence(chosen))
+        )
     representative = next(p for p in chosen if p is not None)
     return FieldPrediction(value=representative.value, confidence=_mean_confidence(chosen))
 
@@ -77,7 +93,12 @@ def _majority_verdict(verdicts: list[RubricVerdict]) -> RubricVerdict:
     passed = sum(v.passed for v in verdicts) * 2 > len(verdicts)
     scores = [v.score for v in verdicts if v.score is not None]
     judged = next((v for v in verdicts if v.judge), verdicts[0])
-    return RubricVerdict.model_validate({
-        "rubric": verdicts[0].rubric, "pass": passed, "score": fmean(scores) if scores else None,
-        "judge": judged.judge, "prompt_version": judged.prompt_version,
-    })
+    return RubricVerdict.model_validate(
+        {
+            "rubric": verdicts[0].rubric,
+            "pass": passed,
+            "score": fmean(scores) if scores else None,
+            "judge": judged.judge,
+            "prompt_version": judged.prompt_version,
+        }
+    )

@@ -1,9 +1,9 @@
 """What a system returns: an Answer, or the shorthand a system may use instead.
 
-    Answer(fields={"tenant": "Jordan Blake", "monthly_rent": {"value": "$1,250.00", "confidence": 0.9}})
-    Answer(text="@sam.lee will roll back the deploy.", metrics={"context_recall": 0.9})
-    {"tenant": "Jordan Blake"}      a mapping: the fields
-    "Sam will roll back."           a text: the answer judged on the rubrics
+Answer(fields={"tenant": "Jordan Blake", "monthly_rent": {"value": "$1,250.00", "confidence": 0.9}})
+Answer(text="@sam.lee will roll back the deploy.", metrics={"context_recall": 0.9})
+{"tenant": "Jordan Blake"}      a mapping: the fields
+"Sam will roll back."           a text: the answer judged on the rubrics
 """
 
 from __future__ import annotations
@@ -24,9 +24,13 @@ class BadAnswer(Exception):
 
 @dataclass(frozen=True)
 class Answer:
-    fields: Mapping[str, Any] = field(default_factory=dict)  # name -> value or {"value", "confidence"}
+    fields: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # name -> value or {"value", "confidence"}
     text: str | None = None  # a summary or reply, judged on the fixture's rubrics
-    metrics: Mapping[str, float] = field(default_factory=dict)  # context_recall, answer_relevancy, ...
+    metrics: Mapping[str, float] = field(
+        default_factory=dict
+    )  # context_recall, answer_relevancy, ...
 
     def field_predictions(self) -> dict[str, FieldPrediction]:
         predictions = {}
@@ -40,7 +44,9 @@ class Answer:
 
     def checked_metrics(self) -> dict[str, float]:
         try:
-            return PredictionMetrics.model_validate(dict(self.metrics)).model_dump(exclude_none=True)
+            return PredictionMetrics.model_validate(dict(self.metrics)).model_dump(
+                exclude_none=True
+            )
         except ValidationError as error:
             raise BadAnswer(f"metrics: {first_problem(error)}") from None
 
@@ -52,4 +58,6 @@ def as_answer(returned: object) -> Answer:
         return Answer(text=returned)
     if isinstance(returned, Mapping):
         return Answer(fields=dict(returned))
-    raise BadAnswer(f"a system returns an Answer, a mapping of fields or a text, not {type(returned).__name__}")
+    raise BadAnswer(
+        f"a system returns an Answer, a mapping of fields or a text, not {type(returned).__name__}"
+    )

@@ -70,8 +70,10 @@ def assert_fields(item: EvalItem, prediction: Mapping[str, Any] | Answer) -> Non
         fields = answer.field_predictions()
     except BadAnswer as error:
         raise AssertionError(f"{item.id}: {error}") from None
-    scored = score_fixture(SimpleCase(item.fixture, item.content, item.labels),
-                           Prediction(fixture_id=item.id, fields=fields))
+    scored = score_fixture(
+        SimpleCase(item.fixture, item.content, item.labels),
+        Prediction(fixture_id=item.id, fields=fields),
+    )
     recorder, now = active(), clock.now_iso()
     wrong = []
     for result in scored.items:
@@ -82,24 +84,40 @@ def assert_fields(item: EvalItem, prediction: Mapping[str, Any] | Answer) -> Non
         if not result.right:
             expected = "(absent)" if result.expected_absent else repr(result.expected)
             variants = f" or {', '.join(map(repr, result.variants))}" if result.variants else ""
-            wrong.append(f"{result.name}: expected {expected}{variants}, got {result.predicted!r} "
-                         f"[{', '.join(result.classes)}]")
+            wrong.append(
+                f"{result.name}: expected {expected}{variants}, got {result.predicted!r} "
+                f"[{', '.join(result.classes)}]"
+            )
     if wrong:
         raise AssertionError(f"{item.id}: {len(wrong)} field(s) wrong\n  " + "\n  ".join(wrong))
 
 
-def assert_rubric(item: EvalItem, output: str, rubric: str, *, threshold: float | None = None) -> Verdict:
+def assert_rubric(
+    item: EvalItem, output: str, rubric: str, *, threshold: float | None = None
+) -> Verdict:
     """The judge finds that `output` meets `rubric`: its verdict passes with a score of at
     least `threshold` (the session's, 0.6 by default, as Mattermost's LLMRubricT)."""
     recorder = active()
     if recorder is None or recorder.judge is None:
-        raise RuntimeError("assert_rubric needs a judge: run pytest with --curator-judge rules|openai")
+        raise RuntimeError(
+            "assert_rubric needs a judge: run pytest with --curator-judge rules|openai"
+        )
     needed = recorder.threshold if threshold is None else threshold
     judge = recorder.judge
     case = RubricCase(item.id, item.fixture_sha256, rubric, output, fixture_context(item.content))
     verdict = judge.judge(case)
-    recorder.record(rubric_line(item, rubric, output, verdict, needed, clock.now_iso(),
-                                judge=judge.name, prompt_version=judge.prompt_version))
+    recorder.record(
+        rubric_line(
+            item,
+            rubric,
+            output,
+            verdict,
+            needed,
+            clock.now_iso(),
+            judge=judge.name,
+            prompt_version=judge.prompt_version,
+        )
+    )
     if not verdict.passes(needed):
         why = verdict.error or verdict.reasoning or "no reasoning"
         raise AssertionError(

@@ -45,7 +45,10 @@ class Comparison:
         return sum(1 for change in self.changes if change.group == group)
 
     def header(self) -> str:
-        return " | ".join(f"{self.count(group)} {group}" for group in GROUPS) + f" | {self.unchanged} still passing"
+        return (
+            " | ".join(f"{self.count(group)} {group}" for group in GROUPS)
+            + f" | {self.unchanged} still passing"
+        )
 
     def as_dict(self) -> dict:
         return {**{group: self.count(group) for group in GROUPS}, "still passing": self.unchanged}
@@ -75,12 +78,15 @@ def compare(old: Sequence[Item], new: Sequence[Item]) -> Comparison:
     return Comparison(changes, unchanged)
 
 
-def visible_changes(comparison: Comparison, *, failures_only: bool = False, query: str = "") -> list[Change]:
+def visible_changes(
+    comparison: Comparison, *, failures_only: bool = False, query: str = ""
+) -> list[Change]:
     """The changes the comparison table shows: with failures only, those whose item does not
     pass now (a dropped item does not run now), matching the search."""
     needle = query.strip().lower()
     return [
-        change for change in comparison.changes
+        change
+        for change in comparison.changes
         if not (failures_only and change.new is not None and change.new.passed)
         and (not needle or needle in change.item.text())
     ]

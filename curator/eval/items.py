@@ -69,24 +69,32 @@ def load_items(bundle: str | Path) -> EvalBundle:
     for bundled in load(path):
         fixture, content, labels = bundled.fixture, bundled.content, bundled.labels
         document = isinstance(content, DocumentContent)
-        items.append(EvalItem(
-            id=fixture.id,
-            kind=fixture.kind.value,
-            doc_type=fixture.doc_type,
-            category=fixture.category,
-            adversarial=fixture.adversarial,
-            mutations=tuple(step.name for step in fixture.lineage.mutations) if fixture.lineage else (),
-            parent=fixture.lineage.parent if fixture.lineage else None,
-            fields={name: label.type.value for name, label in labels.fields.items()} if labels else {},
-            pages=tuple(page.text for page in content.pages) if isinstance(content, DocumentContent) else (),
-            thread=None if document else go_export(content, fixture),  # type: ignore[arg-type]
-            rubrics=tuple(rubric.text for rubric in labels.rubrics) if labels else (),
-            bundle_version=manifest.bundle_version,
-            fixture_sha256=line_sha256[fixture.id],
-            fixture=fixture,
-            content=content,
-            labels=labels,
-        ))
+        items.append(
+            EvalItem(
+                id=fixture.id,
+                kind=fixture.kind.value,
+                doc_type=fixture.doc_type,
+                category=fixture.category,
+                adversarial=fixture.adversarial,
+                mutations=tuple(step.name for step in fixture.lineage.mutations)
+                if fixture.lineage
+                else (),
+                parent=fixture.lineage.parent if fixture.lineage else None,
+                fields={name: label.type.value for name, label in labels.fields.items()}
+                if labels
+                else {},
+                pages=tuple(page.text for page in content.pages)
+                if isinstance(content, DocumentContent)
+                else (),
+                thread=None if document else go_export(content, fixture),  # type: ignore[arg-type]
+                rubrics=tuple(rubric.text for rubric in labels.rubrics) if labels else (),
+                bundle_version=manifest.bundle_version,
+                fixture_sha256=line_sha256[fixture.id],
+                fixture=fixture,
+                content=content,
+                labels=labels,
+            )
+        )
     return EvalBundle(path, manifest.bundle_version, manifest.content_sha256, items)
 
 
@@ -101,11 +109,15 @@ def select(
 ) -> list[EvalItem]:
     """The items that match every filter given (an empty filter matches all)."""
     return [
-        item for item in items
+        item
+        for item in items
         if (not kinds or item.kind in kinds)
         and (not categories or item.category in categories)
-        and (not mutations or set(item.mutations) & set(mutations)
-             or ("none" in mutations and not item.mutations))
+        and (
+            not mutations
+            or set(item.mutations) & set(mutations)
+            or ("none" in mutations and not item.mutations)
+        )
         and (not doc_types or item.doc_type in doc_types)
         and (adversarial is None or item.adversarial == adversarial)
     ]

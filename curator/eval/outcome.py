@@ -43,8 +43,9 @@ class RunResult:
         return self.error is None and self.scored.passed
 
 
-def judge_run(item: EvalItem, result: SystemResult, judge: Judge | None, threshold: float,
-              timestamp: str = "") -> RunResult:
+def judge_run(
+    item: EvalItem, result: SystemResult, judge: Judge | None, threshold: float, timestamp: str = ""
+) -> RunResult:
     answer = result.answer
     verdicts: dict[str, Verdict] = {}
     faithfulness = None
@@ -53,33 +54,53 @@ def judge_run(item: EvalItem, result: SystemResult, judge: Judge | None, thresho
         output = answer.text or ""
         if judge is not None:
             for rubric in item.rubrics:
-                verdicts[rubric] = judge.judge(RubricCase(item.id, item.fixture_sha256, rubric, output, context))
+                verdicts[rubric] = judge.judge(
+                    RubricCase(item.id, item.fixture_sha256, rubric, output, context)
+                )
             if item.kind == "thread" and output.strip():
-                faithfulness = judge.faithfulness(RubricCase(item.id, item.fixture_sha256, "", output, context))
+                faithfulness = judge.faithfulness(
+                    RubricCase(item.id, item.fixture_sha256, "", output, context)
+                )
     prediction = run_prediction(item, answer, verdicts, faithfulness, threshold, judge)
     scored = score_fixture(SimpleCase(item.fixture, item.content, item.labels), prediction)
     return RunResult(
-        item=item, answer=answer, error=result.error, system_ms=result.latency_ms, verdicts=verdicts,
-        faithfulness=faithfulness, prediction=prediction, scored=scored,
-        judge=judge.name if judge else None, prompt_version=judge.prompt_version if judge else None,
-        threshold=threshold, timestamp=timestamp,
+        item=item,
+        answer=answer,
+        error=result.error,
+        system_ms=result.latency_ms,
+        verdicts=verdicts,
+        faithfulness=faithfulness,
+        prediction=prediction,
+        scored=scored,
+        judge=judge.name if judge else None,
+        prompt_version=judge.prompt_version if judge else None,
+        threshold=threshold,
+        timestamp=timestamp,
     )
 
 
-def run_prediction(item: EvalItem, answer: Answer | None, verdicts: dict[str, Verdict],
-                   faithfulness: Faithfulness | None, threshold: float, judge: Judge | None) -> Prediction:
+def run_prediction(
+    item: EvalItem,
+    answer: Answer | None,
+    verdicts: dict[str, Verdict],
+    faithfulness: Faithfulness | None,
+    threshold: float,
+    judge: Judge | None,
+) -> Prediction:
     """The predictions line of one run; a failed run predicts nothing and fails its rubrics."""
     metrics = dict(answer.checked_metrics()) if answer is not None else {}
     if faithfulness is not None and faithfulness.score is not None:
         metrics["faithfulness"] = faithfulness.score  # measured beats self-reported
     rubrics = [
-        RubricVerdict.model_validate({
-            "rubric": rubric,
-            "pass": rubric in verdicts and verdicts[rubric].passes(threshold),
-            "score": verdicts[rubric].score if rubric in verdicts else None,
-            "judge": judge.name if judge and rubric in verdicts else None,
-            "prompt_version": judge.prompt_version if judge and rubric in verdicts else None,
-        })
+        RubricVerdict.model_validate(
+            {
+                "rubric": rubric,
+                "pass": rubric in verdicts and verdicts[rubric].passes(threshold),
+                "score": verdicts[rubric].score if rubric in verdicts else None,
+                "judge": judge.name if judge and rubric in verdicts else None,
+                "prompt_version": judge.prompt_version if judge and rubric in verdicts else None,
+            }
+        )
         for rubric in item.rubrics
     ]
     return Prediction(

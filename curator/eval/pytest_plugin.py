@@ -23,35 +23,78 @@ import pytest
 BUNDLE_ENV = "CURATOR_BUNDLE"
 _STATE = pytest.StashKey["_Session"]()
 MARKER = "curator"
-_MARKER_FILTERS = {"kind": "kinds", "category": "categories", "mutation": "mutations", "doc_type": "doc_types"}
+_MARKER_FILTERS = {
+    "kind": "kinds",
+    "category": "categories",
+    "mutation": "mutations",
+    "doc_type": "doc_types",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("curator", "curator: eval tests over a fixture bundle")
-    group.addoption("--curator-bundle", metavar="PATH",
-                    help=f"bundle directory or .tar.gz to parametrise curator_item over (or ${BUNDLE_ENV})")
-    group.addoption("--curator-judge", metavar="NAME", help="judge for assert_rubric: rules or openai")
+    group.addoption(
+        "--curator-bundle",
+        metavar="PATH",
+        help=f"bundle directory or .tar.gz to parametrise curator_item over (or ${BUNDLE_ENV})",
+    )
+    group.addoption(
+        "--curator-judge", metavar="NAME", help="judge for assert_rubric: rules or openai"
+    )
     group.addoption("--curator-judge-model", metavar="MODEL", help="model of the openai judge")
-    group.addoption("--curator-judge-dir", metavar="DIR", help="verdict cache and calibrations folder")
-    group.addoption("--curator-offline", action="store_true", help="replay verdicts from the cache only")
-    group.addoption("--curator-threshold", type=float, metavar="SCORE",
-                    help="score a rubric verdict needs (default: [judge] threshold, 0.6)")
-    group.addoption("--curator-evals", metavar="FILE", default="evals.jsonl",
-                    help="where assertions record evals.jsonl lines (default: ./evals.jsonl)")
-    for name, what in (("category", "category"), ("mutation", "mutation kind ('none': goldens)"),
-                       ("doc-type", "doc type"), ("kind", "kind (document, thread)")):
-        group.addoption(f"--curator-{name}", action="append", default=[], metavar="NAME",
-                        help=f"only fixtures of this {what} (repeatable)")
-    group.addoption("--curator-adversarial", dest="curator_adversarial", action="store_const", const=True,
-                    help="only adversarial fixtures")
-    group.addoption("--curator-golden", dest="curator_adversarial", action="store_const", const=False,
-                    help="only fixtures that are not adversarial")
+    group.addoption(
+        "--curator-judge-dir", metavar="DIR", help="verdict cache and calibrations folder"
+    )
+    group.addoption(
+        "--curator-offline", action="store_true", help="replay verdicts from the cache only"
+    )
+    group.addoption(
+        "--curator-threshold",
+        type=float,
+        metavar="SCORE",
+        help="score a rubric verdict needs (default: [judge] threshold, 0.6)",
+    )
+    group.addoption(
+        "--curator-evals",
+        metavar="FILE",
+        default="evals.jsonl",
+        help="where assertions record evals.jsonl lines (default: ./evals.jsonl)",
+    )
+    for name, what in (
+        ("category", "category"),
+        ("mutation", "mutation kind ('none': goldens)"),
+        ("doc-type", "doc type"),
+        ("kind", "kind (document, thread)"),
+    ):
+        group.addoption(
+            f"--curator-{name}",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help=f"only fixtures of this {what} (repeatable)",
+        )
+    group.addoption(
+        "--curator-adversarial",
+        dest="curator_adversarial",
+        action="store_const",
+        const=True,
+        help="only adversarial fixtures",
+    )
+    group.addoption(
+        "--curator-golden",
+        dest="curator_adversarial",
+        action="store_const",
+        const=False,
+        help="only fixtures that are not adversarial",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", f"{MARKER}(kind=, category=, mutation=, doc_type=, adversarial=): "
-        "narrow the bundle fixtures curator_item runs over")
+        "markers",
+        f"{MARKER}(kind=, category=, mutation=, doc_type=, adversarial=): "
+        "narrow the bundle fixtures curator_item runs over",
+    )
     session = _Session(config)
     config.stash[_STATE] = session
     if session.evals is not None and not _is_worker(config):
@@ -64,8 +107,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     session = metafunc.config.stash[_STATE]
     if session.bundle_path is None:
         reason = f"no bundle: run pytest --curator-bundle PATH (or set ${BUNDLE_ENV})"
-        metafunc.parametrize("curator_item", [pytest.param(None, marks=pytest.mark.skip(reason=reason))],
-                             ids=["no-bundle"], indirect=True)
+        metafunc.parametrize(
+            "curator_item",
+            [pytest.param(None, marks=pytest.mark.skip(reason=reason))],
+            ids=["no-bundle"],
+            indirect=True,
+        )
         return
     from curator.eval.items import select
     from curator.eval.runner import repetitions
@@ -75,11 +122,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         unknown = set(marker.kwargs) - set(_MARKER_FILTERS) - {"adversarial"}
         if unknown:
             raise pytest.UsageError(f"@pytest.mark.{MARKER}: unknown filter {sorted(unknown)[0]!r}")
-        narrowed = {_MARKER_FILTERS[key]: _listed(value) for key, value in marker.kwargs.items()
-                    if key in _MARKER_FILTERS}
+        narrowed = {
+            _MARKER_FILTERS[key]: _listed(value)
+            for key, value in marker.kwargs.items()
+            if key in _MARKER_FILTERS
+        }
         chosen = select(chosen, **narrowed, adversarial=marker.kwargs.get("adversarial"))
     if not chosen:
-        nothing = pytest.param(None, marks=pytest.mark.skip(reason="no fixture of the bundle matches the filters"))
+        nothing = pytest.param(
+            None, marks=pytest.mark.skip(reason="no fixture of the bundle matches the filters")
+        )
         metafunc.parametrize("curator_item", [nothing], ids=["no-fixture"], indirect=True)
         return
     repeat = repetitions(None)
@@ -117,9 +169,13 @@ class _Session:
 
     def filters(self) -> dict[str, Any]:
         option = self.config.getoption
-        return {"categories": option("curator_category"), "mutations": option("curator_mutation"),
-                "doc_types": option("curator_doc_type"), "kinds": option("curator_kind"),
-                "adversarial": option("curator_adversarial")}
+        return {
+            "categories": option("curator_category"),
+            "mutations": option("curator_mutation"),
+            "doc_types": option("curator_doc_type"),
+            "kinds": option("curator_kind"),
+            "adversarial": option("curator_adversarial"),
+        }
 
     def items(self) -> list[Any]:
         if self._items is None:
@@ -147,9 +203,14 @@ class _Session:
 
                 folder = option("curator_judge_dir")
                 try:
-                    judge = open_judge(option("curator_judge"), model=option("curator_judge_model"),
-                                       settings=settings, offline=option("curator_offline"),
-                                       folder=Path(folder) if folder else None, store_root=root)
+                    judge = open_judge(
+                        option("curator_judge"),
+                        model=option("curator_judge_model"),
+                        settings=settings,
+                        offline=option("curator_offline"),
+                        folder=Path(folder) if folder else None,
+                        store_root=root,
+                    )
                 except CuratorError as error:
                     raise pytest.UsageError(f"--curator-judge: {error}") from None
             threshold = option("curator_threshold")
@@ -182,9 +243,12 @@ def _read_parts(parts: Path) -> list[Any]:
 
     if not parts.is_dir():
         return []
-    return [EvalLine.model_validate_json(raw)
-            for path in sorted(parts.glob("*.jsonl"))
-            for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
+    return [
+        EvalLine.model_validate_json(raw)
+        for path in sorted(parts.glob("*.jsonl"))
+        for raw in path.read_text(encoding="utf-8").splitlines()
+        if raw.strip()
+    ]
 
 
 def _clear(parts: Path) -> None:

@@ -35,58 +35,109 @@ def run_lines(run: RunResult) -> list[EvalLine]:
     lines = []
     for scored in run.scored.items:
         if scored.kind == "field":
-            lines.append(field_line(run.item, scored, run.timestamp, error=run.error, latency_ms=run.system_ms))
+            lines.append(
+                field_line(
+                    run.item, scored, run.timestamp, error=run.error, latency_ms=run.system_ms
+                )
+            )
         else:
             verdict = run.verdicts.get(scored.name)
-            lines.append(rubric_line(run.item, scored.name, run.answer.text if run.answer else None, verdict,
-                                     run.threshold, run.timestamp, judge=run.judge,
-                                     prompt_version=run.prompt_version, error=run.error))
+            lines.append(
+                rubric_line(
+                    run.item,
+                    scored.name,
+                    run.answer.text if run.answer else None,
+                    verdict,
+                    run.threshold,
+                    run.timestamp,
+                    judge=run.judge,
+                    prompt_version=run.prompt_version,
+                    error=run.error,
+                )
+            )
     return lines
 
 
-def field_line(item: EvalItem, scored: ItemResult, timestamp: str, *, error: str | None = None,
-               latency_ms: float | None = None) -> EvalLine:
+def field_line(
+    item: EvalItem,
+    scored: ItemResult,
+    timestamp: str,
+    *,
+    error: str | None = None,
+    latency_ms: float | None = None,
+) -> EvalLine:
     expected = "(absent)" if scored.expected_absent else scored.expected or ""
     classes = ", ".join(scored.classes)
-    return EvalLine.model_validate({
+    return EvalLine.model_validate(
+        {
+            **_about(item, timestamp),
+            "rubric": f"{scored.name} = {expected}",
+            "output": scored.predicted or "",
+            "reasoning": error or (scored.outcome + (f": {classes}" if classes else "")),
+            "score": FIELD_SCORE[scored.right],
+            "pass": scored.right,
+            "kind": "field",
+            "field": scored.name,
+            "expected": None if scored.expected_absent else scored.expected,
+            "failure_class": ("system_error" if error else scored.classes[0])
+            if not scored.right
+            else None,
+            "error": error,
+            "latency_ms": latency_ms,
+        }
+    )
+
+
+def rubric_line(
+    item: EvalItem,
+    rubric: str,
+    output: str | None,
+    verdict: Verdict | None,
+    threshold: float,
+    timestamp: str,
+    *,
+    judge: str | None,
+    prompt_version: str | None,
+    error: str | None = None,
+) -> EvalLine:
+    data: dict[str, object] = {
         **_about(item, timestamp),
-        "rubric": f"{scored.name} = {expected}",
-        "output": scored.predicted or "",
-        "reasoning": error or (scored.outcome + (f": {classes}" if classes else "")),
-        "score": FIELD_SCORE[scored.right],
-        "pass": scored.right,
-        "kind": "field",
-        "field": scored.name,
-        "expected": None if scored.expected_absent else scored.expected,
-        "failure_class": ("system_error" if error else scored.classes[0]) if not scored.right else None,
-        "error": error,
-        "latency_ms": latency_ms,
-    })
-
-
-def rubric_line(item: EvalItem, rubric: str, output: str | None, verdict: Verdict | None, threshold: float,
-                timestamp: str, *, judge: str | None, prompt_version: str | None,
-                error: str | None = None) -> EvalLine:
-    data: dict[str, object] = {**_about(item, timestamp), "rubric": rubric, "output": output or "",
-                               "kind": "rubric", "judge": judge, "prompt_version": prompt_version}
+        "rubric": rubric,
+        "output": output or "",
+        "kind": "rubric",
+        "judge": judge,
+        "prompt_version": prompt_version,
+    }
     if verdict is None:
         reason = error or "not judged"
-        return EvalLine.model_validate({**data, "reasoning": reason, "score": 0.0, "pass": False,
-                                        "failure_class": "system_error" if error else None, "error": reason})
-    return EvalLine.model_validate({
-        **data,
-        "reasoning": verdict.reasoning or (verdict.error or ""),
-        "score": verdict.score,
-        "pass": verdict.passes(threshold),
-        "evidence": verdict.evidence or None,
-        "verified": verdict.verified,
-        # A verdict that passes with a score below the threshold failed on its score alone.
-        "failure_class": None if verdict.passes(threshold) else verdict.failure_class or "low_score",
-        "error": verdict.error,
-        "latency_ms": verdict.latency_ms,
-        "prompt_tokens": verdict.prompt_tokens,
-        "completion_tokens": verdict.completion_tokens,
-    })
+        return EvalLine.model_validate(
+            {
+                **data,
+                "reasoning": reason,
+                "score": 0.0,
+                "pass": False,
+                "failure_class": "system_error" if error else None,
+                "error": reason,
+            }
+        )
+    return EvalLine.model_validate(
+        {
+            **data,
+            "reasoning": verdict.reasoning or (verdict.error or ""),
+            "score": verdict.score,
+            "pass": verdict.passes(threshold),
+            "evidence": verdict.evidence or None,
+            "verified": verdict.verified,
+            # A verdict that passes with a score below the threshold failed on its score alone.
+            "failure_class": None
+            if verdict.passes(threshold)
+            else verdict.failure_class or "low_score",
+            "error": verdict.error,
+            "latency_ms": verdict.latency_ms,
+            "prompt_tokens": verdict.prompt_tokens,
+            "completion_tokens": verdict.completion_tokens,
+        }
+    )
 
 
 def render(lines: Iterable[EvalLine]) -> str:

@@ -72,9 +72,22 @@ class Item:
     def text(self) -> str:
         """Everything search looks in."""
         line = self.line
-        parts = [line.name, line.rubric, line.output, line.reasoning, self.category, self.mutation,
-                 line.fixture_id, line.parent, line.evidence, line.error, line.failure_class, line.field,
-                 line.expected, self.result]
+        parts = [
+            line.name,
+            line.rubric,
+            line.output,
+            line.reasoning,
+            self.category,
+            self.mutation,
+            line.fixture_id,
+            line.parent,
+            line.evidence,
+            line.error,
+            line.failure_class,
+            line.field,
+            line.expected,
+            self.result,
+        ]
         return "\n".join(part for part in parts if part).lower()
 
 
@@ -89,8 +102,10 @@ class Counts:
 
     def header(self) -> str:
         """Mattermost's header, with curator's flaky and error counts."""
-        return (f"{self.tests} tests | {self.passed} passed | {self.failed} failed | "
-                f"{self.flaky} flaky | {self.errors} errors")
+        return (
+            f"{self.tests} tests | {self.passed} passed | {self.failed} failed | "
+            f"{self.flaky} flaky | {self.errors} errors"
+        )
 
 
 def items_of(lines: Iterable[EvalLine]) -> list[Item]:
@@ -98,7 +113,10 @@ def items_of(lines: Iterable[EvalLine]) -> list[Item]:
     grouped: dict[tuple[str, str], list[EvalLine]] = {}
     for line in lines:
         grouped.setdefault(item_key(line), []).append(line)
-    found = [Item(key, tuple(sorted(group, key=lambda line: line.run_number))) for key, group in grouped.items()]
+    found = [
+        Item(key, tuple(sorted(group, key=lambda line: line.run_number)))
+        for key, group in grouped.items()
+    ]
     return sorted(found, key=lambda item: (item.name, item.rubric, item.key))
 
 
@@ -114,7 +132,9 @@ def counts(items: Sequence[Item]) -> Counts:
         failed=by_result["fail"],
         flaky=by_result["flaky"],
         errors=by_result["error"],
-        repetitions=max((len({line.run_number for line in item.lines}) for item in items), default=0),
+        repetitions=max(
+            (len({line.run_number for line in item.lines}) for item in items), default=0
+        ),
     )
 
 
@@ -122,7 +142,8 @@ def visible(items: Sequence[Item], *, failures_only: bool = False, query: str = 
     """The items the table shows: failures only (anything but pass), matching the search."""
     needle = query.strip().lower()
     return [
-        item for item in items
+        item
+        for item in items
         if not (failures_only and item.passed) and (not needle or needle in item.text())
     ]
 
@@ -147,7 +168,11 @@ def pass_rates(items: Sequence[Item], by: str) -> list[PassRate]:
     totals: Counter[str] = Counter()
     passed: Counter[str] = Counter()
     for item in items:
-        groups = [item.category] if by == "category" else sorted(set(item.line.mutations)) or [NO_MUTATION]
+        groups = (
+            [item.category]
+            if by == "category"
+            else sorted(set(item.line.mutations)) or [NO_MUTATION]
+        )
         for group in groups:
             totals[group] += 1
             passed[group] += item.passed

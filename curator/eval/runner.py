@@ -50,10 +50,16 @@ class EvalRun:
     @property
     def flaky(self) -> list[str]:
         """Fixtures that passed in some runs and failed in others."""
-        return [p.fixture_id for p in self.predictions if p.runs and 0 < p.runs.passed < p.runs.repetitions]
+        return [
+            p.fixture_id
+            for p in self.predictions
+            if p.runs and 0 < p.runs.passed < p.runs.repetitions
+        ]
 
     def pass_rates(self) -> dict[str, float]:
-        return {p.fixture_id: p.runs.passed / p.runs.repetitions for p in self.predictions if p.runs}
+        return {
+            p.fixture_id: p.runs.passed / p.runs.repetitions for p in self.predictions if p.runs
+        }
 
     def summary(self) -> dict[str, Any]:
         items = [item for run in self.runs for item in run.scored.items]
@@ -83,8 +89,10 @@ class EvalRun:
             f"{s['items_right']}/{s['items']} items right, mean pass rate {_rate(s['pass_rate'])}",
         ]
         if s["judge"]:
-            lines.append(f"  judge {s['judge']}: {s['judge_calls']} call(s), {s['judge_cached']} cached, "
-                         f"{s['judge_errors']} error(s)")
+            lines.append(
+                f"  judge {s['judge']}: {s['judge_calls']} call(s), {s['judge_cached']} cached, "
+                f"{s['judge_errors']} error(s)"
+            )
         if s["system_errors"]:
             lines.append(f"  system errors: {s['system_errors']} run(s) (see evals.jsonl)")
         for fixture_id, rate in s["pass_rates"].items():
@@ -123,7 +131,9 @@ def run_eval(
 ) -> EvalRun:
     chosen = list(items if items is not None else bundle.items)
     if judge is None and any(item.rubrics for item in chosen):
-        raise CuratorError("the bundle has fixtures with rubrics: choose a judge with --judge rules|openai")
+        raise CuratorError(
+            "the bundle has fixtures with rubrics: choose a judge with --judge rules|openai"
+        )
     tasks = [item.for_run(number) for item in chosen for number in range(repeat)]
 
     def evaluate(item: EvalItem) -> RunResult:
@@ -151,7 +161,9 @@ def run_eval(
 
 
 def write_outputs(run: EvalRun, out: Path) -> list[Path]:
-    predictions = "".join(p.model_dump_json(by_alias=True, exclude_none=True) + "\n" for p in run.predictions)
+    predictions = "".join(
+        p.model_dump_json(by_alias=True, exclude_none=True) + "\n" for p in run.predictions
+    )
     atomic.write_text(out / PREDICTIONS_FILE, predictions)
     records.write(out / EVALS_FILE, run.lines)
     return [out / PREDICTIONS_FILE, out / EVALS_FILE]

@@ -40,7 +40,9 @@ def load_system(spec: str) -> System:
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # the user's module: any import failure is bad input
-        raise CuratorError(f"--system {spec!r}: cannot import {module_name}: {type(error).__name__}: {error}") from None
+        raise CuratorError(
+            f"--system {spec!r}: cannot import {module_name}: {type(error).__name__}: {error}"
+        ) from None
     system = getattr(module, attribute, None)
     if not callable(system):
         raise CuratorError(f"--system {spec!r}: {module_name} has no function {attribute}")

@@ -41,7 +41,9 @@ from curator.model import (
 )
 from curator.store import Store, fixture_id
 
-SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "document"} | dict.fromkeys(IMAGE_SUFFIXES, "document")
+SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "document"} | dict.fromkeys(
+    IMAGE_SUFFIXES, "document"
+)
 KNOWN = ".json, .jsonl, .pdf, .png, .jpg or .tif"
 T = TypeVar("T")
 
@@ -64,10 +66,16 @@ class ImportReport:
         lines = []
         for item in self.created:
             what = item["doc_type"] or item["kind"]
-            extra = f", suggested {', '.join(item['suggested_fields'])}" if item["suggested_fields"] else ""
+            extra = (
+                f", suggested {', '.join(item['suggested_fields'])}"
+                if item["suggested_fields"]
+                else ""
+            )
             lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
         for item in self.skipped:
-            lines.append(f"skipped {item['source']}: already imported as {item['already_imported_as']}")
+            lines.append(
+                f"skipped {item['source']}: already imported as {item['already_imported_as']}"
+            )
         summary = f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported"
         lines.append(summary + (f", {len(self.failed)} failed" if self.failed else ""))
         return "\n".join(lines)
@@ -134,8 +142,15 @@ def import_sources(
         if read is not None:
             raws.append(read)
     todo = _new_sources(store, raws, report)
-    parsed = _parse(todo, outcomes, limits, ocr=ocr, split_threads=split_threads, workers=workers,
-                    progress=progress)
+    parsed = _parse(
+        todo,
+        outcomes,
+        limits,
+        ocr=ocr,
+        split_threads=split_threads,
+        workers=workers,
+        progress=progress,
+    )
     if not parsed:
         return report
     author = author or default_author()
@@ -148,12 +163,31 @@ def import_sources(
         raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
         for raw, items in parsed:
             if raw.sha256 in raced:
-                report.skipped.append({"source": raw.name, "sha256": raw.sha256,
-                                       "already_imported_as": raced[raw.sha256]})
+                report.skipped.append(
+                    {
+                        "source": raw.name,
+                        "sha256": raw.sha256,
+                        "already_imported_as": raced[raw.sha256],
+                    }
+                )
                 continue
-            built = outcomes.attempt(raw.name, lambda raw=raw, items=items: [  # type: ignore[misc]
-                _build(store, raw, item, vault, doc_type=doc_type, category=category, rubrics=rubrics,
-                       author=author, keep=kept) for item in items])
+            built = outcomes.attempt(
+                raw.name,
+                lambda raw=raw, items=items: [  # type: ignore[misc]
+                    _build(
+                        store,
+                        raw,
+                        item,
+                        vault,
+                        doc_type=doc_type,
+                        category=category,
+                        rubrics=rubrics,
+                        author=author,
+                        keep=kept,
+                    )
+                    for item in items
+                ],
+            )
             for fixture, content, revisions in built or []:
                 txn.create_fixture(fixture, content, revisions)
                 created.append((raw.name, fixture, content, revisions))  # the user's own file name
@@ -162,8 +196,10 @@ def import_sources(
     for source_name, fixture, content, revisions in created:
         summary = _summary(source_name, fixture, content, revisions)
         if isinstance(content, DocumentContent) and fixture.doc_type is None:
-            summary["warnings"] = [*summary["warnings"], f"{source_name}: "
-                                   + no_type_guessed(content, store.config, fixture.id)]
+            summary["warnings"] = [
+                *summary["warnings"],
+                f"{source_name}: " + no_type_guessed(content, store.config, fixture.id),
+            ]
         report.created.append(summary)
     return report
 
@@ -171,8 +207,11 @@ def import_sources(
 def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
     kind = _kind_of(path)
     json_kind = kind in ("thread", "chat")
-    raw = read_source(path, limits.json_bytes if json_kind else limits.file_bytes,
-                      "max_json_mb" if json_kind else "max_file_mb")
+    raw = read_source(
+        path,
+        limits.json_bytes if json_kind else limits.file_bytes,
+        "max_json_mb" if json_kind else "max_file_mb",
+    )
     if kind == "document":
         check_document(raw, limits)
     elif kind == "thread":
@@ -180,8 +219,11 @@ def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
     return raw, kind
 
 
-def _new_sources(store: Store, raws: list[tuple[RawSource, str]], report: ImportReport,
-                 ) -> list[tuple[RawSource, str]]:
+def _new_sources(
+    store: Store,
+    raws: list[tuple[RawSource, str]],
+    report: ImportReport,
+) -> list[tuple[RawSource, str]]:
     """The sources not imported before (into the store, or earlier in this run)."""
     in_store = store.find_by_sources(raw.sha256 for raw, _ in raws) if raws else {}
     todo: list[tuple[RawSource, str]] = []
@@ -190,21 +232,42 @@ def _new_sources(store: Store, raws: list[tuple[RawSource, str]], report: Import
         # A source seen earlier in this run is named by its file, one in the store by its fixture.
         earlier = in_store.get(raw.sha256) or seen.get(raw.sha256)
         if earlier:
-            report.skipped.append({"source": raw.name, "sha256": raw.sha256, "already_imported_as": earlier})
+            report.skipped.append(
+                {"source": raw.name, "sha256": raw.sha256, "already_imported_as": earlier}
+            )
             continue
         seen[raw.sha256] = raw.name
         todo.append((raw, kind))
     return todo
 
 
-def _parse(todo: list[tuple[RawSource, str]], outcomes: _Outcomes, limits: LimitSettings, *, ocr: str,
-           split_threads: bool, workers: int | None, progress: bool) -> list[tuple[RawSource, list[Parsed]]]:
+def _parse(
+    todo: list[tuple[RawSource, str]],
+    outcomes: _Outcomes,
+    limits: LimitSettings,
+    *,
+    ocr: str,
+    split_threads: bool,
+    workers: int | None,
+    progress: bool,
+) -> list[tuple[RawSource, list[Parsed]]]:
     """Each source with the fixtures-to-be it yields, in order; failures as `outcomes` says."""
     # Documents are read together so their OCR pages share one pool of workers.
     documents = [raw for raw, kind in todo if kind == "document"]
-    read = dict(zip([id(raw) for raw in documents],
-                    parse_documents(documents, ocr=ocr, workers=workers, progress=progress, limits=limits,
-                                    keep_going=outcomes.keep_going), strict=True))
+    read = dict(
+        zip(
+            [id(raw) for raw in documents],
+            parse_documents(
+                documents,
+                ocr=ocr,
+                workers=workers,
+                progress=progress,
+                limits=limits,
+                keep_going=outcomes.keep_going,
+            ),
+            strict=True,
+        )
+    )
     parsed: list[tuple[RawSource, list[Parsed]]] = []
     for raw, kind in todo:
         if kind == "document":
@@ -214,11 +277,19 @@ def _parse(todo: list[tuple[RawSource, str]], outcomes: _Outcomes, limits: Limit
                 continue
             items: list[Parsed] | None = [result]
         elif kind == "chat":
-            items = outcomes.attempt(raw.name, lambda raw=raw: parse_chat_jsonl(  # type: ignore[misc]
-                raw, split_threads=split_threads, limits=limits))
+            items = outcomes.attempt(
+                raw.name,
+                lambda raw=raw: parse_chat_jsonl(  # type: ignore[misc]
+                    raw, split_threads=split_threads, limits=limits
+                ),
+            )
         else:
-            items = outcomes.attempt(raw.name, lambda raw=raw: parse_thread_export(  # type: ignore[misc]
-                raw, split_threads=split_threads, limits=limits))
+            items = outcomes.attempt(
+                raw.name,
+                lambda raw=raw: parse_thread_export(  # type: ignore[misc]
+                    raw, split_threads=split_threads, limits=limits
+                ),
+            )
         if items:
             parsed.append((raw, items))
     return parsed
@@ -232,7 +303,9 @@ def expand(sources: Sequence[str | Path]) -> list[Path]:
     for source in sources:
         path = Path(source)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+            files = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+            )
             if not files:
                 raise CuratorError(f"{path}: no {KNOWN} files in this folder")
             found.extend(files)
@@ -256,30 +329,49 @@ def read_rubric_file(path: str | Path) -> list[str]:
         text = raw.data.decode("utf-8")
     except UnicodeDecodeError:
         raise CuratorError(f"{raw.name}: rubric file is not UTF-8 text") from None
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
-def _check_options(store: Store, doc_type: str | None, category: str, rubrics: Sequence[str], ocr: str) -> None:
+def _check_options(
+    store: Store, doc_type: str | None, category: str, rubrics: Sequence[str], ocr: str
+) -> None:
     config = store.config
     if doc_type is not None:
         lookup_doc_type(config, doc_type)
     if config.store.categories and category not in config.store.categories:
-        raise CuratorError(f"unknown category {category!r} (known: {', '.join(config.store.categories)})")
+        raise CuratorError(
+            f"unknown category {category!r} (known: {', '.join(config.store.categories)})"
+        )
     if ocr not in OCR_MODES:
         raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
     if any(not text.strip() for text in rubrics):
         raise CuratorError("a rubric cannot be empty")
 
 
-def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: str | None,
-           category: str, rubrics: Sequence[str], author: str, keep: Any,
-           ) -> tuple[Fixture, Content, list[LabelRevision]]:
+def _build(
+    store: Store,
+    raw: RawSource,
+    item: Parsed,
+    vault: Any,
+    *,
+    doc_type: str | None,
+    category: str,
+    rubrics: Sequence[str],
+    author: str,
+    keep: Any,
+) -> tuple[Fixture, Content, list[LabelRevision]]:
     config = store.config
     content = item.content
     revisions: list[LabelRevision] = []
     chosen = None
     spec = None
-    if isinstance(content, DocumentContent):  # doc types and their suggested fields are documents' alone
+    if isinstance(
+        content, DocumentContent
+    ):  # doc types and their suggested fields are documents' alone
         chosen = doc_type or guess_doc_type(content, config)
         if chosen:
             spec = config.doc_types[chosen]
@@ -288,8 +380,18 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
                 revisions.append(suggestion)
     if rubrics:
         previous = revisions[-1] if revisions else None
-        revisions.append(revise(config, chosen, content, previous, add_rubrics=rubrics, author=author,
-                                source="manual", reason="rubrics given at import"))
+        revisions.append(
+            revise(
+                config,
+                chosen,
+                content,
+                previous,
+                add_rubrics=rubrics,
+                author=author,
+                source="manual",
+                reason="rubrics given at import",
+            )
+        )
     anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
     content, revisions = anonymised.content, list(anonymised.revisions)
     title = _title(content, chosen)
@@ -302,10 +404,16 @@ def _build(store: Store, raw: RawSource, item: Parsed, vault: Any, *, doc_type: 
         title=title,
         created_at=clock.now_iso(),
         # The base name only, and through the anonymiser: file names can name people too.
-        provenance=Provenance(source_sha256=raw.sha256, source_name=anonymise_name(raw.name, vault, keep),
-                              importer=item.importer, imported_at=clock.now_iso(),
-                              vault_id=vault.fingerprint, vault_entries=len(vault), kept=sorted(anonymised.kept.terms),
-                              kept_hosts=sorted(anonymised.kept.hosts)),
+        provenance=Provenance(
+            source_sha256=raw.sha256,
+            source_name=anonymise_name(raw.name, vault, keep),
+            importer=item.importer,
+            imported_at=clock.now_iso(),
+            vault_id=vault.fingerprint,
+            vault_entries=len(vault),
+            kept=sorted(anonymised.kept.terms),
+            kept_hosts=sorted(anonymised.kept.hosts),
+        ),
         warnings=warnings,
     )
     return fixture, content, revisions
@@ -322,7 +430,9 @@ def _title(content: Content, doc_type: str | None) -> str:
         return doc_type or "document"
     export = content.export
     # System posts ("joined the channel") are not conversation roots.
-    roots = [p for p in export.ordered_posts() if not p.root_id and not p.type.startswith("system_")]
+    roots = [
+        p for p in export.ordered_posts() if not p.root_id and not p.type.startswith("system_")
+    ]
     channel = str(export.channel.get("display_name") or export.channel.get("name") or "channel")
     if len(roots) == 1 and not content.orphan_post_ids:
         lines = roots[0].message.strip().splitlines()
@@ -332,8 +442,9 @@ def _title(content: Content, doc_type: str | None) -> str:
     return f"{channel} channel"
 
 
-def _summary(source_name: str, fixture: Fixture, content: Content,
-             revisions: list[LabelRevision]) -> dict[str, Any]:
+def _summary(
+    source_name: str, fixture: Fixture, content: Content, revisions: list[LabelRevision]
+) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "id": fixture.id,
         "source": source_name,
@@ -348,7 +459,12 @@ def _summary(source_name: str, fixture: Fixture, content: Content,
     # what an importer wants to see differs per kind: pages with their origin, or post counts
     if isinstance(content, DocumentContent):
         summary["pages"] = [
-            {"number": p.number, "origin": p.origin, "ocr_confidence": p.ocr_confidence, "language": p.language}
+            {
+                "number": p.number,
+                "origin": p.origin,
+                "ocr_confidence": p.ocr_confidence,
+                "language": p.language,
+            }
             for p in content.pages
         ]
     else:

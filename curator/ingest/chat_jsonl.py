@@ -28,15 +28,22 @@ from curator.model import ChatMessage, LimitSettings
 IMPORTER = "chat-jsonl"
 # A Mattermost-shaped (26-character) channel id: short ids like "chat" would be
 # pseudonymised as ids and then flagged wherever the word occurs.
-CHANNEL = {"id": "chatlog0000000000000000000", "name": "chat-log", "display_name": "Chat log", "type": "O"}
+CHANNEL = {
+    "id": "chatlog0000000000000000000",
+    "name": "chat-log",
+    "display_name": "Chat log",
+    "type": "O",
+}
 
 
-def parse_chat_jsonl(source: RawSource, *, split_threads: bool = False,
-                     limits: LimitSettings = DEFAULT) -> list[Parsed]:
+def parse_chat_jsonl(
+    source: RawSource, *, split_threads: bool = False, limits: LimitSettings = DEFAULT
+) -> list[Parsed]:
     messages = read_messages(source, limits)
     raw = to_export(messages, source.name)
-    return from_export(raw, validate_export(raw, source.name), IMPORTER, source.name,
-                       split_threads=split_threads)
+    return from_export(
+        raw, validate_export(raw, source.name), IMPORTER, source.name, split_threads=split_threads
+    )
 
 
 def read_messages(source: RawSource, limits: LimitSettings = DEFAULT) -> list[ChatMessage]:
@@ -45,7 +52,9 @@ def read_messages(source: RawSource, limits: LimitSettings = DEFAULT) -> list[Ch
         try:
             message = ChatMessage.model_validate(data)
         except ValidationError as error:
-            raise CuratorError(f"{source.name}:{number}: not a chat message: {first_problem(error)}") from None
+            raise CuratorError(
+                f"{source.name}:{number}: not a chat message: {first_problem(error)}"
+            ) from None
         if message.id is None:
             message.id = f"line-{number}"
         messages.append(message)
@@ -85,8 +94,12 @@ def to_export(messages: list[ChatMessage], name: str) -> dict[str, Any]:
         message_id = post_id(message)
         if message_id in posts:
             # the id itself is not quoted: an error line never echoes input values
-            within = " of one thread" if message.thread is not None and message_id != message.id else ""
-            raise CuratorError(f"{name}: two messages{within} have the same id (ids must be unique)")
+            within = (
+                " of one thread" if message.thread is not None and message_id != message.id else ""
+            )
+            raise CuratorError(
+                f"{name}: two messages{within} have the same id (ids must be unique)"
+            )
         if message.author not in user_ids:
             uid = f"user-{len(user_ids) + 1}"
             user_ids[message.author] = uid
@@ -118,7 +131,11 @@ def post_ids(messages: list[ChatMessage]) -> Callable[[ChatMessage], str]:
 
     def post_id(message: ChatMessage) -> str:
         assert message.id is not None  # read_messages numbers the messages that came without one
-        return f"{message.thread}:{message.id}" if repeated and message.thread is not None else message.id
+        return (
+            f"{message.thread}:{message.id}"
+            if repeated and message.thread is not None
+            else message.id
+        )
 
     return post_id
 
@@ -129,6 +146,10 @@ NAME_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’.-])*")
 def person_name(author: str) -> dict[str, str]:
     """First and last name of an author written as one ("Pieter de Wit"), else nothing."""
     words = author.split()
-    if not 2 <= len(words) <= 4 or not all(NAME_WORD.fullmatch(w) for w in words) or not words[0][0].isupper():
+    if (
+        not 2 <= len(words) <= 4
+        or not all(NAME_WORD.fullmatch(w) for w in words)
+        or not words[0][0].isupper()
+    ):
         return {}
     return {"first_name": words[0], "last_name": " ".join(words[1:])}

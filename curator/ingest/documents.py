@@ -51,38 +51,63 @@ def check_document(source: RawSource, limits: LimitSettings = DEFAULT) -> None:
         pdf.check_pdf(source, limits)
 
 
-def plan_document(source: RawSource, ocr: str = "auto", limits: LimitSettings = DEFAULT,
-                  workers: int | None = None) -> DocumentPlan:
+def plan_document(
+    source: RawSource,
+    ocr: str = "auto",
+    limits: LimitSettings = DEFAULT,
+    workers: int | None = None,
+) -> DocumentPlan:
     if ocr not in OCR_MODES:
         raise CuratorError(f"--ocr must be one of {', '.join(OCR_MODES)}, got {ocr!r}")
     if is_image(source.path):
         if ocr == "never":
-            raise CuratorError(f"{source.name}: an image is read by OCR only; --ocr never leaves it nothing")
+            raise CuratorError(
+                f"{source.name}: an image is read by OCR only; --ocr never leaves it nothing"
+            )
         pages = len(image.frame_sizes(source, limits))
         return DocumentPlan(source, image.IMPORTER, [""] * pages, list(range(pages)))
     texts = pdf.text_layer(source, limits, workers)
-    to_ocr = [i for i, text in enumerate(texts)
-              if ocr == "always" or (ocr == "auto" and not pdf.usable_text(text))]
+    to_ocr = [
+        i
+        for i, text in enumerate(texts)
+        if ocr == "always" or (ocr == "auto" and not pdf.usable_text(text))
+    ]
     pdf.check_page_images(source, to_ocr, limits)
     return DocumentPlan(source, pdf.IMPORTER, texts, to_ocr)
 
 
-def parse_documents(sources: list[RawSource], *, ocr: str = "auto", workers: int | None = None,
-                    progress: bool = False, limits: LimitSettings = DEFAULT,
-                    keep_going: bool = False) -> list[Parsed | CuratorError]:
+def parse_documents(
+    sources: list[RawSource],
+    *,
+    ocr: str = "auto",
+    workers: int | None = None,
+    progress: bool = False,
+    limits: LimitSettings = DEFAULT,
+    keep_going: bool = False,
+) -> list[Parsed | CuratorError]:
     """Several documents, their OCR pages sharing one worker pool; one Parsed each, in order.
 
     The first bad document raises; with `keep_going` its error takes its place instead.
     """
-    plans = [_attempt(lambda source=source: plan_document(source, ocr, limits, workers), keep_going)  # type: ignore[misc]
-             for source in sources]
+    plans = [
+        _attempt(lambda source=source: plan_document(source, ocr, limits, workers), keep_going)  # type: ignore[misc]
+        for source in sources
+    ]
     ready = [plan for plan in plans if isinstance(plan, DocumentPlan)]
     results: list[OcrResult | CuratorError] = []
     if any(plan.to_ocr for plan in ready):
         from curator.ingest.ocr import PageJob, ocr_pages
 
-        jobs = [PageJob(str(plan.source.path), index, plan.importer == image.IMPORTER, limits.max_page_pixels)
-                for plan in ready for index in plan.to_ocr]
+        jobs = [
+            PageJob(
+                str(plan.source.path),
+                index,
+                plan.importer == image.IMPORTER,
+                limits.max_page_pixels,
+            )
+            for plan in ready
+            for index in plan.to_ocr
+        ]
         results = ocr_pages(jobs, workers=workers, progress=progress, keep_going=keep_going)
     pages = iter(results)
     parsed: list[Parsed | CuratorError] = []
@@ -96,8 +121,14 @@ def parse_documents(sources: list[RawSource], *, ocr: str = "auto", workers: int
     return parsed
 
 
-def parse_document(source: RawSource, *, ocr: str = "auto", workers: int | None = None,
-                   progress: bool = False, limits: LimitSettings = DEFAULT) -> Parsed:
+def parse_document(
+    source: RawSource,
+    *,
+    ocr: str = "auto",
+    workers: int | None = None,
+    progress: bool = False,
+    limits: LimitSettings = DEFAULT,
+) -> Parsed:
     """One PDF or image: text layer per page, OCR where `ocr` says, language per page."""
     [parsed] = parse_documents([source], ocr=ocr, workers=workers, progress=progress, limits=limits)
     assert isinstance(parsed, Parsed)  # without keep_going an error is raised
@@ -120,7 +151,9 @@ def finish(plan: DocumentPlan, results: dict[int, OcrResult]) -> Parsed:
         number = index + 1
         if index in results:
             result = results[index]
-            page = Page(number=number, text=result.text, origin="ocr", ocr_confidence=result.confidence)
+            page = Page(
+                number=number, text=result.text, origin="ocr", ocr_confidence=result.confidence
+            )
             warnings += _ocr_warnings(number, result, plan.importer)
         else:
             page = Page(number=number, text=text, origin="text-layer")
@@ -139,6 +172,8 @@ def _ocr_warnings(number: int, result: OcrResult, importer: str) -> list[str]:
         warnings.append(f"page {number}: scanned sideways, turned {result.rotation} degrees")
     if result.kept < 1:
         of = "its size" if importer == image.IMPORTER else "300 dpi"
-        warnings.append(f"page {number}: too large to OCR whole; read at {result.kept:.1%} of {of} "
-                        "([limits] max_page_pixels)")
+        warnings.append(
+            f"page {number}: too large to OCR whole; read at {result.kept:.1%} of {of} "
+            "([limits] max_page_pixels)"
+        )
     return warnings

@@ -31,8 +31,10 @@ def frame_sizes(source: RawSource, limits: LimitSettings = DEFAULT) -> list[tupl
         if width * height == 0:
             raise CuratorError(f"{source.name}: page {number} has no pixels")
         if cost > limits.max_image_mb * MIB:
-            raise CuratorError(f"{source.name}: page {number} ({width} x {height} pixels) decodes to "
-                               f"{too_big(cost, limits.max_image_mb * MIB, 'max_image_mb')}")
+            raise CuratorError(
+                f"{source.name}: page {number} ({width} x {height} pixels) decodes to "
+                f"{too_big(cost, limits.max_image_mb * MIB, 'max_image_mb')}"
+            )
     return [(width, height) for width, height, _ in sizes]
 
 
@@ -43,21 +45,36 @@ def _headers(source: RawSource, limits: LimitSettings) -> list[tuple[int, int, i
     try:
         with _opened(io.BytesIO(source.data)) as image:
             if image.format not in FORMATS:
-                raise CuratorError(f"{source.name}: a {image.format} image; curator reads PNG, JPEG and TIFF")
+                raise CuratorError(
+                    f"{source.name}: a {image.format} image; curator reads PNG, JPEG and TIFF"
+                )
             count = getattr(image, "n_frames", 1)
             if count > limits.max_pages:
-                raise CuratorError(f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
-                                   f"({hint('max_pages')})")
+                raise CuratorError(
+                    f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
+                    f"({hint('max_pages')})"
+                )
             jpeg = image.format in ("JPEG", "MPO")
             sizes = []
             for index in range(count):
                 image.seek(index)
                 width, height = image.size
-                sizes.append((width, height, decoded_bytes(width, height, image.mode, jpeg, limits.max_page_pixels)))
+                sizes.append(
+                    (
+                        width,
+                        height,
+                        decoded_bytes(width, height, image.mode, jpeg, limits.max_page_pixels),
+                    )
+                )
             return sizes
     except UnidentifiedImageError:
         raise CuratorError(f"{source.name}: not a readable PNG, JPEG or TIFF image") from None
-    except (OSError, ValueError, EOFError, SyntaxError) as error:  # Pillow's plugins raise these on damage
+    except (
+        OSError,
+        ValueError,
+        EOFError,
+        SyntaxError,
+    ) as error:  # Pillow's plugins raise these on damage
         raise CuratorError(f"{source.name}: damaged image ({type(error).__name__})") from None
 
 
@@ -125,5 +142,7 @@ def _greyscale(image: Any) -> Any:
 
     samples = np.asarray(image, dtype=np.float64)
     low, high = float(samples.min()), float(samples.max())
-    stretched = (samples - low) * (255.0 / (high - low)) if high > low else np.full(samples.shape, 255.0)
+    stretched = (
+        (samples - low) * (255.0 / (high - low)) if high > low else np.full(samples.shape, 255.0)
+    )
     return Image.fromarray(stretched.astype(np.uint8), "L")

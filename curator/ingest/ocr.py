@@ -160,11 +160,16 @@ def ocr_page(job: PageJob) -> OcrResult:
     """Worker entry point: render (or decode) and OCR one page."""
     image, kept = page_image(job)
     result = ocr_image(image)
-    return result if kept >= 1 else OcrResult(result.text, result.confidence, result.rotation,
-                                              result.skew, round(kept, 3))
+    return (
+        result
+        if kept >= 1
+        else OcrResult(result.text, result.confidence, result.rotation, result.skew, round(kept, 3))
+    )
 
 
-def _checked(run: Callable[[], OcrResult], job: PageJob, keep_going: bool) -> OcrResult | CuratorError:
+def _checked(
+    run: Callable[[], OcrResult], job: PageJob, keep_going: bool
+) -> OcrResult | CuratorError:
     """A page's result, or one clear line naming the file and page whose OCR failed (raised,
     or with `keep_going` returned)."""
     try:
@@ -173,14 +178,21 @@ def _checked(run: Callable[[], OcrResult], job: PageJob, keep_going: bool) -> Oc
         failure = error
     except Exception as error:  # Tesseract missing or crashing, a worker killed, a bad image
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        failure = CuratorError(f"{os.path.basename(job.path)}: OCR of page {job.index + 1} failed: {detail}")
+        failure = CuratorError(
+            f"{os.path.basename(job.path)}: OCR of page {job.index + 1} failed: {detail}"
+        )
     if not keep_going:
         raise failure
     return failure
 
 
-def ocr_pages(jobs: list[PageJob], *, workers: int | None = None, progress: bool = False,
-              keep_going: bool = False) -> list[OcrResult | CuratorError]:
+def ocr_pages(
+    jobs: list[PageJob],
+    *,
+    workers: int | None = None,
+    progress: bool = False,
+    keep_going: bool = False,
+) -> list[OcrResult | CuratorError]:
     """OCR pages in parallel across processes; results in job order.
 
     Pages of several files share one pool, so an import of many one-page scans uses every core.
@@ -204,13 +216,20 @@ def ocr_pages(jobs: list[PageJob], *, workers: int | None = None, progress: bool
     return [r for r in results if r is not None]
 
 
-def _in_pool(jobs: list[PageJob], workers: int, results: list[OcrResult | CuratorError | None], bar: Any,
-             keep_going: bool) -> None:
+def _in_pool(
+    jobs: list[PageJob],
+    workers: int,
+    results: list[OcrResult | CuratorError | None],
+    bar: Any,
+    keep_going: bool,
+) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),)
+    )
     try:
         futures = {pool.submit(ocr_page, job): n for n, job in enumerate(jobs)}
         for future in as_completed(futures):

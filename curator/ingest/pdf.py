@@ -76,8 +76,10 @@ def _check_page_count(source: RawSource, limits: LimitSettings) -> None:
     finally:
         document.close()
     if count > limits.max_pages:
-        raise CuratorError(f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
-                           f"({hint('max_pages')})")
+        raise CuratorError(
+            f"{source.name}: {count} pages is over the limit of {limits.max_pages} "
+            f"({hint('max_pages')})"
+        )
 
 
 def check_page_images(source: RawSource, pages: list[int], limits: LimitSettings = DEFAULT) -> None:
@@ -94,15 +96,21 @@ def check_page_images(source: RawSource, pages: list[int], limits: LimitSettings
             for image in document[index].get_objects(filter=(pdfium_raw.FPDF_PAGEOBJ_IMAGE,)):
                 width, height = image.get_px_size()
                 bits = image.get_metadata().bits_per_pixel  # 0: pdfium cannot tell without decoding
-                cost = width * height * (bits if 0 < bits <= 8 else 32) // 8  # colour is held as 4 bytes
+                cost = (
+                    width * height * (bits if 0 < bits <= 8 else 32) // 8
+                )  # colour is held as 4 bytes
                 if cost > limit:
-                    raise CuratorError(f"{source.name}: page {index + 1} holds a {width} x {height} image that "
-                                       f"decodes to {too_big(cost, limit, 'max_image_mb')}")
+                    raise CuratorError(
+                        f"{source.name}: page {index + 1} holds a {width} x {height} image that "
+                        f"decodes to {too_big(cost, limit, 'max_image_mb')}"
+                    )
     finally:
         document.close()
 
 
-def text_layer(source: RawSource, limits: LimitSettings = DEFAULT, workers: int | None = None) -> list[str]:
+def text_layer(
+    source: RawSource, limits: LimitSettings = DEFAULT, workers: int | None = None
+) -> list[str]:
     """Each page's text layer (may be empty or garbage). A long PDF is parsed in forked
     workers, one per core (`workers` at most), each reading every n-th page of its copy of
     the opened PDF."""
@@ -113,8 +121,12 @@ def text_layer(source: RawSource, limits: LimitSettings = DEFAULT, workers: int 
         if parts < 2:
             return _pages_text(pdf, source.name, range(count))
         texts = [""] * count
-        for k, part in enumerate(forked_map(lambda pages: _pages_text(pdf, source.name, pages),
-                                            [range(k, count, parts) for k in range(parts)])):
+        for k, part in enumerate(
+            forked_map(
+                lambda pages: _pages_text(pdf, source.name, pages),
+                [range(k, count, parts) for k in range(parts)],
+            )
+        ):
             texts[k::parts] = part
         return texts
     finally:
@@ -128,7 +140,9 @@ def _pages_text(pdf, name: str, pages: range) -> list[str]:  # noqa: ANN001 - pd
         try:
             texts.append(page.extract_text(x_tolerance_ratio=WORD_GAP) or "")
         except Exception as error:  # a damaged content stream on one page
-            raise CuratorError(f"{name}: corrupt PDF page {page.page_number} ({type(error).__name__})") from None
+            raise CuratorError(
+                f"{name}: corrupt PDF page {page.page_number} ({type(error).__name__})"
+            ) from None
         page.close()  # frees its parsed objects; long PDFs stay small in memory
     return texts
 

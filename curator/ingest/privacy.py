@@ -50,7 +50,9 @@ def anonymise_one(
     from curator.anonymise.keep import NOTHING_KEPT
 
     try:
-        result = anonymise(content, vault, revisions=revisions, doc_spec=doc_spec, keep=keep or NOTHING_KEPT)
+        result = anonymise(
+            content, vault, revisions=revisions, doc_spec=doc_spec, keep=keep or NOTHING_KEPT
+        )
     except CuratorError as error:
         raise CuratorError(f"{name}: {error}") from None
     if result.leaks:
@@ -74,11 +76,12 @@ def anonymise_name(name: str, vault: Any, keep: Any = None) -> str:
     return anonymise_file_name(name, vault, keep=keep or NOTHING_KEPT)
 
 
-def _check_same_shape(name: str, before: Content,
-                      after: Content) -> None:
+def _check_same_shape(name: str, before: Content, after: Content) -> None:
     """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""
     if before.kind != after.kind:
-        raise CuratorError(f"{name}: the anonymiser changed the kind of content; refusing to import it")
+        raise CuratorError(
+            f"{name}: the anonymiser changed the kind of content; refusing to import it"
+        )
     counts = (len(before.texts()), len(after.texts()))
     if counts[0] != counts[1]:
         raise CuratorError(

@@ -38,7 +38,9 @@ class RawSource:
         return hashlib.sha256(self.data).hexdigest()
 
 
-def read_source(path: Path, max_bytes: int = DEFAULT.file_bytes, setting: str = "max_file_mb") -> RawSource:
+def read_source(
+    path: Path, max_bytes: int = DEFAULT.file_bytes, setting: str = "max_file_mb"
+) -> RawSource:
     """The raw bytes of a source; a missing, unreadable, oversized (checked before reading)
     or empty file, or one that is no regular file (a device, a FIFO), is bad input."""
     data = read_limited(path, max_bytes, setting)

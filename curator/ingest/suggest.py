@@ -48,11 +48,15 @@ def _phrase_patterns(spec: DocTypeSpec) -> list[tuple[str, re.Pattern[str]]]:
     pairs = [(name, phrase) for name, field in spec.fields.items() for phrase in field.labels]
     pairs.sort(key=lambda pair: -len(pair[1]))
     return [
-        (name, re.compile(
-            r"^[ \t]*(?:[-*\u2022][ \t]*)?" + re.escape(phrase)
-            + r"(?:[ \t]*[:\uff1a][ \t]*|[ \t]{2,}|\t[ \t]*)(?P<value>\S.*?)[ \t]*(?:[ \t]{3,}.*)?$",
-            re.IGNORECASE | re.MULTILINE,
-        ))
+        (
+            name,
+            re.compile(
+                r"^[ \t]*(?:[-*\u2022][ \t]*)?"
+                + re.escape(phrase)
+                + r"(?:[ \t]*[:\uff1a][ \t]*|[ \t]{2,}|\t[ \t]*)(?P<value>\S.*?)[ \t]*(?:[ \t]{3,}.*)?$",
+                re.IGNORECASE | re.MULTILINE,
+            ),
+        )
         for name, phrase in pairs
     ]
 
@@ -90,7 +94,9 @@ def suggest_fields(content: DocumentContent, spec: DocTypeSpec) -> dict[str, Fie
             except UnparsableValue:
                 continue
         fields[hit.field] = FieldLabel(
-            type=field_type, value=hit.value, evidence=Span(page=hit.page, start=hit.start, end=hit.end)
+            type=field_type,
+            value=hit.value,
+            evidence=Span(page=hit.page, start=hit.start, end=hit.end),
         )
     return fields
 
@@ -112,8 +118,10 @@ def suggest_revision(content: DocumentContent, spec: DocTypeSpec) -> LabelRevisi
 
 def coverage(content: DocumentContent, config: StoreConfig) -> dict[str, tuple[int, int]]:
     """Per doc type: (fields whose label phrase the document uses, fields of the type)."""
-    return {name: (len({hit.field for hit in find_hits(content, spec)}), len(spec.fields))
-            for name, spec in config.doc_types.items()}
+    return {
+        name: (len({hit.field for hit in find_hits(content, spec)}), len(spec.fields))
+        for name, spec in config.doc_types.items()
+    }
 
 
 def guess_doc_type(content: DocumentContent, config: StoreConfig) -> str | None:
@@ -129,8 +137,12 @@ def guess_doc_type(content: DocumentContent, config: StoreConfig) -> str | None:
 
 def no_type_guessed(content: DocumentContent, config: StoreConfig, fixture_id: str) -> str:
     """Why import could not guess a document's type, and how to give it one."""
-    found = " and ".join(f"{hits} of {total} {name} fields"
-                         for name, (hits, total) in sorted(coverage(content, config).items()))
-    return (f"no document type guessed: its label phrases match {found or 'no doc type of curator.toml'} "
-            f"(a guess needs half of a type's fields, and one clear winner); set one with "
-            f"`curator label set {fixture_id} --doc-type T`")
+    found = " and ".join(
+        f"{hits} of {total} {name} fields"
+        for name, (hits, total) in sorted(coverage(content, config).items())
+    )
+    return (
+        f"no document type guessed: its label phrases match {found or 'no doc type of curator.toml'} "
+        f"(a guess needs half of a type's fields, and one clear winner); set one with "
+        f"`curator label set {fixture_id} --doc-type T`"
+    )

@@ -36,7 +36,9 @@ def check_export_shape(data: Any, name: str) -> dict[str, Any]:
         raise CuratorError(f"{name}: the export has no posts")
     for key, post in posts.items():
         if not isinstance(post, dict):
-            raise CuratorError(f"{name}: posts.{key} is not a post object (got {type(post).__name__})")
+            raise CuratorError(
+                f"{name}: posts.{key} is not a post object (got {type(post).__name__})"
+            )
         if "id" not in post:
             raise CuratorError(f"{name}: posts.{key} has no id")
     return data
@@ -49,8 +51,9 @@ def validate_export(data: dict[str, Any], name: str) -> ThreadExport:
         raise CuratorError(f"{name}: not a valid thread export: {first_problem(error)}") from None
 
 
-def parse_thread_export(source: RawSource, *, split_threads: bool = False,
-                        limits: LimitSettings = DEFAULT) -> list[Parsed]:
+def parse_thread_export(
+    source: RawSource, *, split_threads: bool = False, limits: LimitSettings = DEFAULT
+) -> list[Parsed]:
     """One channel fixture (orphans flagged), or one fixture per thread with split_threads."""
     raw = check_export_shape(load_json(source, limits), source.name)
     export = validate_export(raw, source.name)
@@ -105,8 +108,10 @@ def author_warnings(export: ThreadExport) -> list[str]:
 def orphan_warnings(orphans: list[str]) -> list[str]:
     if not orphans:
         return []
-    return [f"{len(orphans)} orphan repl{'y' if len(orphans) == 1 else 'ies'} whose root is outside "
-            f"the export: {', '.join(orphans)}"]
+    return [
+        f"{len(orphans)} orphan repl{'y' if len(orphans) == 1 else 'ies'} whose root is outside "
+        f"the export: {', '.join(orphans)}"
+    ]
 
 
 def thread_groups(export: ThreadExport) -> dict[str, list[str]]:

@@ -111,8 +111,12 @@ class CachedJudge:
         assert result is None or isinstance(result, Faithfulness)
         return result
 
-    def _ask(self, kind: str, case: RubricCase,
-             call: Callable[[RubricCase], Verdict | Faithfulness | None]) -> Verdict | Faithfulness | None:
+    def _ask(
+        self,
+        kind: str,
+        case: RubricCase,
+        call: Callable[[RubricCase], Verdict | Faithfulness | None],
+    ) -> Verdict | Faithfulness | None:
         key = cache_key(kind, case, self.name, self.prompt_version)
         with self._lock:
             found = self._lookup(key, kind, case)

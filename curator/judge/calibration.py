@@ -35,7 +35,9 @@ class _Question:
     answer: str  # "known-bad" | "reference"
 
 
-def calibrate(bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency: int = 4) -> CalibrationRecord:
+def calibrate(
+    bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency: int = 4
+) -> CalibrationRecord:
     """Judge every rubric on the bundle's known-bad and reference answers; nothing to judge
     is an error (the gate could never trust the judge on this bundle)."""
     from curator.bundle import load
@@ -64,9 +66,14 @@ def calibrate(bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency
         verdicts = list(pool.map(lambda q: judge.judge(q.case), questions))
     results = [
         CalibrationCase(
-            fixture_id=q.case.fixture_id, rubric=q.case.rubric, answer=q.answer,
-            expected_pass=q.answer == "reference", passed=v.passes(threshold), score=v.score,
-            reasoning=v.reasoning, error=v.error,
+            fixture_id=q.case.fixture_id,
+            rubric=q.case.rubric,
+            answer=q.answer,
+            expected_pass=q.answer == "reference",
+            passed=v.passes(threshold),
+            score=v.score,
+            reasoning=v.reasoning,
+            error=v.error,
         )
         for q, v in zip(questions, verdicts, strict=True)
     ]
@@ -101,22 +108,37 @@ class Calibrated:
         return 1 if self.shortfalls else 0
 
     def as_json(self) -> dict[str, object]:
-        return {**self.record.model_dump(mode="json"), "record": str(self.path), "shortfalls": self.shortfalls}
+        return {
+            **self.record.model_dump(mode="json"),
+            "record": str(self.path),
+            "shortfalls": self.shortfalls,
+        }
 
     def render(self) -> str:
         record = self.record
         false_pass = "-" if record.false_pass_rate is None else f"{record.false_pass_rate:.3f}"
-        lines = [f"judge {record.judge} on bundle {record.bundle_version}: accuracy {record.accuracy:.3f}, "
-                 f"false-pass rate {false_pass} over {record.cases} judgements "
-                 f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} errors)"]
+        lines = [
+            f"judge {record.judge} on bundle {record.bundle_version}: accuracy {record.accuracy:.3f}, "
+            f"false-pass rate {false_pass} over {record.cases} judgements "
+            f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} errors)"
+        ]
         lines += [f"  {row.agreed}/{row.cases} agree  {row.rubric}" for row in record.by_rubric]
-        lines.append(f"  {'REFUSED: ' + '; '.join(self.shortfalls) if self.shortfalls else 'meets the judge floors'}")
+        lines.append(
+            f"  {'REFUSED: ' + '; '.join(self.shortfalls) if self.shortfalls else 'meets the judge floors'}"
+        )
         lines.append(f"  wrote {self.path}")
         return "\n".join(lines)
 
 
-def calibrate_and_save(bundle: Path, judge: Judge, folder: Path, floors: Floors, *, threshold: float = 0.6,
-                       concurrency: int = 4) -> Calibrated:
+def calibrate_and_save(
+    bundle: Path,
+    judge: Judge,
+    folder: Path,
+    floors: Floors,
+    *,
+    threshold: float = 0.6,
+    concurrency: int = 4,
+) -> Calibrated:
     """Calibrate, keep the record in the judge folder, and say how it fares against `floors`."""
     record = calibrate(bundle, judge, threshold=threshold, concurrency=concurrency)
     return Calibrated(record, save(folder, record), shortfalls(record, floors))
@@ -127,8 +149,13 @@ def shortfalls(record: CalibrationRecord, floors: Floors) -> list[str]:
     problems = []
     if record.accuracy < floors.min_judge_accuracy - 1e-9:
         problems.append(f"accuracy {record.accuracy:.3f} < {floors.min_judge_accuracy:g}")
-    if record.false_pass_rate is not None and record.false_pass_rate > floors.max_judge_false_pass + 1e-9:
-        problems.append(f"false-pass rate {record.false_pass_rate:.3f} > {floors.max_judge_false_pass:g}")
+    if (
+        record.false_pass_rate is not None
+        and record.false_pass_rate > floors.max_judge_false_pass + 1e-9
+    ):
+        problems.append(
+            f"false-pass rate {record.false_pass_rate:.3f} > {floors.max_judge_false_pass:g}"
+        )
     return problems
 
 
@@ -143,7 +170,9 @@ def save(folder: Path, record: CalibrationRecord) -> Path:
     return path
 
 
-def find(folder: Path, content_sha256: str, judge: str, prompt_version: str) -> CalibrationRecord | None:
+def find(
+    folder: Path, content_sha256: str, judge: str, prompt_version: str
+) -> CalibrationRecord | None:
     """The calibration of this judge on the bundle with this content, if it was made."""
     path = record_path(folder, content_sha256, judge, prompt_version)
     try:
@@ -161,5 +190,9 @@ def _by_rubric(results: list[CalibrationCase]) -> list[RubricAgreement]:
     rows = []
     for rubric, cases in grouped.items():
         agreed = sum(case.agrees for case in cases)
-        rows.append(RubricAgreement(rubric=rubric, cases=len(cases), agreed=agreed, agreement=agreed / len(cases)))
+        rows.append(
+            RubricAgreement(
+                rubric=rubric, cases=len(cases), agreed=agreed, agreement=agreed / len(cases)
+            )
+        )
     return rows

@@ -17,6 +17,8 @@ def fixture_context(content: DocumentContent | ThreadContent) -> str:
     lines = []
     for post in content.export.ordered_posts():
         user = users.get(post.user_id)
-        author = f"@{user.username}" if user is not None and user.username else post.user_id or "unknown"
+        author = (
+            f"@{user.username}" if user is not None and user.username else post.user_id or "unknown"
+        )
         lines.append(f"{author}: {post.message}")
     return "\n".join(lines)

@@ -81,7 +81,9 @@ class OpenAIJudge:
         self._http: Any = None
 
     def judge(self, case: RubricCase) -> Verdict:
-        user = prompts.RUBRIC_USER.format(context=case.context, output=case.output, rubric=case.rubric)
+        user = prompts.RUBRIC_USER.format(
+            context=case.context, output=case.output, rubric=case.rubric
+        )
         start = time.perf_counter()
         try:
             data, usage = self._complete(prompts.RUBRIC_SYSTEM, user)
@@ -89,9 +91,16 @@ class OpenAIJudge:
         except JudgeFailure as failure:
             return Verdict.failed(str(failure), _elapsed(start))
         verdict = Verdict(
-            reasoning=reply.reasoning, score=reply.score, passed=reply.passed, evidence=reply.evidence,
-            failure_class=None if reply.passed else known_failure_class(reply.failure_class) or "other",
-            latency_ms=_elapsed(start), prompt_tokens=usage[0], completion_tokens=usage[1],
+            reasoning=reply.reasoning,
+            score=reply.score,
+            passed=reply.passed,
+            evidence=reply.evidence,
+            failure_class=None
+            if reply.passed
+            else known_failure_class(reply.failure_class) or "other",
+            latency_ms=_elapsed(start),
+            prompt_tokens=usage[0],
+            completion_tokens=usage[1],
         )
         return settle(case, verdict)
 
@@ -106,8 +115,12 @@ class OpenAIJudge:
         except JudgeFailure as failure:
             return Faithfulness(error=str(failure), latency_ms=_elapsed(start))
         statements = [Statement(s.statement, s.supported, s.evidence) for s in reply.statements]
-        return Faithfulness(settle_statements(case, statements), latency_ms=_elapsed(start),
-                            prompt_tokens=usage[0], completion_tokens=usage[1])
+        return Faithfulness(
+            settle_statements(case, statements),
+            latency_ms=_elapsed(start),
+            prompt_tokens=usage[0],
+            completion_tokens=usage[1],
+        )
 
     def close(self) -> None:
         if self._http is not None:
@@ -121,7 +134,9 @@ class OpenAIJudge:
                 headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
                 slots = self.settings.concurrency
                 self._http = httpx.Client(
-                    base_url=self.base_url, headers=headers, timeout=self.settings.timeout,
+                    base_url=self.base_url,
+                    headers=headers,
+                    timeout=self.settings.timeout,
                     limits=httpx.Limits(max_connections=slots, max_keepalive_connections=slots),
                 )
             return self._http
@@ -171,7 +186,10 @@ def _message(response: Any) -> tuple[str, Usage]:
         raise JudgeFailure("the judge server's reply is not a chat completion") from None
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
     prompt, completion = (usage.get(name) for name in ("prompt_tokens", "completion_tokens"))
-    tokens = (prompt if isinstance(prompt, int) else None, completion if isinstance(completion, int) else None)
+    tokens = (
+        prompt if isinstance(prompt, int) else None,
+        completion if isinstance(completion, int) else None,
+    )
     return content if isinstance(content, str) else "", tokens
 
 
@@ -205,5 +223,7 @@ def _elapsed(start: float) -> float:
 def model_name(explicit: str | None, settings: JudgeSettings) -> str:
     model = explicit or settings.model
     if not model:
-        raise CuratorError("the openai judge needs a model: --judge-model M, or model in [judge] of curator.toml")
+        raise CuratorError(
+            "the openai judge needs a model: --judge-model M, or model in [judge] of curator.toml"
+        )
     return model

@@ -28,7 +28,9 @@ Example:
 {"reasoning": "The output says Sam rolls back but does not @mention sam.lee.", "score": 0.3, \
 "pass": false, "evidence": "Sam is rolling back the deploy.", "failure_class": "omission"}"""
 
-RUBRIC_USER = "<Source>\n{context}\n</Source>\n<Output>\n{output}\n</Output>\n<Rubric>{rubric}</Rubric>"
+RUBRIC_USER = (
+    "<Source>\n{context}\n</Source>\n<Output>\n{output}\n</Output>\n<Rubric>{rubric}</Rubric>"
+)
 
 STATEMENTS_SYSTEM = """\
 Split the output of an AI system into its individual factual statements, and check each one \
@@ -41,6 +43,9 @@ supports it; "" for an unsupported one."""
 
 STATEMENTS_USER = "<Source>\n{context}\n</Source>\n<Output>\n{output}\n</Output>"
 
-PROMPT_VERSION = "llm-" + hashlib.sha256(
-    "\0".join([RUBRIC_SYSTEM, RUBRIC_USER, STATEMENTS_SYSTEM, STATEMENTS_USER]).encode("utf-8")
-).hexdigest()[:12]
+PROMPT_VERSION = (
+    "llm-"
+    + hashlib.sha256(
+        "\0".join([RUBRIC_SYSTEM, RUBRIC_USER, STATEMENTS_SYSTEM, STATEMENTS_USER]).encode("utf-8")
+    ).hexdigest()[:12]
+)

@@ -49,8 +49,15 @@ def checks(rubric: str) -> list[Check]:
     for match in _REGEX.finditer(rubric):
         found.append((match.start(), Check(f"/{match.group(1)}/", _pattern(match.group(1)))))
     for kind, value in typed_values(rubric):
-        found.append((rubric.find(value), Check(f"{value} ({'date' if kind is FieldType.date else 'amount'})",
-                                                _finder(value, kind))))
+        found.append(
+            (
+                rubric.find(value),
+                Check(
+                    f"{value} ({'date' if kind is FieldType.date else 'amount'})",
+                    _finder(value, kind),
+                ),
+            )
+        )
     return [check for _, check in sorted(found, key=lambda hit: hit[0])]
 
 
@@ -62,24 +69,36 @@ class RulesJudge:
     def judge(self, case: RubricCase) -> Verdict:
         declared = checks(case.rubric)
         if not declared:
-            return Verdict.failed("the rules judge finds nothing to check in this rubric: quote a "
-                                  "phrase, or name an @mention, a /regex/, an amount or a date")
+            return Verdict.failed(
+                "the rules judge finds nothing to check in this rubric: quote a "
+                "phrase, or name an @mention, a /regex/, an amount or a date"
+            )
         try:
             spans = [(check, check.find(case.output)) for check in declared]
         except re.error as error:
             return Verdict.failed(f"the rubric's regular expression does not compile: {error}")
         held = [(check, span) for check, span in spans if span is not None]
         missing = [check.label for check, span in spans if span is None]
-        reasoning = "; ".join(filter(None, [
-            f"found {', '.join(check.label for check, _ in held)}" if held else "",
-            f"missing {', '.join(missing)}" if missing else "",
-        ]))
+        reasoning = "; ".join(
+            filter(
+                None,
+                [
+                    f"found {', '.join(check.label for check, _ in held)}" if held else "",
+                    f"missing {', '.join(missing)}" if missing else "",
+                ],
+            )
+        )
         evidence = ""
         if held:
             start, end = held[0][1]
             evidence = case.output[start:end]
-        verdict = Verdict(reasoning=reasoning, score=len(held) / len(declared), passed=not missing,
-                          evidence=evidence, failure_class="omission" if missing else None)
+        verdict = Verdict(
+            reasoning=reasoning,
+            score=len(held) / len(declared),
+            passed=not missing,
+            evidence=evidence,
+            failure_class="omission" if missing else None,
+        )
         return settle(case, verdict)
 
     def faithfulness(self, case: RubricCase) -> Faithfulness | None:

@@ -13,8 +13,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 # Why a rubric failed: the judge's word, one of these (anything else is "other").
-FAILURE_CLASSES = ("omission", "hallucination", "contradiction", "field_targeting",
-                   "truncation_artifact", "other")
+FAILURE_CLASSES = (
+    "omission",
+    "hallucination",
+    "contradiction",
+    "field_targeting",
+    "truncation_artifact",
+    "other",
+)
 UNVERIFIED = "unverified"  # the evidence quote is in neither the fixture nor the output
 JUDGE_ERROR = "judge_error"  # no usable verdict: a timeout, a server error, malformed JSON
 
@@ -55,8 +61,14 @@ class Verdict:
     @classmethod
     def failed(cls, error: str, latency_ms: float | None = None) -> Verdict:
         """No verdict could be had: recorded as an error, never as a pass."""
-        return cls(reasoning="", score=0.0, passed=False, failure_class=JUDGE_ERROR, error=error,
-                   latency_ms=latency_ms)
+        return cls(
+            reasoning="",
+            score=0.0,
+            passed=False,
+            failure_class=JUDGE_ERROR,
+            error=error,
+            latency_ms=latency_ms,
+        )
 
 
 @dataclass(frozen=True)
@@ -106,8 +118,12 @@ def settle(case: RubricCase, verdict: Verdict) -> Verdict:
         return verdict
     if quoted_in(verdict.evidence, case.context, case.output):
         return replace(verdict, verified=True)
-    return replace(verdict, verified=False, passed=False,
-                   failure_class=verdict.failure_class if not verdict.passed else UNVERIFIED)
+    return replace(
+        verdict,
+        verified=False,
+        passed=False,
+        failure_class=verdict.failure_class if not verdict.passed else UNVERIFIED,
+    )
 
 
 def settle_statements(case: RubricCase, statements: list[Statement]) -> tuple[Statement, ...]:
@@ -147,4 +163,3 @@ def known_failure_class(name: object) -> str | None:
         return None
     text = str(name).strip().lower().replace(" ", "_").replace("-", "_")
     return text if text in FAILURE_CLASSES else "other"
-

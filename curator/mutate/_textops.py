@@ -41,7 +41,9 @@ def rewrite(
             lost.append(name)
             new_fields[name] = label.model_copy(update={"evidence": None, "evidence_text": None})
         else:
-            new_fields[name] = label.model_copy(update={"evidence": Span.at(label.evidence.where, *mapped)})
+            new_fields[name] = label.model_copy(
+                update={"evidence": Span.at(label.evidence.where, *mapped)}
+            )
     return content.with_texts(new_texts), new_fields, maps, lost
 
 
@@ -62,13 +64,21 @@ def evidence_ranges(fields: Mapping[str, FieldLabel], place: Where) -> list[tupl
     ]
 
 
-def settle_evidence_text(content: Content, fields: Mapping[str, FieldLabel]) -> dict[str, FieldLabel]:
+def settle_evidence_text(
+    content: Content, fields: Mapping[str, FieldLabel]
+) -> dict[str, FieldLabel]:
     """Record the text at each evidence span when it differs from the value (noised forms)."""
     settled = {}
     for name, label in fields.items():
         if label.evidence is None or label.value is None:
-            settled[name] = label.model_copy(update={"evidence_text": None}) if label.evidence is None else label
+            settled[name] = (
+                label.model_copy(update={"evidence_text": None})
+                if label.evidence is None
+                else label
+            )
             continue
         found = evidence_text(content, label.evidence)
-        settled[name] = label.model_copy(update={"evidence_text": None if found == label.value else found})
+        settled[name] = label.model_copy(
+            update={"evidence_text": None if found == label.value else found}
+        )
     return settled

@@ -25,7 +25,9 @@ from curator.spans import Edit
 
 def shipped_languages() -> list[str]:
     folder = resources.files("curator").joinpath("data", "glossaries")
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(
+        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
+    )
 
 
 def glossary(config: StoreConfig, language: str) -> dict[str, str]:
@@ -61,8 +63,13 @@ def detect(text: str) -> tuple[str, float]:
     category="bilingual",
     owns="nothing: label phrases change, values and truth do not",
     options=[
-        Option("--bilingual", "language", str, "LANG",
-               help="Translate field label phrases into LANG (fr, de, es, it, pt, nl...)."),
+        Option(
+            "--bilingual",
+            "language",
+            str,
+            "LANG",
+            help="Translate field label phrases into LANG (fr, de, es, it, pt, nl...).",
+        ),
     ],
 )
 def bilingual(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
@@ -72,14 +79,25 @@ def bilingual(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
     terms = glossary(subject.config, language)
     doc_type = subject.fixture.doc_type
     if doc_type is None or doc_type not in subject.config.doc_types:
-        raise CuratorError(f"{subject.fixture.id} has no doc type, so no label phrases to translate")
+        raise CuratorError(
+            f"{subject.fixture.id} has no doc type, so no label phrases to translate"
+        )
     phrases = sorted(
-        {p for spec in subject.config.doc_types[doc_type].fields.values() for p in spec.labels if p in terms},
+        {
+            p
+            for spec in subject.config.doc_types[doc_type].fields.values()
+            for p in spec.labels
+            if p in terms
+        },
         key=lambda p: (-len(p), p),
     )
     if not phrases:
-        raise CuratorError(f"the {language} glossary translates none of the {doc_type} label phrases")
-    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(p) for p in phrases) + r")(?=[ \t]*:)", re.IGNORECASE)
+        raise CuratorError(
+            f"the {language} glossary translates none of the {doc_type} label phrases"
+        )
+    pattern = re.compile(
+        r"(?<!\w)(" + "|".join(re.escape(p) for p in phrases) + r")(?=[ \t]*:)", re.IGNORECASE
+    )
     by_lower = {p.lower(): p for p in phrases}
 
     edits: dict[Any, list[Edit]] = {}
@@ -96,7 +114,9 @@ def bilingual(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
             edits.setdefault(place, []).append(Edit(match.start(), match.end(), translation))
             used[source] = terms[source]
     if not used:
-        raise CuratorError(f"{subject.fixture.id}: no {doc_type} label phrase (\"Phrase:\") found to translate")
+        raise CuratorError(
+            f'{subject.fixture.id}: no {doc_type} label phrase ("Phrase:") found to translate'
+        )
     detected, probability = detect("\n".join(dict.fromkeys(used.values())))
     if detected != language:
         raise CuratorError(

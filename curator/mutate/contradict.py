@@ -40,9 +40,19 @@ _CLAUSE = re.compile(r"(?m)^[ \t]*(\d+(?:\.\d+)*)[.)][ \t]+(\S[^\n]*)$")
     category="contradictory",
     owns="the contradicted field: value, evidence, authority",
     options=[
-        Option("--contradict", "field", str, "FIELD", help="Append a later amendment that changes FIELD."),
-        Switch("--amendment-first", of="--contradict", param="amendment_first",
-               help="With --contradict: put the amendment before the base text."),
+        Option(
+            "--contradict",
+            "field",
+            str,
+            "FIELD",
+            help="Append a later amendment that changes FIELD.",
+        ),
+        Switch(
+            "--amendment-first",
+            of="--contradict",
+            param="amendment_first",
+            help="With --contradict: put the amendment before the base text.",
+        ),
     ],
 )
 def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
@@ -51,18 +61,25 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     content = subject.content
     doc_type = subject.fixture.doc_type
     if not isinstance(content, DocumentContent) or doc_type is None:
-        raise CuratorError(f"{subject.fixture.id}: --contradict applies to documents with a doc type")
+        raise CuratorError(
+            f"{subject.fixture.id}: --contradict applies to documents with a doc type"
+        )
     spec = field_spec(subject.config, doc_type, name)  # unknown field -> CuratorError
     label = subject.labels.fields.get(name)
     if label is None or label.value is None:
-        valued = ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
-        raise CuratorError(f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: {valued})")
+        valued = (
+            ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
+        )
+        raise CuratorError(
+            f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: {valued})"
+        )
 
     template = subject.config.doc_types[doc_type].amendment
     if template is None:
         raise CuratorError(
             f"doc type {doc_type!r} has no amendment template, so its fixtures cannot be contradicted; "
-            f"add amendment = \"\"\"...{{label}}: {{value}}...\"\"\" under [doc_types.{doc_type}] in curator.toml")
+            f'add amendment = """...{{label}}: {{value}}...""" under [doc_types.{doc_type}] in curator.toml'
+        )
     old = label.value
     new = new_value(old, spec.type, rng, subject.config.store.locale)
     base_text = "\n".join(page.text for page in content.pages)
@@ -71,9 +88,14 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     phrase = _label_phrase(content, label, spec.labels)
     clause = _clause(content, label) or f'"{phrase}"'
     noun = (subject.config.doc_types[doc_type].description or doc_type).split()[-1].lower()
-    filled = template.format(number=_next_number(template, base_text), date=format_date(amended_on, date_style),
-                             document_date=format_date(base_date, date_style), clause=clause, label=phrase,
-                             value=_VALUE)
+    filled = template.format(
+        number=_next_number(template, base_text),
+        date=format_date(amended_on, date_style),
+        document_date=format_date(base_date, date_style),
+        clause=clause,
+        label=phrase,
+        value=_VALUE,
+    )
     offset = filled.index(_VALUE)
     amendment = filled.replace(_VALUE, new)
     heading = amendment.split("\n", 1)[0].strip()
@@ -85,13 +107,19 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     else:
         insertion, at = "\n\n" + amendment, len(page.text)
         value_start = len(page.text) + 2 + offset
-    new_content, fields, _, _ = rewrite(content, subject.labels.fields, {("page", page.number): [Edit(at, at, insertion)]})
+    new_content, fields, _, _ = rewrite(
+        content, subject.labels.fields, {("page", page.number): [Edit(at, at, insertion)]}
+    )
     where = "before the base text" if first else "after the base text"
     authority = (
         f"{heading} dated {amended_on.isoformat()} (page {page.number}, {where}) amends clause {clause} "
         f"of the {noun} dated {base_date.isoformat()}: the later-dated text governs, so {name} is "
         f"{new!r}, not {old!r}"
-        + ("; the amendment comes first, so authority comes from its date, not its position" if first else "")
+        + (
+            "; the amendment comes first, so authority comes from its date, not its position"
+            if first
+            else ""
+        )
     )
     fields[name] = FieldLabel(
         type=label.type,
@@ -149,7 +177,13 @@ def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str)
         except UnparsableValue:
             raise CuratorError(f"cannot read {old!r} as an amount to change it") from None
         if field_type is FieldType.money:
-            step = Decimal(25) if abs(amount) >= 500 else Decimal(5) if abs(amount) >= 50 else Decimal(1)
+            step = (
+                Decimal(25)
+                if abs(amount) >= 500
+                else Decimal(5)
+                if abs(amount) >= 50
+                else Decimal(1)
+            )
             change = amount * Decimal(rng.randrange(5, 16)) / 100 * rng.choice([1, 1, -1])
             changed = ((amount + change) / step).quantize(Decimal(1), ROUND_HALF_UP) * step
         else:
@@ -157,7 +191,9 @@ def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str)
         return _format_amount_like(old, changed)
     if field_type is FieldType.text:
         runs = list(re.finditer(r"\d+", old))
-        if runs:  # a reference number: renumber its last group of digits (INV-2024-0042 -> INV-2024-7310)
+        if (
+            runs
+        ):  # a reference number: renumber its last group of digits (INV-2024-0042 -> INV-2024-7310)
             last = runs[-1]
             digits = "".join(str(rng.randrange(10)) for _ in last.group(0))
             return old[: last.start()] + digits + old[last.end() :]
@@ -225,7 +261,11 @@ def _document_date(text: str, subject: Subject) -> tuple[date, int]:
 
 def _label_phrase(content: DocumentContent, label: FieldLabel, phrases: list[str]) -> str:
     """The label phrase on the value's line, so the amendment names the field as the base text does."""
-    if label.evidence is not None and label.evidence.page is not None and label.evidence.page <= len(content.pages):
+    if (
+        label.evidence is not None
+        and label.evidence.page is not None
+        and label.evidence.page <= len(content.pages)
+    ):
         text = content.page(label.evidence.page).text
         line_start = text.rfind("\n", 0, label.evidence.start) + 1
         line = text[line_start : label.evidence.start]
@@ -237,7 +277,11 @@ def _label_phrase(content: DocumentContent, label: FieldLabel, phrases: list[str
 
 def _clause(content: DocumentContent, label: FieldLabel) -> str | None:
     """The numbered clause heading above the value ("4 (RENT)"), when the text has one."""
-    if label.evidence is None or label.evidence.page is None or label.evidence.page > len(content.pages):
+    if (
+        label.evidence is None
+        or label.evidence.page is None
+        or label.evidence.page > len(content.pages)
+    ):
         return None
     for page_number in range(label.evidence.page, 0, -1):
         text = content.page(page_number).text

@@ -47,7 +47,9 @@ class Variant:
 
 def variant_id(parent_id: str, steps: Sequence[Step], seed: int) -> str:
     """Readable and stable: the parent's slug, the mutation names, a hash of the whole recipe."""
-    recipe = json.dumps({"parent": parent_id, "steps": [s.key() for s in steps], "seed": seed}, sort_keys=True)
+    recipe = json.dumps(
+        {"parent": parent_id, "steps": [s.key() for s in steps], "seed": seed}, sort_keys=True
+    )
     digest = hashlib.sha256(recipe.encode()).hexdigest()[:8]
     base = "-".join(parent_id.rsplit("-", 1)[0].split("-")[:4])
     names = "-".join(slugify(s.name, 3) for s in steps)
@@ -60,7 +62,12 @@ def _rng(seed: int, index: int, step: Step) -> random.Random:
 
 
 def apply_chain(
-    parent: FixtureRecord, config: StoreConfig, steps: Sequence[Step], seed: int, *, variant: str | None = None
+    parent: FixtureRecord,
+    config: StoreConfig,
+    steps: Sequence[Step],
+    seed: int,
+    *,
+    variant: str | None = None,
 ) -> Variant:
     """Run `steps` on `parent`'s content and current labels; nothing is written.
 
@@ -71,13 +78,17 @@ def apply_chain(
         raise CuratorError("no mutation given")
     labels = parent.labels
     if labels is None:
-        raise CuratorError(f"{parent.fixture.id} has no label revision to transform; label it first")
+        raise CuratorError(
+            f"{parent.fixture.id} has no label revision to transform; label it first"
+        )
     mutations = [get(step.name) for step in steps]  # unknown names fail before any work
     content, current = parent.content, anchored(parent.content, labels)
     problems = truth_problems(content, current)
     if problems:
-        raise CuratorError(f"{parent.fixture.id}: its truth disagrees with its text ({problems[0]}); "
-                           "fix its labels with curator label set first")
+        raise CuratorError(
+            f"{parent.fixture.id}: its truth disagrees with its text ({problems[0]}); "
+            "fix its labels with curator label set first"
+        )
     done: list[MutationStep] = []
     to_review: list[str] = []
     warnings: list[str] = []
@@ -89,14 +100,22 @@ def apply_chain(
         current = current.model_copy(update={"fields": fields, "rubrics": outcome.rubrics})
         problems = truth_problems(content, current)
         if problems:
-            raise CuratorError(f"{parent.fixture.id}: {step.name} would make a variant whose truth disagrees "
-                               f"with its text ({problems[0]}); nothing written")
-        done.append(MutationStep(name=step.name, params=step.params, seed=seed, measured=outcome.measured))
+            raise CuratorError(
+                f"{parent.fixture.id}: {step.name} would make a variant whose truth disagrees "
+                f"with its text ({problems[0]}); nothing written"
+            )
+        done.append(
+            MutationStep(name=step.name, params=step.params, seed=seed, measured=outcome.measured)
+        )
         to_review = [*dict.fromkeys([*to_review, *outcome.to_review])]
         warnings.extend(f"{step.name}: {w}" for w in outcome.warnings)
 
-    recipe = " + ".join(f"{s.name}({', '.join(f'{k}={v}' for k, v in s.params.items())})" for s in steps)
-    fixture = _variant_fixture(parent, mutations[-1].category, steps, done, seed, bool(to_review), warnings, variant)
+    recipe = " + ".join(
+        f"{s.name}({', '.join(f'{k}={v}' for k, v in s.params.items())})" for s in steps
+    )
+    fixture = _variant_fixture(
+        parent, mutations[-1].category, steps, done, seed, bool(to_review), warnings, variant
+    )
     revision = LabelRevision(
         rev=1,
         time=labels.time,
@@ -173,12 +192,19 @@ def _describe(summary: dict[str, Any]) -> str:
     if summary["state"] == "fresh":
         return f"{summary['id']}: up to date with {summary['parent']}"
     measured = "; ".join(
-        f"{m['name']} " + ", ".join(f"{k}={v}" for k, v in m["measured"].items() if not isinstance(v, dict | list))
+        f"{m['name']} "
+        + ", ".join(f"{k}={v}" for k, v in m["measured"].items() if not isinstance(v, dict | list))
         for m in summary["mutations"]
     )
-    hint = " (parent has newer labels: run curator mutate --refresh)" if summary["state"] == "stale" else ""
-    return (f"{summary['state']} {summary['id']} from {summary['parent']} "
-            f"[{summary['category']}, {summary['status']}]: {measured}{hint}")
+    hint = (
+        " (parent has newer labels: run curator mutate --refresh)"
+        if summary["state"] == "stale"
+        else ""
+    )
+    return (
+        f"{summary['state']} {summary['id']} from {summary['parent']} "
+        f"[{summary['category']}, {summary['status']}]: {measured}{hint}"
+    )
 
 
 def _summary(variant: Variant, state: str) -> dict[str, Any]:
@@ -193,7 +219,9 @@ def _summary(variant: Variant, state: str) -> dict[str, Any]:
         "category": fixture.category,
         "status": fixture.status.value,
         "mutations": [m.model_dump(mode="json") for m in lineage.mutations],
-        "expected_absent": sorted(n for n, f in variant.revision.fields.items() if f.expected_absent),
+        "expected_absent": sorted(
+            n for n, f in variant.revision.fields.items() if f.expected_absent
+        ),
         "warnings": fixture.warnings,
     }
 
@@ -214,7 +242,10 @@ def mutate(store: Store, ids: Iterable[str], steps: Sequence[Step], seed: int = 
         state = "created"
         if store.exists(variant.fixture.id):
             existing = store.load_fixture(variant.fixture.id)
-            fresh = existing.lineage is not None and existing.lineage.parent_label_rev == variant.fixture.lineage.parent_label_rev  # type: ignore[union-attr]
+            fresh = (
+                existing.lineage is not None
+                and existing.lineage.parent_label_rev == variant.fixture.lineage.parent_label_rev  # type: ignore[union-attr]
+            )
             state = "exists" if fresh else "stale"
         made.append((variant, state))
     with store.transaction() as txn:
@@ -236,7 +267,11 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> VariantReport:
             store.directory(fixture_id)  # raises FixtureNotFound
         if records[fixture_id].fixture.lineage is None:
             raise CuratorError(f"{fixture_id} is not a mutation variant (it has no lineage)")
-    chosen = [r for r in records.values() if r.fixture.lineage is not None and (not ids or r.fixture.id in ids)]
+    chosen = [
+        r
+        for r in records.values()
+        if r.fixture.lineage is not None and (not ids or r.fixture.id in ids)
+    ]
 
     def depth(record: FixtureRecord) -> int:
         level, seen = 0, set()
@@ -254,33 +289,46 @@ def refresh(store: Store, ids: Sequence[str] = ()) -> VariantReport:
         assert lineage is not None
         parent = records.get(lineage.parent)
         if parent is None:
-            raise CuratorError(f"{record.fixture.id}: its parent {lineage.parent} is not in the store")
+            raise CuratorError(
+                f"{record.fixture.id}: its parent {lineage.parent} is not in the store"
+            )
         current = parent.labels.rev if parent.labels else 0
         if current <= lineage.parent_label_rev:
             if ids:
-                results.append({"id": record.fixture.id, "state": "fresh", "parent": lineage.parent})
+                results.append(
+                    {"id": record.fixture.id, "state": "fresh", "parent": lineage.parent}
+                )
             continue
         steps = [Step(m.name, dict(m.params)) for m in lineage.mutations]
-        variant = apply_chain(parent, store.config, steps, lineage.mutations[0].seed, variant=record.fixture.id)
+        variant = apply_chain(
+            parent, store.config, steps, lineage.mutations[0].seed, variant=record.fixture.id
+        )
         # What people added to the variant since (tags, known bad answers, review notes) stays,
         # and so does the status they gave it, unless a person must decide something new.
         before = record.fixture
-        fixture = variant.fixture.model_copy(update={
-            "created_at": before.created_at,
-            "tags": list(dict.fromkeys([*variant.fixture.tags, *before.tags])),
-            "known_bad": before.known_bad,
-            "review": before.review,
-            "status": refreshed_status(before.status, _undecided(variant, record)),
-        })
+        fixture = variant.fixture.model_copy(
+            update={
+                "created_at": before.created_at,
+                "tags": list(dict.fromkeys([*variant.fixture.tags, *before.tags])),
+                "known_bad": before.known_bad,
+                "review": before.review,
+                "status": refreshed_status(before.status, _undecided(variant, record)),
+            }
+        )
         revision = variant.revision.model_copy(
             update={"reason": f"refresh: {variant.revision.reason}"}
         )
-        variant = Variant(fixture=fixture, content=variant.content, revision=revision, to_review=variant.to_review)
+        variant = Variant(
+            fixture=fixture, content=variant.content, revision=revision, to_review=variant.to_review
+        )
         updates.append((variant, record))
         records[record.fixture.id] = FixtureRecord(
             fixture=fixture,
             content=variant.content,
-            revisions=[*record.revisions, revision.model_copy(update={"rev": len(record.revisions) + 1})],
+            revisions=[
+                *record.revisions,
+                revision.model_copy(update={"rev": len(record.revisions) + 1}),
+            ],
             directory=record.directory,
         )
         results.append(_summary(variant, "refreshed"))

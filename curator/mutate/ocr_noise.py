@@ -38,20 +38,53 @@ MAX_CER = 0.3
 
 # What Tesseract reads a glyph (or glyph pair) as, with how often relative to the others.
 CONFUSIONS: dict[str, list[tuple[str, float]]] = {
-    "rn": [("m", 1.0)], "m": [("rn", 1.0)], "cl": [("d", 1.0)], "d": [("cl", 0.4)],
-    "vv": [("w", 1.0)], "w": [("vv", 0.5)], "li": [("h", 0.5)], "fi": [("f", 0.5)],
-    "l": [("1", 1.0), ("I", 0.8), ("|", 0.2)], "1": [("l", 1.0), ("I", 0.6)], "I": [("l", 1.0), ("1", 0.6)],
-    "O": [("0", 1.0), ("Q", 0.2)], "0": [("O", 1.0), ("o", 0.4)], "o": [("0", 0.5), ("c", 0.3)],
-    "e": [("c", 1.0), ("o", 0.3), ("3", 0.2)], "c": [("e", 0.8), ("o", 0.3)], "a": [("o", 0.6), ("e", 0.3)],
-    "S": [("5", 1.0), ("$", 0.2)], "5": [("S", 1.0), ("6", 0.3)], "s": [("5", 0.3)],
-    "B": [("8", 1.0)], "8": [("B", 1.0), ("3", 0.4)], "3": [("8", 0.4)], "6": [("b", 0.5)], "b": [("6", 0.5)],
-    "n": [("u", 0.6), ("ri", 0.3)], "u": [("n", 0.6)], "i": [("l", 0.6), ("1", 0.3)], "t": [("f", 0.3)],
-    "h": [("b", 0.3)], "g": [("q", 0.4), ("9", 0.3)], "9": [("g", 0.4)], "Z": [("2", 0.5)], "2": [("Z", 0.4)],
-    "G": [("6", 0.4)], "D": [("0", 0.4)], "E": [("F", 0.3)], "y": [("v", 0.3)],
+    "rn": [("m", 1.0)],
+    "m": [("rn", 1.0)],
+    "cl": [("d", 1.0)],
+    "d": [("cl", 0.4)],
+    "vv": [("w", 1.0)],
+    "w": [("vv", 0.5)],
+    "li": [("h", 0.5)],
+    "fi": [("f", 0.5)],
+    "l": [("1", 1.0), ("I", 0.8), ("|", 0.2)],
+    "1": [("l", 1.0), ("I", 0.6)],
+    "I": [("l", 1.0), ("1", 0.6)],
+    "O": [("0", 1.0), ("Q", 0.2)],
+    "0": [("O", 1.0), ("o", 0.4)],
+    "o": [("0", 0.5), ("c", 0.3)],
+    "e": [("c", 1.0), ("o", 0.3), ("3", 0.2)],
+    "c": [("e", 0.8), ("o", 0.3)],
+    "a": [("o", 0.6), ("e", 0.3)],
+    "S": [("5", 1.0), ("$", 0.2)],
+    "5": [("S", 1.0), ("6", 0.3)],
+    "s": [("5", 0.3)],
+    "B": [("8", 1.0)],
+    "8": [("B", 1.0), ("3", 0.4)],
+    "3": [("8", 0.4)],
+    "6": [("b", 0.5)],
+    "b": [("6", 0.5)],
+    "n": [("u", 0.6), ("ri", 0.3)],
+    "u": [("n", 0.6)],
+    "i": [("l", 0.6), ("1", 0.3)],
+    "t": [("f", 0.3)],
+    "h": [("b", 0.3)],
+    "g": [("q", 0.4), ("9", 0.3)],
+    "9": [("g", 0.4)],
+    "Z": [("2", 0.5)],
+    "2": [("Z", 0.4)],
+    "G": [("6", 0.4)],
+    "D": [("0", 0.4)],
+    "E": [("F", 0.3)],
+    "y": [("v", 0.3)],
 }
 PUNCTUATION_SWAPS: dict[str, list[tuple[str, float]]] = {
-    ",": [(".", 1.0)], ".": [(",", 1.0)], ";": [(":", 1.0)], ":": [(";", 1.0), (".", 0.3)],
-    "-": [("~", 0.4), ("_", 0.3)], "'": [("`", 0.5)], "$": [("S", 0.6)],
+    ",": [(".", 1.0)],
+    ".": [(",", 1.0)],
+    ";": [(":", 1.0)],
+    ":": [(";", 1.0), (".", 0.3)],
+    "-": [("~", 0.4), ("_", 0.3)],
+    "'": [("`", 0.5)],
+    "$": [("S", 0.6)],
 }
 INSERTIONS = ["'", ".", ",", "i", "l", "-"]
 # How often each kind of error is tried where it can apply.
@@ -63,12 +96,22 @@ WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 
     category="ocr-noise",
     owns="nothing by default (values are left intact); with noise_values, variants and unanswerable",
     options=[
-        Option("--ocr-noise", "cer", float, "CER", bare=DEFAULT_CER,
-               help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated; "
-                    "labelled values are left intact."),
-        Switch("--noise-values", of="--ocr-noise", param="noise_values",
-               help="With --ocr-noise: let the noise hit labelled values too; the truth then accepts "
-                    "recoverable noisy spellings and marks the rest unanswerable."),
+        Option(
+            "--ocr-noise",
+            "cer",
+            float,
+            "CER",
+            bare=DEFAULT_CER,
+            help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated; "
+            "labelled values are left intact.",
+        ),
+        Switch(
+            "--noise-values",
+            of="--ocr-noise",
+            param="noise_values",
+            help="With --ocr-noise: let the noise hit labelled values too; the truth then accepts "
+            "recoverable noisy spellings and marks the rest unanswerable.",
+        ),
     ],
 )
 def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
@@ -80,20 +123,29 @@ def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> O
     if not length:
         raise CuratorError(f"{subject.fixture.id} has no text to noise")
     bounds = {place: protected_bounds(fields, place) for place, _ in all_texts}
-    kept_clean = {} if noise_values else {place: evidence_ranges(fields, place) for place, _ in all_texts}
+    kept_clean = (
+        {} if noise_values else {place: evidence_ranges(fields, place) for place, _ in all_texts}
+    )
     edits = plan_noise(all_texts, target, rng, bounds, kept_clean)
     new_content, new_fields, _, _ = rewrite(subject.content, fields, edits)
     if noise_values:
         new_fields = settle_noised_values(new_content, new_fields)
     distance = sum(edits_distance(text, edits[place]) for place, text in all_texts if edits[place])
     if isinstance(new_content, DocumentContent):  # only pages say where their text came from
-        pages = [p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p for p in new_content.pages]
+        pages = [
+            p.model_copy(update={"origin": "ocr"}) if edits.get(("page", p.number)) else p
+            for p in new_content.pages
+        ]
         new_content = new_content.model_copy(update={"pages": pages})
     return Outcome(
         content=new_content,
         fields=new_fields,
         rubrics=list(subject.labels.rubrics),
-        measured={"cer": round(rate(distance, length), 4), "char_errors": distance, "chars": length},
+        measured={
+            "cer": round(rate(distance, length), 4),
+            "char_errors": distance,
+            "chars": length,
+        },
     )
 
 
@@ -143,7 +195,9 @@ def plan_noise(
         end, replacement, cost = choice
         # Keep a clean character between errors so each one's cost stays its own.
         low = offset - 1 if offset else 0
-        if 1 in taken[low : end + 1] or (end - offset > 1 and any(offset < b < end for b in bounds[place])):
+        if 1 in taken[low : end + 1] or (
+            end - offset > 1 and any(offset < b < end for b in bounds[place])
+        ):
             misses += 1
             continue
         taken[low : end + 1] = b"\x01" * (end + 1 - low)
@@ -152,7 +206,9 @@ def plan_noise(
     return edits
 
 
-def _error_at(text: str, offset: int, rng: random.Random, budget: int) -> tuple[int, str, int] | None:
+def _error_at(
+    text: str, offset: int, rng: random.Random, budget: int
+) -> tuple[int, str, int] | None:
     """One plausible OCR error starting at `offset`: (end, replacement, Levenshtein cost)."""
     prev_alnum = offset > 0 and text[offset - 1].isalnum()
     cumulative, options = _options(text[offset : offset + 2], prev_alnum, budget >= 2)
@@ -212,7 +268,9 @@ def recoverable(value: str, noisy: str) -> bool:
         if j < len(read) and clean[i] == read[j] and readable(i + 1, j + 1):
             return True
         for size in (1, 2):
-            for wrong, _ in CONFUSIONS.get(clean[i : i + size], []) if i + size <= len(clean) else []:
+            for wrong, _ in (
+                CONFUSIONS.get(clean[i : i + size], []) if i + size <= len(clean) else []
+            ):
                 if read.startswith(wrong, j) and readable(i + size, j + len(wrong)):
                     return True
         return False
@@ -232,8 +290,11 @@ def settle_noised_values(content: Any, fields: Mapping[str, FieldLabel]) -> dict
         if label.value is None or found is None or shows(found, label):
             settled[name] = label
         elif recoverable(label.value, found):
-            settled[name] = label.model_copy(update={"variants": [*label.variants, found], "unanswerable": None})
+            settled[name] = label.model_copy(
+                update={"variants": [*label.variants, found], "unanswerable": None}
+            )
         else:
-            settled[name] = label.model_copy(update={
-                "unanswerable": f"OCR noise on the value: its evidence reads {found!r}"})
+            settled[name] = label.model_copy(
+                update={"unanswerable": f"OCR noise on the value: its evidence reads {found!r}"}
+            )
     return settled

@@ -162,7 +162,9 @@ def get(name: str) -> Mutation:
     try:
         return mutations[name]
     except KeyError:
-        raise CuratorError(f"unknown mutation {name!r} (known: {', '.join(sorted(mutations))})") from None
+        raise CuratorError(
+            f"unknown mutation {name!r} (known: {', '.join(sorted(mutations))})"
+        ) from None
 
 
 def options() -> list[tuple[Mutation, Option | Switch]]:
@@ -192,7 +194,9 @@ def steps_from_options(given: Iterable[tuple[str, Any]]) -> list[Step]:
                 switches.append((mutation, option))
         elif value is not None:
             made[option.flag] = (mutation.name, {option.param: value})
-    usage = {option.flag: option.usage for _, option in declared.values() if isinstance(option, Option)}
+    usage = {
+        option.flag: option.usage for _, option in declared.values() if isinstance(option, Option)
+    }
     for mutation, switch in switches:
         if switch.of not in made:
             raise CuratorError(f"{switch.flag} goes with {usage.get(switch.of, switch.of)}")

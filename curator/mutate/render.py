@@ -51,20 +51,29 @@ THINNING_ORDERS = 20
     "ocr-render",
     category="ocr-noise",
     owns="nothing by default (values are left intact); with noise_values, variants, unanswerable, expected_absent",
-    options=[Switch("--render", of="--ocr-noise",
-                    help="With --ocr-noise: render, degrade and really OCR the pages, calibrated to CER.")],
+    options=[
+        Switch(
+            "--render",
+            of="--ocr-noise",
+            help="With --ocr-noise: render, degrade and really OCR the pages, calibrated to CER.",
+        )
+    ],
 )
 def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     content = subject.content
     if not isinstance(content, DocumentContent):
-        raise CuratorError(f"{subject.fixture.id}: --render applies to documents (pages), not threads")
+        raise CuratorError(
+            f"{subject.fixture.id}: --render applies to documents (pages), not threads"
+        )
     target = check_rate(params)
     noise_values = bool(params.get("noise_values", False))
     fields = subject.labels.fields
     pages: list[tuple[Where, str]] = [(("page", page.number), page.text) for page in content.pages]
     if not sum(len(text) for _, text in pages):
         raise CuratorError(f"{subject.fixture.id} has no text to render")
-    kept_clean = {} if noise_values else {place: evidence_ranges(fields, place) for place, _ in pages}
+    kept_clean = (
+        {} if noise_values else {place: evidence_ranges(fields, place) for place, _ in pages}
+    )
     damage_seed = rng.randrange(2**32)  # every trial gets the same damage, scaled by its strength
 
     def attempt(strength: float) -> Trial:
@@ -72,7 +81,9 @@ def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
 
     trials = search(attempt, target)
     chosen = closest(trials, target)
-    thinned = abs(chosen.cer - target) > CLOSE_ENOUGH * target and any(t.cer > target for t in trials)
+    thinned = abs(chosen.cer - target) > CLOSE_ENOUGH * target and any(
+        t.cer > target for t in trials
+    )
     edits = chosen.edits
     if thinned:
         chosen = min((t for t in trials if t.cer > target), key=lambda t: t.cer)
@@ -84,16 +95,28 @@ def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
         new_fields[name] = FieldLabel(type=new_fields[name].type, value=None, expected_absent=True)
     if noise_values:
         new_fields = settle_noised_values(new_content, new_fields)
-    new_pages = [p.model_copy(update={"origin": "ocr", "ocr_confidence": chosen.confidences[p.number]})
-                 for p in new_content.pages]
+    new_pages = [
+        p.model_copy(update={"origin": "ocr", "ocr_confidence": chosen.confidences[p.number]})
+        for p in new_content.pages
+    ]
     return Outcome(
         content=new_content.model_copy(update={"pages": new_pages}),
         fields=new_fields,
         rubrics=list(subject.labels.rubrics),
-        measured={"cer": round(rate(distance, length), 4), "requested_cer": target,
-                  "strength": round(chosen.strength, 4), "trials": len(trials), "thinned": thinned,
-                  "char_errors": distance, "chars": length, "lost_fields": sorted(lost)},
-        warnings=[f"Tesseract lost the value of {name}; it is expected-absent in this variant" for name in lost],
+        measured={
+            "cer": round(rate(distance, length), 4),
+            "requested_cer": target,
+            "strength": round(chosen.strength, 4),
+            "trials": len(trials),
+            "thinned": thinned,
+            "char_errors": distance,
+            "chars": length,
+            "lost_fields": sorted(lost),
+        },
+        warnings=[
+            f"Tesseract lost the value of {name}; it is expected-absent in this variant"
+            for name in lost
+        ],
     )
 
 
@@ -105,8 +128,12 @@ class Trial:
     cer: float  # of the text those edits make
 
 
-def read_pages(pages: Sequence[tuple[Where, str]], strength: float, damage_seed: int,
-               kept_clean: Mapping[Where, list[tuple[int, int]]]) -> Trial:
+def read_pages(
+    pages: Sequence[tuple[Where, str]],
+    strength: float,
+    damage_seed: int,
+    kept_clean: Mapping[Where, list[tuple[int, int]]],
+) -> Trial:
     """Render, degrade and OCR every page at one strength; the misreadings as edits."""
     edits: dict[Where, list[Edit]] = {}
     confidences: dict[int, float] = {}
@@ -136,7 +163,10 @@ def search(attempt: Any, target: float) -> list[Trial]:
     for _ in range(MAX_TRIALS):
         trial = attempt(strength)
         trials.append(trial)
-        if abs(trial.cer - target) <= CLOSE_ENOUGH * target or target < trial.cer <= THINNABLE * target:
+        if (
+            abs(trial.cer - target) <= CLOSE_ENOUGH * target
+            or target < trial.cer <= THINNABLE * target
+        ):
             break
         if trial.cer < target:
             low = strength
@@ -150,8 +180,12 @@ def closest(trials: list[Trial], target: float) -> Trial:
     return min(trials, key=lambda t: (abs(t.cer - target), t.strength))
 
 
-def thin(pages: Sequence[tuple[Where, str]], edits: Mapping[Where, list[Edit]], target: float,
-         rng: random.Random) -> dict[Where, list[Edit]]:
+def thin(
+    pages: Sequence[tuple[Where, str]],
+    edits: Mapping[Where, list[Edit]],
+    target: float,
+    rng: random.Random,
+) -> dict[Where, list[Edit]]:
     """Keep Tesseract's misreadings one at a time, in random order, while the measured
     distance stays within CER x chars (then one more if that ends nearer the budget); of
     THINNING_ORDERS random orders, the selection that ends nearest the budget. (Each
@@ -170,8 +204,9 @@ def thin(pages: Sequence[tuple[Where, str]], edits: Mapping[Where, list[Edit]], 
     return best[1]
 
 
-def _keep_within(texts: Mapping[Where, str], misreadings: list[tuple[Where, Edit]],
-                 budget: float) -> tuple[dict[Where, list[Edit]], int]:
+def _keep_within(
+    texts: Mapping[Where, str], misreadings: list[tuple[Where, Edit]], budget: float
+) -> tuple[dict[Where, list[Edit]], int]:
     kept: dict[Where, list[Edit]] = {place: [] for place in texts}
     distance = dict.fromkeys(kept, 0)
     left_out = []
@@ -198,11 +233,21 @@ def _keep_within(texts: Mapping[Where, str], misreadings: list[tuple[Where, Edit
 
 # Degradation strength that made Tesseract 5 reach a CER on the sample leases: where the
 # search starts. Tesseract's error rate is steep in it, so the search does the rest.
-_STRENGTH_FOR_CER = [(0.0, 0.3), (0.02, 0.51), (0.05, 0.56), (0.1, 0.6), (0.16, 0.63), (0.24, 0.66), (0.3, 0.7)]
+_STRENGTH_FOR_CER = [
+    (0.0, 0.3),
+    (0.02, 0.51),
+    (0.05, 0.56),
+    (0.1, 0.6),
+    (0.16, 0.63),
+    (0.24, 0.66),
+    (0.3, 0.7),
+]
 
 
 def strength_for(target: float) -> float:
-    for (low_cer, low), (high_cer, high) in zip(_STRENGTH_FOR_CER, _STRENGTH_FOR_CER[1:], strict=False):
+    for (low_cer, low), (high_cer, high) in zip(
+        _STRENGTH_FOR_CER, _STRENGTH_FOR_CER[1:], strict=False
+    ):
         if target <= high_cer:
             return low + (high - low) * (target - low_cer) / (high_cer - low_cer)
     return _STRENGTH_FOR_CER[-1][1]
@@ -231,10 +276,15 @@ def degrade(image: Image.Image, strength: float, rng: random.Random) -> Image.Im
     angle = rng.uniform(-1.0, 1.0) * 1.5 * strength
     image = image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
     factor = 1.0 - 0.55 * strength
-    small = image.resize((max(1, int(image.width * factor)), max(1, int(image.height * factor))), Image.Resampling.BILINEAR)
+    small = image.resize(
+        (max(1, int(image.width * factor)), max(1, int(image.height * factor))),
+        Image.Resampling.BILINEAR,
+    )
     image = small.resize(image.size, Image.Resampling.BILINEAR)
     image = image.filter(ImageFilter.GaussianBlur(radius=0.4 + 1.1 * strength))
-    noise = np.random.default_rng(rng.randrange(2**32)).normal(0, 8 + 40 * strength, (image.height, image.width))
+    noise = np.random.default_rng(rng.randrange(2**32)).normal(
+        0, 8 + 40 * strength, (image.height, image.width)
+    )
     pixels = np.clip(np.asarray(image, dtype=np.float64) + noise, 0, 255).astype(np.uint8)
     image = Image.fromarray(pixels, mode="L")
     buffer = io.BytesIO()
@@ -277,4 +327,6 @@ def align(original: str, read: str) -> list[Edit]:
     from difflib import SequenceMatcher
 
     matcher = SequenceMatcher(None, original, read, autojunk=False)
-    return [Edit(i1, i2, read[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return [
+        Edit(i1, i2, read[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    ]

@@ -31,9 +31,15 @@ _SENTENCE_END = ".!?:;\n"
     category="truncated",
     owns="expected_absent of fields cut off; rubrics cut off",
     options=[
-        Option("--truncate", "fraction", float, "F", bare=DEFAULT_FRACTION,
-               help=f"Cut documents at fraction F (default {DEFAULT_FRACTION}) mid-sentence; "
-                    "threads keep the first F of posts."),
+        Option(
+            "--truncate",
+            "fraction",
+            float,
+            "F",
+            bare=DEFAULT_FRACTION,
+            help=f"Cut documents at fraction F (default {DEFAULT_FRACTION}) mid-sentence; "
+            "threads keep the first F of posts.",
+        ),
         Option("--pages", "pages", int, "N", help="Cut documents after N pages."),
     ],
 )
@@ -77,13 +83,22 @@ def _truncate_document(subject: Subject, fraction: float) -> Outcome:
     place = ("page", page.number)
 
     cut_off = [
-        name for name, label in subject.labels.fields.items()
-        if label.evidence is not None and label.evidence.page is not None
-        and (label.evidence.page > page.number or (label.evidence.page == page.number and label.evidence.end > cut))
+        name
+        for name, label in subject.labels.fields.items()
+        if label.evidence is not None
+        and label.evidence.page is not None
+        and (
+            label.evidence.page > page.number
+            or (label.evidence.page == page.number and label.evidence.end > cut)
+        )
     ]
-    kept_fields = {name: label for name, label in subject.labels.fields.items() if name not in cut_off}
+    kept_fields = {
+        name: label for name, label in subject.labels.fields.items() if name not in cut_off
+    }
     trimmed = content.model_copy(update={"pages": kept_pages})
-    new_content, fields, _, _ = rewrite(trimmed, kept_fields, {place: [Edit(cut, len(page.text), "")]})
+    new_content, fields, _, _ = rewrite(
+        trimmed, kept_fields, {place: [Edit(cut, len(page.text), "")]}
+    )
     fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, fields, cut_off)
     assert isinstance(new_content, DocumentContent)
     kept = sum(len(p.text) for p in new_content.pages)
@@ -140,19 +155,35 @@ def _truncate_pages(subject: Subject, keep: int) -> Outcome:
     assert isinstance(content, DocumentContent)
     pages = len(content.pages)
     if pages < 2:
-        raise CuratorError(f"--pages {keep}: {subject.fixture.id} has 1 page, so no page can be cut "
-                           "(--pages needs a document of 2 pages or more; --truncate F cuts inside a page)")
+        raise CuratorError(
+            f"--pages {keep}: {subject.fixture.id} has 1 page, so no page can be cut "
+            "(--pages needs a document of 2 pages or more; --truncate F cuts inside a page)"
+        )
     if not 1 <= keep < pages:
-        raise CuratorError(f"--pages {keep}: {subject.fixture.id} has {pages} pages; keep between 1 and {pages - 1}")
-    cut_off = [name for name, label in subject.labels.fields.items()
-               if label.evidence is not None and label.evidence.page is not None and label.evidence.page > keep]
+        raise CuratorError(
+            f"--pages {keep}: {subject.fixture.id} has {pages} pages; keep between 1 and {pages - 1}"
+        )
+    cut_off = [
+        name
+        for name, label in subject.labels.fields.items()
+        if label.evidence is not None
+        and label.evidence.page is not None
+        and label.evidence.page > keep
+    ]
     new_content = content.model_copy(update={"pages": content.pages[:keep]})
-    fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, subject.labels.fields, cut_off)
+    fields, absent, relocated = _settle_cut(
+        new_content, subject.labels.fields, subject.labels.fields, cut_off
+    )
     return Outcome(
         content=new_content,
         fields=fields,
         rubrics=list(subject.labels.rubrics),
-        measured={"kept_pages": keep, "total_pages": pages, "expected_absent": absent, "relocated": relocated},
+        measured={
+            "kept_pages": keep,
+            "total_pages": pages,
+            "expected_absent": absent,
+            "relocated": relocated,
+        },
     )
 
 
@@ -161,8 +192,10 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     assert isinstance(content, ThreadContent)
     ordered = content.export.ordered_posts()
     if len(ordered) < 2:
-        raise CuratorError(f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut "
-                           "(--truncate needs a thread of 2 posts or more)")
+        raise CuratorError(
+            f"cannot truncate {subject.fixture.id}: a 1-post thread has nothing to cut "
+            "(--truncate needs a thread of 2 posts or more)"
+        )
     keep = max(1, min(len(ordered) - 1, math.floor(len(ordered) * fraction)))
     kept_ids = {post.id for post in ordered[:keep]}
     posts = {}
@@ -177,18 +210,30 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     # Attachments of cut posts go with them (only touched when there are some, so the
     # export keeps exactly the members it had).
     infos = content.export.file_infos
-    gone = {k for k, v in infos.items() if isinstance(v, dict) and v.get("post_id") and v["post_id"] not in kept_ids}
+    gone = {
+        k
+        for k, v in infos.items()
+        if isinstance(v, dict) and v.get("post_id") and v["post_id"] not in kept_ids
+    }
     if gone:
         changes["file_infos"] = {k: v for k, v in infos.items() if k not in gone}
         changes["files"] = {k: v for k, v in content.export.files.items() if k not in gone}
     export = content.export.model_copy(update=changes)
     new_content = content.model_copy(
-        update={"export": export, "orphan_post_ids": [p for p in content.orphan_post_ids if p in kept_ids]}
+        update={
+            "export": export,
+            "orphan_post_ids": [p for p in content.orphan_post_ids if p in kept_ids],
+        }
     )
 
-    cut_off = [name for name, label in subject.labels.fields.items()
-               if label.evidence is not None and label.evidence.where[1] not in kept_ids]
-    fields, absent, relocated = _settle_cut(new_content, subject.labels.fields, subject.labels.fields, cut_off)
+    cut_off = [
+        name
+        for name, label in subject.labels.fields.items()
+        if label.evidence is not None and label.evidence.where[1] not in kept_ids
+    ]
+    fields, absent, relocated = _settle_cut(
+        new_content, subject.labels.fields, subject.labels.fields, cut_off
+    )
 
     rubrics, dropped = [], []
     for rubric in subject.labels.rubrics:
@@ -202,8 +247,10 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
             dropped.append(rubric.text)
     unanchored_rubrics = [r.text for r in rubrics if not r.evidence_posts]
     warnings = (
-        [f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold after the cut "
-         "(name them with curator label set --rubric TEXT --evidence-post ID)"]
+        [
+            f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold after the cut "
+            "(name them with curator label set --rubric TEXT --evidence-post ID)"
+        ]
         if unanchored_rubrics
         else []
     )

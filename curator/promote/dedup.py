@@ -91,7 +91,10 @@ def signature(items: Iterable[str]) -> np.ndarray | None:
         _PERMS = _permutations()
     a, b = _PERMS
     hashes = np.fromiter(
-        (int.from_bytes(hashlib.blake2b(s.encode(), digest_size=4).digest(), "little") for s in items),
+        (
+            int.from_bytes(hashlib.blake2b(s.encode(), digest_size=4).digest(), "little")
+            for s in items
+        ),
         dtype=np.uint64,
     )
     if hashes.size == 0:
@@ -140,7 +143,9 @@ class DedupIndex:
         self.rows = rows_per_band(self.threshold)
         self.path = store.local_path(INDEX_FILE)
         self.path.parent.mkdir(exist_ok=True)
-        self._params = json.dumps({"perm": NUM_PERM, "shingle": SHINGLE_WORDS, "seed": SEED, "rows": self.rows})
+        self._params = json.dumps(
+            {"perm": NUM_PERM, "shingle": SHINGLE_WORDS, "seed": SEED, "rows": self.rows}
+        )
         try:
             self._db = self._connect()
         except sqlite3.DatabaseError:
@@ -179,7 +184,10 @@ class DedupIndex:
     # -------------------------------------------------------------- keeping it in step
 
     def _stamp(self) -> str:
-        stamps = [path.stat().st_mtime_ns if path.is_dir() else None for path in self.store.fixture_folders]
+        stamps = [
+            path.stat().st_mtime_ns if path.is_dir() else None
+            for path in self.store.fixture_folders
+        ]
         return json.dumps(stamps)
 
     def sync(self) -> int:
@@ -199,15 +207,21 @@ class DedupIndex:
                 record = self.store.load(new)
             except CuratorError:
                 continue  # `curator validate` reports it; a broken fixture covers nothing
-            self.add(new, record.fixture.kind.value, record.content, record.fixture.provenance.trace_id)
+            self.add(
+                new, record.fixture.kind.value, record.content, record.fixture.provenance.trace_id
+            )
         self.mark_synced(stamp)
         return len(indexed ^ on_disk)
 
     def mark_synced(self, stamp: str | None = None) -> None:
         """Remember the folders as they are now (after our own writes are committed)."""
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp or self._stamp(),))
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp or self._stamp(),)
+        )
 
-    def add(self, fixture_id: str, kind: str, content: Content, trace_id: str | None = None) -> None:
+    def add(
+        self, fixture_id: str, kind: str, content: Content, trace_id: str | None = None
+    ) -> None:
         self.remove(fixture_id)
         sig = signature(shingles(content.full_text()))
         self._db.execute(
@@ -216,7 +230,8 @@ class DedupIndex:
         )
         if sig is not None:
             self._db.executemany(
-                "INSERT INTO bands VALUES (?, ?)", [(key, fixture_id) for key in self._band_keys(kind, sig)]
+                "INSERT INTO bands VALUES (?, ?)",
+                [(key, fixture_id) for key in self._band_keys(kind, sig)],
             )
 
     def remove(self, fixture_id: str) -> None:
@@ -261,7 +276,11 @@ class DedupIndex:
         """
         mine = shingles(content.full_text())
         best: Match | None = None
-        close = [m for m in self.candidates(kind, content) if m.similarity >= self.threshold - ESTIMATE_MARGIN]
+        close = [
+            m
+            for m in self.candidates(kind, content)
+            if m.similarity >= self.threshold - ESTIMATE_MARGIN
+        ]
         for candidate in close[:MAX_EXACT_CHECKS]:
             theirs = load(candidate.fixture_id)
             if theirs is None:
@@ -289,6 +308,8 @@ def covered_by(store: Store, content: Content, threshold: float | None = None) -
     """
     with DedupIndex(store, threshold) as index:
         index.sync()
-        match = index.most_similar(content.kind, content, lambda i: store.load(i).content if store.exists(i) else None)
+        match = index.most_similar(
+            content.kind, content, lambda i: store.load(i).content if store.exists(i) else None
+        )
         index.commit()
         return match

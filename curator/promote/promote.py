@@ -101,8 +101,14 @@ class PromoteSummary:
     def render(self) -> str:
         lines = []
         for p in self.promoted:
-            extra = f", near-duplicate of {p.near_duplicate_of} kept by --force" if p.near_duplicate_of else ""
-            lines.append(f"promoted   {p.fixture_id}  (line {p.line}, trace {p.trace_id}, {p.status}{extra})")
+            extra = (
+                f", near-duplicate of {p.near_duplicate_of} kept by --force"
+                if p.near_duplicate_of
+                else ""
+            )
+            lines.append(
+                f"promoted   {p.fixture_id}  (line {p.line}, trace {p.trace_id}, {p.status}{extra})"
+            )
         for d in self.duplicates:
             lines.append(f"duplicate  line {d.line}, trace {d.trace_id}: {d.reason}")
         for r in self.rejected:
@@ -142,7 +148,9 @@ def promote(
         vault = Vault.open(store)
         with DedupIndex(store) as index:
             index.sync()
-            batch = _Batch(store, index, vault, path, failure_mode, force, ocr, author or default_author())
+            batch = _Batch(
+                store, index, vault, path, failure_mode, force, ocr, author or default_author()
+            )
             for entry in entries:
                 if isinstance(entry, Rejection):
                     summary.rejected.append(entry)
@@ -150,7 +158,9 @@ def promote(
                 try:
                     outcome = batch.promote_one(entry)
                 except (CuratorError, ValidationError) as error:
-                    reason = first_problem(error) if isinstance(error, ValidationError) else str(error)
+                    reason = (
+                        first_problem(error) if isinstance(error, ValidationError) else str(error)
+                    )
                     summary.rejected.append(Rejection(entry.line, reason, entry.record.trace_id))
                     continue
                 if isinstance(outcome, Promoted):
@@ -168,8 +178,17 @@ def promote(
 class _Batch:
     """What one `promote` run shares between its records: the vault, index and transaction."""
 
-    def __init__(self, store: Store, index: DedupIndex, vault: Any, path: Path,
-                 failure_mode: str | None, force: bool, ocr: str, author: str) -> None:
+    def __init__(
+        self,
+        store: Store,
+        index: DedupIndex,
+        vault: Any,
+        path: Path,
+        failure_mode: str | None,
+        force: bool,
+        ocr: str,
+        author: str,
+    ) -> None:
         self.store, self.index, self.vault, self.path = store, index, vault, path
         self.failure_mode, self.force, self.ocr, self.author = failure_mode, force, ocr, author
         self.txn = Transaction(store)
@@ -185,10 +204,14 @@ class _Batch:
         record = entry.record
         mode = self.failure_mode or record.failure_mode
         if mode is None:
-            raise CuratorError("no failure mode: set failure_mode in the record or pass --failure-mode")
+            raise CuratorError(
+                "no failure mode: set failure_mode in the record or pass --failure-mode"
+            )
         known = self.index.by_trace(record.trace_id)
         if known is not None:
-            return Duplicate(entry.line, record.trace_id, known, f"trace already promoted as {known}")
+            return Duplicate(
+                entry.line, record.trace_id, known, f"trace already promoted as {known}"
+            )
         config = self.store.config
         if config.store.categories and mode not in config.store.categories:
             raise CuratorError(f"failure mode {mode!r} is not a category in curator.toml")
@@ -205,21 +228,28 @@ class _Batch:
         # The note rides along as the corrections' reason, so the rewriter that knows this
         # input's people (a thread's user records, first names alone) rewrites it too.
         corrections = corrections.model_copy(update={"reason": record.note or None})
-        content, (corrections, observed), kept = _anonymise(content, [corrections, observed], spec, self.vault,
-                                                            self.keep)
+        content, (corrections, observed), kept = _anonymise(
+            content, [corrections, observed], spec, self.vault, self.keep
+        )
         note = _anonymise_text(corrections.reason or "", self.vault)
 
         match = self.index.most_similar(kind.value, content, self.load)
         if match is not None and not self.force:
-            return Duplicate(entry.line, record.trace_id, match.fixture_id,
-                             f"already covered by {match.fixture_id} (similarity {match.similarity:.2f})",
-                             match.similarity)
+            return Duplicate(
+                entry.line,
+                record.trace_id,
+                match.fixture_id,
+                f"already covered by {match.fixture_id} (similarity {match.similarity:.2f})",
+                match.similarity,
+            )
 
         now = clock.now_iso()
         labels, warnings = _labels(corrections, observed, spec, kind, content)
         complete = _complete(corrections, spec, kind)
         if match is not None:
-            warnings.append(f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept by --force")
+            warnings.append(
+                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept by --force"
+            )
         new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", record.trace_id.encode())
         fixture = Fixture(
             id=new_id,
@@ -228,7 +258,9 @@ class _Batch:
             category=mode,
             status=promoted_status(complete),
             tags=["promoted"],
-            title=(f"{mode}: {note}" if note else f"{mode} in a {record.doc_type or kind.value}")[:120],
+            title=(f"{mode}: {note}" if note else f"{mode} in a {record.doc_type or kind.value}")[
+                :120
+            ],
             created_at=now,
             provenance=Provenance(
                 source_sha256=hashlib.sha256(entry.raw).hexdigest(),
@@ -246,13 +278,23 @@ class _Batch:
         )
         revisions = []
         if labels.fields or labels.rubrics:
-            reason = f"promoted from trace {record.trace_id} ({mode})" + (f": {note}" if note else "")
-            revisions = [labels.model_copy(update={"time": now, "author": self.author, "reason": reason})]
+            reason = f"promoted from trace {record.trace_id} ({mode})" + (
+                f": {note}" if note else ""
+            )
+            revisions = [
+                labels.model_copy(update={"time": now, "author": self.author, "reason": reason})
+            ]
         self.txn.create_fixture(fixture, content, revisions)
         self.index.add(new_id, kind.value, content, record.trace_id)
         self.staged[new_id] = content
-        return Promoted(entry.line, record.trace_id, new_id, fixture.status.value, mode,
-                        match.fixture_id if match else None)
+        return Promoted(
+            entry.line,
+            record.trace_id,
+            new_id,
+            fixture.status.value,
+            mode,
+            match.fixture_id if match else None,
+        )
 
 
 # ---------------------------------------------------------------- building the parts
@@ -264,7 +306,10 @@ def _corrections(config: Any, record: FailureRecord, content: Content) -> LabelR
     if fixes.fields and record.doc_type is None:
         raise CuratorError("corrections.fields need a doc_type")
     return revise(
-        config, record.doc_type, content, None,
+        config,
+        record.doc_type,
+        content,
+        None,
         assignments={name: value or "" for name, value in fixes.fields.items()},
         add_rubrics=fixes.rubrics,
         author=IMPORTER,
@@ -288,18 +333,31 @@ def _observed(record: FailureRecord, content: Content, spec: DocTypeSpec | None)
         value = seen.value if isinstance(seen.value, str) else _plain(seen.value)
         fields[name] = FieldLabel(type=kind, value=value, evidence=locate(content, value))
     rubrics = [Rubric(text=record.output.text)] if record.output.text else []
-    return LabelRevision(rev=1, time=clock.now_iso(), author=IMPORTER, source=IMPORTER,
-                         fields=fields, rubrics=rubrics)
+    return LabelRevision(
+        rev=1,
+        time=clock.now_iso(),
+        author=IMPORTER,
+        source=IMPORTER,
+        fields=fields,
+        rubrics=rubrics,
+    )
 
 
 def _plain(value: Any) -> str:
     import json
 
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return (
+        value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    )
 
 
-def _anonymise(content: Content, revisions: list[LabelRevision], spec: DocTypeSpec | None,
-               vault: Any, keep: Any) -> tuple[Content, list[LabelRevision], Any]:
+def _anonymise(
+    content: Content,
+    revisions: list[LabelRevision],
+    spec: DocTypeSpec | None,
+    vault: Any,
+    keep: Any,
+) -> tuple[Content, list[LabelRevision], Any]:
     """Content and revisions through the anonymiser with one mapping; a leak rejects the record.
 
     A document also gets import's suggested labels (the value after each field's label
@@ -325,8 +383,13 @@ def _anonymise_text(text: str, vault: Any) -> str:
     return anonymise_text(text, vault) if text else ""
 
 
-def _labels(corrections: LabelRevision, observed: LabelRevision, spec: DocTypeSpec | None,
-            kind: Kind, content: Content) -> tuple[LabelRevision, list[str]]:
+def _labels(
+    corrections: LabelRevision,
+    observed: LabelRevision,
+    spec: DocTypeSpec | None,
+    kind: Kind,
+    content: Content,
+) -> tuple[LabelRevision, list[str]]:
     """Corrections plus the uncorrected output fields that have evidence in the input."""
     fields = dict(corrections.fields)
     warnings = []
@@ -334,7 +397,9 @@ def _labels(corrections: LabelRevision, observed: LabelRevision, spec: DocTypeSp
         if name in fields or spec is None or name not in spec.fields or seen.expected_absent:
             continue
         if seen.evidence is None:
-            warnings.append(f"output field {name}: not corrected and not found in the input; left out of the labels")
+            warnings.append(
+                f"output field {name}: not corrected and not found in the input; left out of the labels"
+            )
             continue
         fields[name] = seen
     fields = {name: _with_evidence_text(label, content) for name, label in fields.items()}
@@ -357,7 +422,9 @@ def _complete(corrections: LabelRevision, spec: DocTypeSpec | None, kind: Kind) 
     return spec is not None and set(spec.fields) <= set(corrections.fields)
 
 
-def _known_bad(record: FailureRecord, mode: str, observed: LabelRevision, vault: Any) -> KnownBadAnswer:
+def _known_bad(
+    record: FailureRecord, mode: str, observed: LabelRevision, vault: Any
+) -> KnownBadAnswer:
     """The observed output, already rewritten with the input; values are kept as strings."""
     confidences = {name: seen.confidence for name, seen in (record.output.fields or {}).items()}
     fields = {

@@ -20,14 +20,20 @@ def failures(inputs: ReportInputs) -> str:
     body = ""
     if inputs.gate is not None:
         failing = [f for f in inputs.gate.fixtures if not f.passed]
-        body += f"<h3>Gate: {len(failing)} of {len(inputs.gate.fixtures)} fixtures not fully right</h3>"
-        body += "".join(_gate_fixture(f, inputs.fixtures.get(f.id), i == 0) for i, f in enumerate(failing))
+        body += (
+            f"<h3>Gate: {len(failing)} of {len(inputs.gate.fixtures)} fixtures not fully right</h3>"
+        )
+        body += "".join(
+            _gate_fixture(f, inputs.fixtures.get(f.id), i == 0) for i, f in enumerate(failing)
+        )
     if inputs.runs:
         latest = inputs.runs[-1]
         failing_items = [item for item in latest.items if not item.passed]
         body += f"<h3>Eval run {escape(latest.label)}: {len(failing_items)} of {len(latest.items)} tests did not pass</h3>"
-        body += "".join(_run_item(item, inputs.fixtures.get(item.line.fixture_id or item.name), i == 0)
-                        for i, item in enumerate(failing_items))
+        body += "".join(
+            _run_item(item, inputs.fixtures.get(item.line.fixture_id or item.name), i == 0)
+            for i, item in enumerate(failing_items)
+        )
     if not body:
         body = paragraph("No gate report or eval run given: no failures to show.")
     return section("failures", "Failing fixtures", body)
@@ -48,12 +54,20 @@ def _document_excerpt(fixture: BundledFixture, content: DocumentContent, field: 
     if span is not None and span.page is not None and span.page <= len(content.pages):
         text = content.page(span.page).text
         start, end = max(0, span.start - WINDOW), min(len(text), span.end + WINDOW)
-        shown = (("…" if start else "") + escape(text[start:span.start]) + "<mark>"
-                 + escape(text[span.start:span.end]) + "</mark>" + escape(text[span.end:end])
-                 + ("…" if end < len(text) else ""))
+        shown = (
+            ("…" if start else "")
+            + escape(text[start : span.start])
+            + "<mark>"
+            + escape(text[span.start : span.end])
+            + "</mark>"
+            + escape(text[span.end : end])
+            + ("…" if end < len(text) else "")
+        )
         return f'<pre class="excerpt">page {span.page}: {shown}</pre>'
     text = content.pages[0].text if content.pages else ""
-    return f'<pre class="excerpt">{escape(text[:OPENING])}{"…" if len(text) > OPENING else ""}</pre>'
+    return (
+        f'<pre class="excerpt">{escape(text[:OPENING])}{"…" if len(text) > OPENING else ""}</pre>'
+    )
 
 
 def _thread_excerpt(fixture: BundledFixture, content: ThreadContent, rubric: str | None) -> str:
@@ -61,27 +75,51 @@ def _thread_excerpt(fixture: BundledFixture, content: ThreadContent, rubric: str
     export = content.export
     wanted = set()
     if fixture.labels:
-        wanted = {post for r in fixture.labels.rubrics if _same(r.text, rubric) for post in r.evidence_posts}
+        wanted = {
+            post
+            for r in fixture.labels.rubrics
+            if _same(r.text, rubric)
+            for post in r.evidence_posts
+        }
     posts = export.ordered_posts()
     shown = [post for post in posts if post.id in wanted] or posts[:POSTS]
     users = export.users
-    lines = [f"{users[post.user_id].username if post.user_id in users else post.user_id}: {post.message}"
-             for post in shown]
+    lines = [
+        f"{users[post.user_id].username if post.user_id in users else post.user_id}: {post.message}"
+        for post in shown
+    ]
     return f'<pre class="excerpt">{escape(chr(10).join(lines))}</pre>'
 
 
 def _gate_fixture(score: FixtureScore, fixture: BundledFixture | None, first: bool) -> str:
     wrong = [item for item in score.items if item.outcome != "right"]
-    about = "no prediction for this fixture" if score.missing else f"{score.right}/{score.total} items right"
+    about = (
+        "no prediction for this fixture"
+        if score.missing
+        else f"{score.right}/{score.total} items right"
+    )
     made = f"made by {'+'.join(score.mutations)}" if score.mutations else "golden"
     classes = f"failure classes: {', '.join(score.classes)}" if score.classes else ""
     meta = " · ".join(filter(None, [f"category {score.category}", made, about, classes]))
-    rows = [(item.name, _truth(item), _answer(item), item.outcome, ", ".join(item.classes),
-             "" if item.confidence is None else f"{item.confidence:.2f}") for item in wrong]
+    rows = [
+        (
+            item.name,
+            _truth(item),
+            _answer(item),
+            item.outcome,
+            ", ".join(item.classes),
+            "" if item.confidence is None else f"{item.confidence:.2f}",
+        )
+        for item in wrong
+    ]
     first_field = next((item.name for item in wrong if item.kind == "field"), None)
     body = excerpt(fixture, first_field or (wrong[0].name if wrong else None))
-    body += table(["item", "truth", "answer", "outcome", "failure classes", "confidence"], rows, numeric=(5,),
-                  free=(0, 1, 2))
+    body += table(
+        ["item", "truth", "answer", "outcome", "failure classes", "confidence"],
+        rows,
+        numeric=(5,),
+        free=(0, 1, 2),
+    )
     return _details(f"<code>{escape(score.id)}</code> {escape(meta)}", body, open_=first)
 
 

@@ -6,18 +6,28 @@ from collections.abc import Sequence
 from html import escape
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, numeric: Sequence[int] = (),
-          free: Sequence[int] = (), caption: str = "") -> str:
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    *,
+    numeric: Sequence[int] = (),
+    free: Sequence[int] = (),
+    caption: str = "",
+) -> str:
     """A table; cells are escaped unless they are `Raw`. Columns in `numeric` align right;
     columns in `free` hold free text (answers, values) that may break anywhere, so one
     long token cannot widen the page. Headers that are all empty make a key/value table."""
     classes = {i: "num" for i in numeric} | {i: "free" for i in free}
     head = ""
     if any(headers):
-        cells = "".join(f'<th scope="col"{_class(i, classes)}>{escape(h)}</th>' for i, h in enumerate(headers))
+        cells = "".join(
+            f'<th scope="col"{_class(i, classes)}>{escape(h)}</th>' for i, h in enumerate(headers)
+        )
         head = f"<thead><tr>{cells}</tr></thead>"
     body = "".join(
-        "<tr>" + "".join(f"<td{_class(i, classes)}>{cell_html(cell)}</td>" for i, cell in enumerate(row)) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{_class(i, classes)}>{cell_html(cell)}</td>" for i, cell in enumerate(row))
+        + "</tr>"
         for row in rows
     )
     cap = f"<caption>{escape(caption)}</caption>" if caption else ""
@@ -43,7 +53,7 @@ def number(value: float | None, digits: int = 3) -> str:
 
 
 def figure(chart: str, caption: str, legend: str = "") -> str:
-    return f'<figure>{chart}<figcaption>{escape(caption)}{legend}</figcaption></figure>'
+    return f"<figure>{chart}<figcaption>{escape(caption)}{legend}</figcaption></figure>"
 
 
 def section(anchor: str, title: str, body: str) -> str:

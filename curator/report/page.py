@@ -85,7 +85,9 @@ footer {{ margin-top: 40px; font-size: 13px; color: #555; }}
 
 def render(inputs: ReportInputs) -> str:
     version = inputs.manifest.bundle_version
-    nav = "".join(f'<li><a href="#{anchor}">{escape(title)}</a></li>' for anchor, title, _ in SECTIONS)
+    nav = "".join(
+        f'<li><a href="#{anchor}">{escape(title)}</a></li>' for anchor, title, _ in SECTIONS
+    )
     body = "".join(build(inputs) for _, _, build in SECTIONS)
     return (
         "<!DOCTYPE html>\n"
@@ -114,7 +116,11 @@ class ReportWritten:
         return {"report": str(self.path)}
 
 
-def write_report(bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()) -> ReportWritten:
+def write_report(
+    bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()
+) -> ReportWritten:
     """Read the bundle (directory or .tar.gz), gate report.json and evals.jsonl files; write one HTML page."""
-    atomic.write_text(out, render(read_inputs(bundle, gate, runs)), mode=0o644)  # a page for people to open
+    atomic.write_text(
+        out, render(read_inputs(bundle, gate, runs)), mode=0o644
+    )  # a page for people to open
     return ReportWritten(out)

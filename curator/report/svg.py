@@ -73,7 +73,9 @@ def bar_chart(bars: Sequence[Bar], axis: Axis, label: str) -> str:
     parts = [_open(width, height, label)]
     axis_y = top + ROW * len(bars)
     for tick in axis.ticks:
-        parts.append(f'<line x1="{x(tick):.1f}" y1="{top}" x2="{x(tick):.1f}" y2="{axis_y}" class="grid"/>')
+        parts.append(
+            f'<line x1="{x(tick):.1f}" y1="{top}" x2="{x(tick):.1f}" y2="{axis_y}" class="grid"/>'
+        )
         parts.append(_text(x(tick), axis_y + 16, _tick_label(tick, axis), "middle", "tick"))
     for index, bar in enumerate(bars):
         y = top + ROW * index + (ROW - BAR) / 2
@@ -87,8 +89,10 @@ def bar_chart(bars: Sequence[Bar], axis: Axis, label: str) -> str:
                 )
             start += segment.value
         if bar.marker is not None:
-            parts.append(f'<line x1="{x(bar.marker):.1f}" y1="{y - 3:.1f}" x2="{x(bar.marker):.1f}" '
-                         f'y2="{y + BAR + 3:.1f}" class="marker"/>')
+            parts.append(
+                f'<line x1="{x(bar.marker):.1f}" y1="{y - 3:.1f}" x2="{x(bar.marker):.1f}" '
+                f'y2="{y + BAR + 3:.1f}" class="marker"/>'
+            )
         parts.append(_text(x1 + 8, y + BAR - 3, bar.note, "start", "note"))
     parts.append(f'<line x1="{x0:.1f}" y1="{axis_y}" x2="{x1:.1f}" y2="{axis_y}" class="axis"/>')
     parts.append(_text((x0 + x1) / 2, axis_y + 38, axis.title, "middle", "axis-title"))
@@ -110,7 +114,10 @@ def reliability_chart(bins: Sequence[Bin], label: str) -> str:
     width, height = 560, 486
     x0, x1 = 76, 540
     y0, y1 = 10, 310  # the accuracy panel
-    c0, c1 = 334, 420  # the count strip: bars reach at most 64 px of its 86, the rest is for the numbers
+    c0, c1 = (
+        334,
+        420,
+    )  # the count strip: bars reach at most 64 px of its 86, the rest is for the numbers
     largest = max((b.count for b in bins), default=0) or 1
 
     def x(value: float) -> float:
@@ -121,9 +128,13 @@ def reliability_chart(bins: Sequence[Bin], label: str) -> str:
 
     parts = [_open(width, height, label)]
     for tick in (0, 0.2, 0.4, 0.6, 0.8, 1.0):
-        parts.append(f'<line x1="{x0}" y1="{y(tick):.1f}" x2="{x1}" y2="{y(tick):.1f}" class="grid"/>')
+        parts.append(
+            f'<line x1="{x0}" y1="{y(tick):.1f}" x2="{x1}" y2="{y(tick):.1f}" class="grid"/>'
+        )
         parts.append(_text(x0 - 8, y(tick) + 4, f"{tick:.1f}", "end", "tick"))
-        parts.append(f'<line x1="{x(tick):.1f}" y1="{y0}" x2="{x(tick):.1f}" y2="{c1}" class="grid"/>')
+        parts.append(
+            f'<line x1="{x(tick):.1f}" y1="{y0}" x2="{x(tick):.1f}" y2="{c1}" class="grid"/>'
+        )
         parts.append(_text(x(tick), c1 + 16, f"{tick:.1f}", "middle", "tick"))
     filled = [b for b in bins if b.count and b.accuracy is not None]
     for b in filled:
@@ -134,26 +145,37 @@ def reliability_chart(bins: Sequence[Bin], label: str) -> str:
             f"<title>{b.low:.1f}-{b.high:.1f}: accuracy {b.accuracy:.2f} over {b.count} items</title></rect>"
         )
         bar_height = 64 * b.count / largest
-        parts.append(f'<rect x="{x(b.low):.1f}" y="{c1 - bar_height:.1f}" width="{x(b.high) - x(b.low):.1f}" '
-                     f'height="{bar_height:.1f}" fill="{palette.COUNT}" class="edge"/>')
-        parts.append(_text((x(b.low) + x(b.high)) / 2, c1 - bar_height - 5, str(b.count), "middle", "count"))
+        parts.append(
+            f'<rect x="{x(b.low):.1f}" y="{c1 - bar_height:.1f}" width="{x(b.high) - x(b.low):.1f}" '
+            f'height="{bar_height:.1f}" fill="{palette.COUNT}" class="edge"/>'
+        )
+        parts.append(
+            _text((x(b.low) + x(b.high)) / 2, c1 - bar_height - 5, str(b.count), "middle", "count")
+        )
     parts.append(f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(1)}" y2="{y(1)}" class="diagonal"/>')
     for b in filled:
         assert b.accuracy is not None and b.mean_confidence is not None
-        parts.append(f'<circle cx="{x(b.mean_confidence):.1f}" cy="{y(b.accuracy):.1f}" r="4.5" '
-                     f'fill="{palette.CONFIDENCE}" class="edge"/>')
+        parts.append(
+            f'<circle cx="{x(b.mean_confidence):.1f}" cy="{y(b.accuracy):.1f}" r="4.5" '
+            f'fill="{palette.CONFIDENCE}" class="edge"/>'
+        )
     parts.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" class="frame"/>')
     parts.append(f'<line x1="{x0}" y1="{c1}" x2="{x1}" y2="{c1}" class="axis"/>')
     parts.append(_text(18, (y0 + y1) / 2, "observed accuracy", "middle", "axis-title", rotate=True))
     parts.append(_text(18, (c0 + c1) / 2, "items", "middle", "axis-title", rotate=True))
-    parts.append(_text((x0 + x1) / 2, c1 + 42, "confidence the system gave", "middle", "axis-title"))
+    parts.append(
+        _text((x0 + x1) / 2, c1 + 42, "confidence the system gave", "middle", "axis-title")
+    )
     return "".join(parts) + "</svg>"
 
 
 def legend(entries: Sequence[tuple[str, str]]) -> str:
     """HTML legend: (colour or 'dashed'/'marker'/'dot', text) swatches, outside the chart."""
-    items = "".join(f'<li><span class="swatch {_swatch_class(colour)}" style="{_swatch_style(colour)}">'
-                    f"</span>{escape(text)}</li>" for colour, text in entries)
+    items = "".join(
+        f'<li><span class="swatch {_swatch_class(colour)}" style="{_swatch_style(colour)}">'
+        f"</span>{escape(text)}</li>"
+        for colour, text in entries
+    )
     return f'<ul class="legend">{items}</ul>'
 
 
@@ -168,15 +190,21 @@ def _swatch_style(kind: str) -> str:
 
 
 def _open(width: int, height: int, label: str) -> str:
-    return (f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-            f'role="img" aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">')
+    return (
+        f'<svg class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
+    )
 
 
-def _text(x: float, y: float, text: str, anchor: str, kind: str, tooltip: str = "", rotate: bool = False) -> str:
+def _text(
+    x: float, y: float, text: str, anchor: str, kind: str, tooltip: str = "", rotate: bool = False
+) -> str:
     turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if rotate else ""
     title = f"<title>{escape(tooltip)}</title>" if tooltip and tooltip != text else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" class="{kind}"{turn}>'
-            f"{title}{escape(text)}</text>")
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" class="{kind}"{turn}>'
+        f"{title}{escape(text)}</text>"
+    )
 
 
 def _clip(text: str) -> str:

@@ -55,9 +55,14 @@ class Agreement:
         return conflicts
 
     def as_dict(self) -> dict[str, dict[str, float | int]]:
-        return {name: {"tasks": n, "agreed": self.agreed.get(name, 0),
-                       "rate": round(self.agreed.get(name, 0) / n, 4)}
-                for name, n in sorted(self.compared.items())}
+        return {
+            name: {
+                "tasks": n,
+                "agreed": self.agreed.get(name, 0),
+                "rate": round(self.agreed.get(name, 0) / n, 4),
+            }
+            for name, n in sorted(self.compared.items())
+        }
 
     def lines(self) -> list[str]:
         rows = self.as_dict()
@@ -66,4 +71,5 @@ class Agreement:
         width = max(len(name) for name in rows)
         return ["agreement between annotators (tasks with 2+ annotations):"] + [
             f"  {name:<{width}}  {r['agreed']}/{r['tasks']} agree ({r['rate']:.0%})"
-            for name, r in rows.items()]
+            for name, r in rows.items()
+        ]

@@ -44,20 +44,27 @@ def translated(url: str, doing: str) -> Iterator[None]:
         raise CuratorError(f"Label Studio at {url} did not answer in time while {doing}") from None
     except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError) as error:
         reason = str(error).split("] ")[-1] or type(error).__name__
-        raise CuratorError(f"cannot reach Label Studio at {url} while {doing} ({reason}); "
-                           "is the server running and the URL right?") from None
+        raise CuratorError(
+            f"cannot reach Label Studio at {url} while {doing} ({reason}); "
+            "is the server running and the URL right?"
+        ) from None
     except (httpx.UnsupportedProtocol, httpx.InvalidURL):
-        raise CuratorError(f"not a usable Label Studio URL: {url!r} (expected http://host:port)") from None
+        raise CuratorError(
+            f"not a usable Label Studio URL: {url!r} (expected http://host:port)"
+        ) from None
     except (json.JSONDecodeError, ValidationError, KeyError, TypeError):
-        raise CuratorError(f"{url} does not answer like a Label Studio API while {doing}; "
-                           "is the URL right?") from None
+        raise CuratorError(
+            f"{url} does not answer like a Label Studio API while {doing}; is the URL right?"
+        ) from None
 
 
 def _api_error_line(url: str, doing: str, error: Any) -> str:
     status = error.status_code
     if status in (401, 403):
-        return (f"Label Studio at {url} refused the API key ({status}) while {doing}; check "
-                f"--api-key / {KEY_ENV} (a personal access token or a legacy token)")
+        return (
+            f"Label Studio at {url} refused the API key ({status}) while {doing}; check "
+            f"--api-key / {KEY_ENV} (a personal access token or a legacy token)"
+        )
     if status is not None and status < 400:
         # The SDK raises with the success status when the body is not the JSON it expects.
         return f"{url} does not answer like a Label Studio API while {doing}; is the URL right?"
@@ -96,17 +103,25 @@ class Connection:
                     return None
                 raise
 
-    def create_project(self, title: str, label_config: str, description: str,
-                       model_version: str, instructions: str) -> Any:
+    def create_project(
+        self, title: str, label_config: str, description: str, model_version: str, instructions: str
+    ) -> Any:
         with self.doing(f"creating project {title!r}"):
-            return self.client.projects.create(title=title, label_config=label_config,
-                                               description=description, model_version=model_version,
-                                               show_collab_predictions=True,
-                                               expert_instruction=instructions, show_instruction=True)
+            return self.client.projects.create(
+                title=title,
+                label_config=label_config,
+                description=description,
+                model_version=model_version,
+                show_collab_predictions=True,
+                expert_instruction=instructions,
+                show_instruction=True,
+            )
 
     def set_instructions(self, project_id: int, instructions: str) -> None:
         with self.doing(f"updating the instructions of project {project_id}"):
-            self.client.projects.update(id=project_id, expert_instruction=instructions, show_instruction=True)
+            self.client.projects.update(
+                id=project_id, expert_instruction=instructions, show_instruction=True
+            )
 
     def set_config(self, project_id: int, label_config: str) -> None:
         with self.doing(f"updating the labeling config of project {project_id}"):
@@ -118,8 +133,9 @@ class Connection:
         """(task id, data) of every task in a project, a page at a time."""
         found = []
         with self.doing(f"listing the tasks of project {project_id}"):
-            for task in self.client.tasks.list(project=project_id, fields="task_only",
-                                               page_size=PAGE_SIZE):
+            for task in self.client.tasks.list(
+                project=project_id, fields="task_only", page_size=PAGE_SIZE
+            ):
                 found.append((int(task.id), dict(task.data or {})))
         return found
 
@@ -138,17 +154,25 @@ class Connection:
             for old in self.client.predictions.list(task=task_id):
                 if old.model_version == prediction["model_version"]:
                     self.client.predictions.delete(id=old.id)  # ours only, not an ML backend's
-            self.client.predictions.create(task=task_id, result=prediction["result"],
-                                           model_version=prediction["model_version"])
+            self.client.predictions.create(
+                task=task_id, result=prediction["result"], model_version=prediction["model_version"]
+            )
 
     def export(self, project_id: int, task_ids: list[int]) -> list[dict[str, Any]]:
         """Annotated tasks among `task_ids`, through the export API (one request)."""
         with self.doing(f"exporting annotations of project {project_id}"):
             # The server reads `ids[]`; the SDK's own `ids` argument is sent as `ids` and
             # ignored (every annotated task comes back), so the ids go as extra parameters.
-            raw = b"".join(self.client.projects.exports.download_sync(
-                id=project_id, export_type="JSON", download_all_tasks=False,
-                request_options={"additional_query_parameters": {"ids[]": [str(i) for i in task_ids]}}))
+            raw = b"".join(
+                self.client.projects.exports.download_sync(
+                    id=project_id,
+                    export_type="JSON",
+                    download_all_tasks=False,
+                    request_options={
+                        "additional_query_parameters": {"ids[]": [str(i) for i in task_ids]}
+                    },
+                )
+            )
             exported = parse(raw or b"[]", f"{self.url} export")
         if not isinstance(exported, list):
             raise CuratorError(f"{self.url} sent an export that is not a list of tasks")
@@ -157,10 +181,15 @@ class Connection:
     def users(self) -> dict[int, str]:
         """User id -> how curator names an annotator: email, else username."""
         with self.doing("listing users"):
-            return {int(u.id): (u.email or u.username or f"user-{u.id}") for u in self.client.users.list()}
+            return {
+                int(u.id): (u.email or u.username or f"user-{u.id}")
+                for u in self.client.users.list()
+            }
 
 
-def connect(url: str | None, api_key: str | None, *, timeout: float = TIMEOUT_SECONDS) -> Connection:
+def connect(
+    url: str | None, api_key: str | None, *, timeout: float = TIMEOUT_SECONDS
+) -> Connection:
     """A connection checked by asking the server who we are: bad URL or key fail here."""
     if not url:
         raise CuratorError(f"no Label Studio URL: give --url or set {URL_ENV}")
@@ -169,11 +198,15 @@ def connect(url: str | None, api_key: str | None, *, timeout: float = TIMEOUT_SE
     key = api_key.strip()
     if not _HEADER_SAFE.fullmatch(key):
         # Checked before anything is sent: an HTTP library refusing the header would quote it.
-        raise CuratorError(f"the Label Studio API key holds a character no HTTP header can carry (a space, "
-                           f"a line break or a non-ASCII character); check --api-key / {KEY_ENV}")
+        raise CuratorError(
+            f"the Label Studio API key holds a character no HTTP header can carry (a space, "
+            f"a line break or a non-ASCII character); check --api-key / {KEY_ENV}"
+        )
     url = url.strip().rstrip("/")
     if not url.startswith(("http://", "https://")) or not _HEADER_SAFE.fullmatch(url):
-        raise CuratorError(f"not a usable Label Studio URL: {shown_url(url)!r} (expected http://host:port)")
+        raise CuratorError(
+            f"not a usable Label Studio URL: {shown_url(url)!r} (expected http://host:port)"
+        )
     with translated(shown_url(url), "connecting"):
         from label_studio_sdk import LabelStudio
 

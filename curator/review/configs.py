@@ -33,10 +33,10 @@ MIN_RUBRIC_SLOTS = 5
 DOCUMENT_STEPS = (
     "Select the text that proves a field and pick the field's label.",
     "Check the field's value. If the marked text is not how the value should be written "
-    "(OCR noise, \"Jan 5th\"), write the clean value in its box; otherwise leave the box as it is.",
-    "Under \"other accepted answers\", add each other way of writing the value a reader could "
+    '(OCR noise, "Jan 5th"), write the clean value in its box; otherwise leave the box as it is.',
+    'Under "other accepted answers", add each other way of writing the value a reader could '
     "rightly give (a name in capitals, without its middle initial), one per line.",
-    "Tick a field under \"not in this document\" only when the document truly lacks it.",
+    'Tick a field under "not in this document" only when the document truly lacks it.',
 )
 THREAD_STEPS = (
     "Read the posts: each shows its author and when it was written.",
@@ -74,18 +74,24 @@ def field_line(field: str, spec_type: str, description: str) -> str:
 def document_instructions(doc_type_name: str, spec: DocTypeSpec) -> str:
     """The project's labelling instructions (HTML), from the field descriptions in curator.toml."""
     what = spec.description or doc_type_name
-    fields = "".join(f"<li><b>{html.escape(name)}</b> ({field.type}){': ' + html.escape(field.description) if field.description else ''}</li>"
-                     for name, field in spec.fields.items())
+    fields = "".join(
+        f"<li><b>{html.escape(name)}</b> ({field.type}){': ' + html.escape(field.description) if field.description else ''}</li>"
+        for name, field in spec.fields.items()
+    )
     steps = "".join(f"<li>{html.escape(step)}</li>" for step in DOCUMENT_STEPS)
-    return (f"<h3>How to label: {html.escape(what)}</h3><ol>{steps}</ol>"
-            f"<h4>The fields</h4><ul>{fields}</ul>"
-            "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>")
+    return (
+        f"<h3>How to label: {html.escape(what)}</h3><ol>{steps}</ol>"
+        f"<h4>The fields</h4><ul>{fields}</ul>"
+        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>"
+    )
 
 
 def thread_instructions() -> str:
     steps = "".join(f"<li>{html.escape(step)}</li>" for step in THREAD_STEPS)
-    return (f"<h3>How to label: threads</h3><ol>{steps}</ol>"
-            "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>")
+    return (
+        f"<h3>How to label: threads</h3><ol>{steps}</ol>"
+        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>"
+    )
 
 
 def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
@@ -94,19 +100,46 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
     _steps(view, f"How to label: {spec.description or doc_type_name}", DOCUMENT_STEPS)
     labels = ET.SubElement(view, "Labels", name=SPAN, toName=TEXT)
     for field, field_spec in spec.fields.items():
-        ET.SubElement(labels, "Label", value=field, hint=field_line(field, field_spec.type, field_spec.description))
+        ET.SubElement(
+            labels,
+            "Label",
+            value=field,
+            hint=field_line(field, field_spec.type, field_spec.description),
+        )
     ET.SubElement(view, "Text", name=TEXT, value="$text")
-    ET.SubElement(view, "Header", value=f"The fields of a {doc_type_name}: value, and other accepted answers")
+    ET.SubElement(
+        view, "Header", value=f"The fields of a {doc_type_name}: value, and other accepted answers"
+    )
     for field, field_spec in spec.fields.items():
         row = ET.SubElement(view, "View", className="curator-field")
-        ET.SubElement(row, "Header", value=field_line(field, field_spec.type, field_spec.description))
-        ET.SubElement(row, "TextArea", name=value_control(field), toName=TEXT, rows="1", maxSubmissions="1",
-                      editable="true", showSubmitButton="false", placeholder=f"{field}: the value")
-        ET.SubElement(row, "TextArea", name=variants_control(field), toName=TEXT, rows="1", editable="true",
-                      showSubmitButton="false", placeholder=f"{field}: other accepted answers, one per line")
+        ET.SubElement(
+            row, "Header", value=field_line(field, field_spec.type, field_spec.description)
+        )
+        ET.SubElement(
+            row,
+            "TextArea",
+            name=value_control(field),
+            toName=TEXT,
+            rows="1",
+            maxSubmissions="1",
+            editable="true",
+            showSubmitButton="false",
+            placeholder=f"{field}: the value",
+        )
+        ET.SubElement(
+            row,
+            "TextArea",
+            name=variants_control(field),
+            toName=TEXT,
+            rows="1",
+            editable="true",
+            showSubmitButton="false",
+            placeholder=f"{field}: other accepted answers, one per line",
+        )
     ET.SubElement(view, "Header", value="Fields this document does not contain")
-    absent = ET.SubElement(view, "Choices", name=ABSENT, toName=TEXT, choice="multiple",
-                           showInline="true")
+    absent = ET.SubElement(
+        view, "Choices", name=ABSENT, toName=TEXT, choice="multiple", showInline="true"
+    )
     for field in spec.fields:
         ET.SubElement(absent, "Choice", value=field)
     return _render(view)
@@ -117,18 +150,41 @@ def thread_config(rubric_slots: int) -> str:
     ET.SubElement(view, "Header", value="$title")
     _steps(view, "How to label: threads", THREAD_STEPS)
     ET.SubElement(view, "HyperText", name=DIALOGUE, value="$dialogue", inline="true")
-    ET.SubElement(view, "Header", value="Rubrics: does each statement hold, and which posts show it?")
+    ET.SubElement(
+        view, "Header", value="Rubrics: does each statement hold, and which posts show it?"
+    )
     for slot in range(1, rubric_slots + 1):
         row = ET.SubElement(view, "View", className="curator-rubric")
         ET.SubElement(row, "Text", name=rubric_object(slot), value=f"$rubric_{slot}")
         # Dynamic choices (from the task's data): an unused slot has none, so shows nothing.
-        ET.SubElement(row, "Choices", name=verdict_control(slot), toName=rubric_object(slot),
-                      choice="single-radio", showInline="true", value=f"$verdicts_{slot}")
-        ET.SubElement(row, "Choices", name=posts_control(slot), toName=rubric_object(slot),
-                      choice="multiple", showInline="true", value=f"$posts_{slot}")
+        ET.SubElement(
+            row,
+            "Choices",
+            name=verdict_control(slot),
+            toName=rubric_object(slot),
+            choice="single-radio",
+            showInline="true",
+            value=f"$verdicts_{slot}",
+        )
+        ET.SubElement(
+            row,
+            "Choices",
+            name=posts_control(slot),
+            toName=rubric_object(slot),
+            choice="multiple",
+            showInline="true",
+            value=f"$posts_{slot}",
+        )
     ET.SubElement(view, "Header", value="New rubric statements, one per line")
-    ET.SubElement(view, "TextArea", name=NEW_RUBRICS, toName=DIALOGUE, rows="3",
-                  editable="true", showSubmitButton="false")
+    ET.SubElement(
+        view,
+        "TextArea",
+        name=NEW_RUBRICS,
+        toName=DIALOGUE,
+        rows="3",
+        editable="true",
+        showSubmitButton="false",
+    )
     return _render(view)
 
 
@@ -136,13 +192,15 @@ def thread_config(rubric_slots: int) -> str:
 # instructions small and lay each field out as its description over its value box and its
 # accepted-answers box. (No ">" in them: the config's XML would escape it.)
 _HEADINGS = ":is(h1, h2, h3, h4, h5, h6)"
-_CSS = (f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em }} "
-        f".curator-steps {_HEADINGS}, .curator-field {_HEADINGS} {{ font-size: 14px !important; "
-        f"line-height: 1.4 !important; font-weight: normal !important; margin: 2px 0 !important }} "
-        f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; font-weight: 600 !important }} "
-        f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; margin: 0.6em 0 }} "
-        f".curator-field {_HEADINGS} {{ grid-column: 1 / -1 }} "
-        f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; margin: 0.3em 0 }}")
+_CSS = (
+    f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em }} "
+    f".curator-steps {_HEADINGS}, .curator-field {_HEADINGS} {{ font-size: 14px !important; "
+    f"line-height: 1.4 !important; font-weight: normal !important; margin: 2px 0 !important }} "
+    f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; font-weight: 600 !important }} "
+    f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; margin: 0.6em 0 }} "
+    f".curator-field {_HEADINGS} {{ grid-column: 1 / -1 }} "
+    f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; margin: 0.3em 0 }}"
+)
 
 
 def _steps(view: ET.Element, title: str, steps: tuple[str, ...]) -> None:
@@ -183,8 +241,11 @@ def controls(config: str) -> dict[str, Control]:
     for element in root.iter():
         name, to_name = element.get("name"), element.get("toName")
         if name and to_name:
-            options = tuple(sorted(child.get("value", "") for child in element
-                                   if child.tag in ("Label", "Choice")))
+            options = tuple(
+                sorted(
+                    child.get("value", "") for child in element if child.tag in ("Label", "Choice")
+                )
+            )
             found[name] = Control(element.tag, to_name, options)
     return found
 
@@ -195,8 +256,11 @@ def objects(config: str) -> dict[str, str]:
         root = ET.fromstring(config)
     except ET.ParseError:
         return {}
-    return {e.get("name", ""): e.get("value", "") for e in root.iter()
-            if e.get("name") and e.get("value", "").startswith("$")}
+    return {
+        e.get("name", ""): e.get("value", "")
+        for e in root.iter()
+        if e.get("name") and e.get("value", "").startswith("$")
+    }
 
 
 def config_problems(actual: str, expected: str) -> list[str]:
@@ -214,8 +278,10 @@ def config_problems(actual: str, expected: str) -> list[str]:
         if got is None:
             problems.append(f"control {name!r} is missing")
         elif got.tag != control.tag or got.to_name != control.to_name:
-            problems.append(f"control {name!r} is a {got.tag} on {got.to_name!r}, "
-                            f"expected a {control.tag} on {control.to_name!r}")
+            problems.append(
+                f"control {name!r} is a {got.tag} on {got.to_name!r}, "
+                f"expected a {control.tag} on {control.to_name!r}"
+            )
         else:
             lost = sorted(set(control.options) - set(got.options))
             if lost:

@@ -56,19 +56,30 @@ class PullReport:
     exit_code = 0
 
     def as_json(self) -> dict[str, Any]:
-        return {"revisions": self.revisions, "already_pulled": self.already_pulled,
-                "reviewed": self.reviewed, "conflicts": self.conflicts,
-                "unknown_fixtures": self.unknown_fixtures, "agreement": self.agreement.as_dict()}
+        return {
+            "revisions": self.revisions,
+            "already_pulled": self.already_pulled,
+            "reviewed": self.reviewed,
+            "conflicts": self.conflicts,
+            "unknown_fixtures": self.unknown_fixtures,
+            "agreement": self.agreement.as_dict(),
+        }
 
     def render(self) -> str:
         fixtures = len({r["fixture"] for r in self.revisions})
-        out = [f"pulled {len(self.revisions)} new annotation(s) into {fixtures} fixture(s) "
-               f"({self.already_pulled} already pulled)"]
-        out += [f"  {r['fixture']}: label rev {r['rev']} from {r['source']} by {r['author']}"
-                for r in self.revisions]
+        out = [
+            f"pulled {len(self.revisions)} new annotation(s) into {fixtures} fixture(s) "
+            f"({self.already_pulled} already pulled)"
+        ]
+        out += [
+            f"  {r['fixture']}: label rev {r['rev']} from {r['source']} by {r['author']}"
+            for r in self.revisions
+        ]
         out += [f"reviewed: {fixture_id}" for fixture_id in self.reviewed]
-        out += [f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
-                for fixture_id, names in self.conflicts.items()]
+        out += [
+            f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
+            for fixture_id, names in self.conflicts.items()
+        ]
         out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
         return "\n".join(out + self.agreement.lines())
 
@@ -104,7 +115,7 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
         overlap = max(1, int(getattr(project, "maximum_annotations", None) or 1))
         task_ids = sorted(task_id for task_id, _ in conn.tasks(project.id))
         for start in range(0, len(task_ids), batch_size):
-            exported = conn.export(project.id, task_ids[start:start + batch_size])
+            exported = conn.export(project.id, task_ids[start : start + batch_size])
             with store.transaction() as txn:
                 typed = TypedText.of(store)  # what reviewers typed goes through the vault
                 for task in sorted(exported, key=lambda t: int(t["id"])):
@@ -113,16 +124,26 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
     return report
 
 
-def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
-               overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport,
-               typed: TypedText) -> None:
+def _pull_task(
+    store: Store,
+    txn: Transaction,
+    project: Any,
+    interface: Any,
+    overlap: int,
+    users: dict[int, str],
+    task: dict[str, Any],
+    report: PullReport,
+    typed: TypedText,
+) -> None:
     data = task.get("data") or {}
     fixture_id = data.get("fixture_id")
     if not fixture_id or not txn.exists(fixture_id):
         report.unknown_fixtures.append(str(fixture_id))
         return
-    annotations = sorted((a for a in task.get("annotations") or [] if not a.get("was_cancelled")),
-                         key=lambda a: (str(a.get("created_at") or ""), int(a["id"])))
+    annotations = sorted(
+        (a for a in task.get("annotations") or [] if not a.get("was_cancelled")),
+        key=lambda a: (str(a.get("created_at") or ""), int(a["id"])),
+    )
     if not annotations:
         return
     content = store.load(fixture_id).content
@@ -135,31 +156,52 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
         fresh = source not in pulled
         errors = interface.validate_prediction(annotation, return_errors=True) if fresh else []
         if errors:
-            raise CuratorError(f"{where} does not fit curator's labeling config for project "
-                               f"{project.id}: {errors[0]}")
+            raise CuratorError(
+                f"{where} does not fit curator's labeling config for project "
+                f"{project.id}: {errors[0]}"
+            )
         previous = txn.revisions(fixture_id)[-1] if txn.revisions(fixture_id) else None
         # Label Studio shows a document's fields as spans and a thread's rubrics as verdicts
         if isinstance(content, DocumentContent):
-            said, revision = _document_revision(store, txn, fixture_id, content, annotation,
-                                                previous, strict=fresh, where=where, typed=typed)
+            said, revision = _document_revision(
+                store,
+                txn,
+                fixture_id,
+                content,
+                annotation,
+                previous,
+                strict=fresh,
+                where=where,
+                typed=typed,
+            )
         else:
-            said, revision = _thread_revision(content, data, annotation, previous, typed,
-                                              strict=fresh, where=where)
+            said, revision = _thread_revision(
+                content, data, annotation, previous, typed, strict=fresh, where=where
+            )
         answers.append(said)
         if not fresh:
             report.already_pulled += 1
             continue
         author = _author(annotation, users)
-        written = txn.append_revision(fixture_id, revision.model_copy(update={
-            "author": author, "source": source,
-            "reason": f"Label Studio review of label rev {data.get('label_rev', 0)} "
-                      f"(project {project.id}, task {task['id']}, annotation {annotation['id']})"}))
-        report.revisions.append({"fixture": fixture_id, "rev": written.rev, "source": source,
-                                 "author": author})
+        written = txn.append_revision(
+            fixture_id,
+            revision.model_copy(
+                update={
+                    "author": author,
+                    "source": source,
+                    "reason": f"Label Studio review of label rev {data.get('label_rev', 0)} "
+                    f"(project {project.id}, task {task['id']}, annotation {annotation['id']})",
+                }
+            ),
+        )
+        report.revisions.append(
+            {"fixture": fixture_id, "rev": written.rev, "source": source, "author": author}
+        )
 
     conflicts = report.agreement.add_task(answers)
-    fresh_count = len(answers) - sum(1 for a in annotations
-                                     if f"labelstudio:{task['id']}/{a['id']}" in pulled)
+    fresh_count = len(answers) - sum(
+        1 for a in annotations if f"labelstudio:{task['id']}/{a['id']}" in pulled
+    )
     fixture = txn.fixture(fixture_id)
     review, status = fixture.review, fixture.status
     if fresh_count == 0:
@@ -171,7 +213,9 @@ def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
             status = after_settling(status)
             report.reviewed.append(fixture_id)
     elif conflicts:
-        review = review.model_copy(update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))})
+        review = review.model_copy(
+            update={"conflict_fields": sorted(set(review.conflict_fields) | set(conflicts))}
+        )
         report.conflicts[fixture_id] = conflicts
         status = after_conflict(status)
     elif len(annotations) >= overlap and not review.conflict_fields:
@@ -192,9 +236,18 @@ def _author(annotation: dict[str, Any], users: dict[int, str]) -> str:
     return users.get(int(who), f"user-{who}")
 
 
-def _document_revision(store: Store, txn: Transaction, fixture_id: str, content: DocumentContent,
-                       annotation: dict[str, Any], previous: LabelRevision | None,
-                       *, strict: bool, where: str, typed: TypedText) -> tuple[dict[str, Said], LabelRevision]:
+def _document_revision(
+    store: Store,
+    txn: Transaction,
+    fixture_id: str,
+    content: DocumentContent,
+    annotation: dict[str, Any],
+    previous: LabelRevision | None,
+    *,
+    strict: bool,
+    where: str,
+    typed: TypedText,
+) -> tuple[dict[str, Said], LabelRevision]:
     """What the annotation says per field, and the revision it makes from `previous`.
 
     `strict` (a new annotation): a span whose text is not the fixture's text there, a value
@@ -233,22 +286,37 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
                     there = f"{found!r}" if found is not None else "no single page's text"
                     raise CuratorError(
                         f"{where}: field {name}: marks {shown} at [{mark.start}:{mark.end}] but the "
-                        f"fixture has {there} there (was its text changed since the push?)")
+                        f"fixture has {there} there (was its text changed since the push?)"
+                    )
                 continue
             evidence, evidence_text = Span(page=page, start=start, end=end), found
         value = value or evidence_text
         if not value:
             continue
         before = fields.get(name)
-        same = before is not None and before.value is not None and same_value(before.value, value, field_spec.type)
+        same = (
+            before is not None
+            and before.value is not None
+            and same_value(before.value, value, field_spec.type)
+        )
         try:
             check(value, field_spec.type)
             # a value kept as it was keeps the reason it stands without evidence
-            label = reviewed(content, name, field_spec.type, value, evidence, answer.variants.get(name, []),
-                             no_evidence=before.no_evidence if same and before else None, hint=_MARK_IT)
+            label = reviewed(
+                content,
+                name,
+                field_spec.type,
+                value,
+                evidence,
+                answer.variants.get(name, []),
+                no_evidence=before.no_evidence if same and before else None,
+                hint=_MARK_IT,
+            )
         except UnparsableValue as error:
             if strict:
-                raise CuratorError(f"{where}: field {name}: {error} (field type {field_spec.type})") from None
+                raise CuratorError(
+                    f"{where}: field {name}: {error} (field type {field_spec.type})"
+                ) from None
             continue
         except CuratorError as error:
             if strict:
@@ -258,14 +326,27 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
         if same and before is not None:  # the same value as before keeps its authority note
             label = label.model_copy(update={"authority": before.authority})
         fields[name] = label
-    revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
-                             fields=fields, rubrics=list(previous.rubrics) if previous else [])
+    revision = LabelRevision(
+        rev=1,
+        time=clock.now_iso(),
+        author="labelstudio",
+        source="manual",
+        fields=fields,
+        rubrics=list(previous.rubrics) if previous else [],
+    )
     return said, revision
 
 
-def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: dict[str, Any],
-                     previous: LabelRevision | None, typed: TypedText, *, strict: bool,
-                     where: str) -> tuple[dict[str, Said], LabelRevision]:
+def _thread_revision(
+    content: ThreadContent,
+    data: dict[str, Any],
+    annotation: dict[str, Any],
+    previous: LabelRevision | None,
+    typed: TypedText,
+    *,
+    strict: bool,
+    where: str,
+) -> tuple[dict[str, Said], LabelRevision]:
     answer = read_thread_answer(annotation.get("result") or [])
     rubrics = list(previous.rubrics) if previous else []
     said: dict[str, Said] = {}
@@ -281,7 +362,9 @@ def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: d
         posts = [p for p in content.export.ordered_posts() if p.id in answer.posts.get(slot, [])]
         unknown = sorted(set(answer.posts.get(slot, [])) - {p.id for p in posts})
         if unknown and strict:
-            raise CuratorError(f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}")
+            raise CuratorError(
+                f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}"
+            )
         judged = Rubric(text=text, evidence_posts=[p.id for p in posts])
         index = next((i for i, r in enumerate(rubrics) if r.text == text), None)
         if index is None:
@@ -291,6 +374,12 @@ def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: d
     for text in (typed.text(t) for t in answer.new_rubrics):
         if not any(r.text == text for r in rubrics):
             rubrics.append(Rubric(text=text))
-    revision = LabelRevision(rev=1, time=clock.now_iso(), author="labelstudio", source="manual",
-                             fields=dict(previous.fields) if previous else {}, rubrics=rubrics)
+    revision = LabelRevision(
+        rev=1,
+        time=clock.now_iso(),
+        author="labelstudio",
+        source="manual",
+        fields=dict(previous.fields) if previous else {},
+        rubrics=rubrics,
+    )
     return said, revision

@@ -35,8 +35,14 @@ class ProjectPush:
     unchanged: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"project": self.key, "project_id": self.project_id, "title": self.title,
-                "created": self.created, "updated": self.updated, "unchanged": self.unchanged}
+        return {
+            "project": self.key,
+            "project_id": self.project_id,
+            "title": self.title,
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+        }
 
 
 def project_title(store: Store, key: str) -> str:
@@ -79,7 +85,8 @@ def prepare(store: Store, fixtures: list[Fixture]) -> dict[str, dict[str, dict[s
             raise CuratorError(f"{fixture.id}: retired fixtures are not reviewed")
         record = store.load(fixture.id)
         grouped.setdefault(project_key(fixture), {})[fixture.id] = build_task(
-            fixture, record.content, record.labels)
+            fixture, record.content, record.labels
+        )
     for key, tasks in grouped.items():
         slots = slots_for(tasks)
         interface = LabelInterface(expected_config(store, key, slots))
@@ -88,9 +95,14 @@ def prepare(store: Store, fixtures: list[Fixture]) -> dict[str, dict[str, dict[s
                 pad_rubric_slots(task["data"], slots)
             errors = interface.validate_prediction(task["predictions"][0], return_errors=True)
             if errors:
-                raise CuratorError(f"{fixture_id}: its labels do not fit the labeling config: {errors[0]}")
-            missing = [o.value_name for o in interface.objects
-                       if o.value_is_variable and task["data"].get(o.value_name) is None]
+                raise CuratorError(
+                    f"{fixture_id}: its labels do not fit the labeling config: {errors[0]}"
+                )
+            missing = [
+                o.value_name
+                for o in interface.objects
+                if o.value_is_variable and task["data"].get(o.value_name) is None
+            ]
             if missing:
                 raise CuratorError(f"{fixture_id}: task data lacks {', '.join(missing)}")
     return grouped
@@ -105,8 +117,9 @@ def _lacks_slots(data: dict[str, Any], slots: int) -> bool:
     return any(f"rubric_{slot}" not in data for slot in range(1, slots + 1))
 
 
-def ensure_project(conn: Connection, store: Store, key: str, known_id: int | None,
-                   rubric_slots: int) -> Any:
+def ensure_project(
+    conn: Connection, store: Store, key: str, known_id: int | None, rubric_slots: int
+) -> Any:
     """The project for `key`: reused (its config checked) or created."""
     title = project_title(store, key)
     wanted = expected_config(store, key, rubric_slots)
@@ -114,8 +127,12 @@ def ensure_project(conn: Connection, store: Store, key: str, known_id: int | Non
     if project is None or project.title != title:
         project = conn.find_project(title)
     if project is None:
-        description = "Made by `curator review push`; curator holds the labels. Do not rename controls."
-        return conn.create_project(title, wanted, description, MODEL_VERSION, instructions(store, key))
+        description = (
+            "Made by `curator review push`; curator holds the labels. Do not rename controls."
+        )
+        return conn.create_project(
+            title, wanted, description, MODEL_VERSION, instructions(store, key)
+        )
     check_config(project, key, wanted)
     if (project.expert_instruction or "") != instructions(store, key):
         # curator.toml's descriptions changed since: labellers read the current ones
@@ -137,10 +154,13 @@ def check_config(project: Any, key: str, wanted: str) -> None:
     if problems:
         raise CuratorError(
             f"Label Studio project {project.id} ({project.title!r}) has a labeling config that no "
-            f"longer matches curator's ({problems[0]}); restore it in the project's settings")
+            f"longer matches curator's ({problems[0]}); restore it in the project's settings"
+        )
 
 
-def push(store: Store, conn: Connection, ids: Sequence[str] = (), status: str | None = None) -> list[ProjectPush]:
+def push(
+    store: Store, conn: Connection, ids: Sequence[str] = (), status: str | None = None
+) -> list[ProjectPush]:
     """Push fixtures; the store changes (status needs-review) only after the server took them."""
     fixtures = choose(store, ids, status)
     if not fixtures:
@@ -158,7 +178,9 @@ def push(store: Store, conn: Connection, ids: Sequence[str] = (), status: str | 
             for task in tasks.values():
                 pad_rubric_slots(task["data"], configs.rubric_slots(project.label_config))
         outcome = ProjectPush(key, project.id, project.title)
-        on_server: dict[str | None, tuple[int, str | None]] = {}  # tasks made by hand have no fixture id
+        on_server: dict[
+            str | None, tuple[int, str | None]
+        ] = {}  # tasks made by hand have no fixture id
         for task_id, data in conn.tasks(project.id):
             on_server.setdefault(data.get("fixture_id"), (task_id, data.get("curator_digest")))
             if key == "thread" and _lacks_slots(data, configs.rubric_slots(project.label_config)):
@@ -182,8 +204,11 @@ def push(store: Store, conn: Connection, ids: Sequence[str] = (), status: str | 
         for task_id, data in conn.tasks(project.id) if new else []:
             on_server.setdefault(data.get("fixture_id"), (task_id, data.get("curator_digest")))
         for fixture_id, task in tasks.items():
-            local["tasks"][fixture_id] = {"project": project.id, "task": on_server[fixture_id][0],
-                                          "label_rev": task["data"]["label_rev"]}
+            local["tasks"][fixture_id] = {
+                "project": project.id,
+                "task": on_server[fixture_id][0],
+                "label_rev": task["data"]["label_rev"],
+            }
         results.append(outcome)
     with store.transaction() as txn:
         for fixture in fixtures:

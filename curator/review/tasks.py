@@ -31,15 +31,16 @@ def project_key(fixture: Fixture) -> str:
     return f"document/{fixture.doc_type}"
 
 
-def build_task(fixture: Fixture, content: Content,
-               labels: LabelRevision | None) -> dict[str, Any]:
+def build_task(fixture: Fixture, content: Content, labels: LabelRevision | None) -> dict[str, Any]:
     """{"data": ..., "predictions": [...]} for the import API."""
     rev = labels.rev if labels else 0
     # a document is reviewed as one text with field spans, a thread as posts with rubrics
     if isinstance(content, DocumentContent):
         joined = join_pages(content)
-        data: dict[str, Any] = {"text": joined.text,
-                                "pages": [[p.number, p.start, p.end] for p in joined.pages]}
+        data: dict[str, Any] = {
+            "text": joined.text,
+            "pages": [[p.number, p.start, p.end] for p in joined.pages],
+        }
         result = _document_prediction(joined, labels)
     else:
         data = {"dialogue": dialogue_html(content)}
@@ -50,10 +51,17 @@ def build_task(fixture: Fixture, content: Content,
             data[configs.rubric_object(slot)] = rubric.text
             data[f"verdicts_{slot}"] = [{"value": configs.PASS}, {"value": configs.FAIL}]
             data[f"posts_{slot}"] = options
-            result.append(_choices(configs.verdict_control(slot), configs.rubric_object(slot), [configs.PASS]))
+            result.append(
+                _choices(configs.verdict_control(slot), configs.rubric_object(slot), [configs.PASS])
+            )
             if rubric.evidence_posts:
-                result.append(_choices(configs.posts_control(slot), configs.rubric_object(slot),
-                                       list(rubric.evidence_posts)))
+                result.append(
+                    _choices(
+                        configs.posts_control(slot),
+                        configs.rubric_object(slot),
+                        list(rubric.evidence_posts),
+                    )
+                )
     data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
     # One model version for every prediction: Label Studio pre-fills a task only with the
     # predictions of the project's model version (the label rev is in the task data).
@@ -78,16 +86,20 @@ def dialogue_html(content: ThreadContent) -> str:
     for post in export.ordered_posts():
         reply = f" (reply to #{numbers[post.root_id]})" if post.root_id in numbers else ""
         message = html.escape(post.message).replace("\n", "<br/>")
-        blocks.append(f'<div style="{_POST_STYLE}"><b>#{numbers[post.id]} {html.escape(export.author(post))}</b> '
-                      f'<span style="color: #667">{post.written_at()}{reply}</span><br/>{message}</div>')
+        blocks.append(
+            f'<div style="{_POST_STYLE}"><b>#{numbers[post.id]} {html.escape(export.author(post))}</b> '
+            f'<span style="color: #667">{post.written_at()}{reply}</span><br/>{message}</div>'
+        )
     return "".join(blocks)
 
 
 def post_options(content: ThreadContent) -> list[dict[str, str]]:
     """The posts as choices of evidence: the value is the post id, the label its number and author."""
     export = content.export
-    return [{"value": post.id, "html": f"#{number} {html.escape(export.author(post))}"}
-            for number, post in enumerate(export.ordered_posts(), start=1)]
+    return [
+        {"value": post.id, "html": f"#{number} {html.escape(export.author(post))}"}
+        for number, post in enumerate(export.ordered_posts(), start=1)
+    ]
 
 
 def digest(data: dict[str, Any], prediction: dict[str, Any]) -> str:
@@ -96,7 +108,9 @@ def digest(data: dict[str, Any], prediction: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
-def _document_prediction(joined: JoinedDocument, labels: LabelRevision | None) -> list[dict[str, Any]]:
+def _document_prediction(
+    joined: JoinedDocument, labels: LabelRevision | None
+) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     if labels is None:
         return result
@@ -109,24 +123,56 @@ def _document_prediction(joined: JoinedDocument, labels: LabelRevision | None) -
         if span is not None and span.page is not None and span.page <= len(joined.pages):
             start, end = joined.span_to_utf16(span.page, span.start, span.end)
             page = joined.pages[span.page - 1]
-            text = joined.text[page.start + span.start: page.start + span.end]
-            result.append({"id": f"span-{name}", "from_name": configs.SPAN, "to_name": configs.TEXT,
-                           "type": "labels",
-                           "value": {"start": start, "end": end, "text": text, "labels": [name]}})
-        result.append({"id": f"value-{name}", "from_name": configs.value_control(name),
-                       "to_name": configs.TEXT, "type": "textarea", "value": {"text": [label.value]}})
+            text = joined.text[page.start + span.start : page.start + span.end]
+            result.append(
+                {
+                    "id": f"span-{name}",
+                    "from_name": configs.SPAN,
+                    "to_name": configs.TEXT,
+                    "type": "labels",
+                    "value": {"start": start, "end": end, "text": text, "labels": [name]},
+                }
+            )
+        result.append(
+            {
+                "id": f"value-{name}",
+                "from_name": configs.value_control(name),
+                "to_name": configs.TEXT,
+                "type": "textarea",
+                "value": {"text": [label.value]},
+            }
+        )
         if label.variants:
-            result.append({"id": f"variants-{name}", "from_name": configs.variants_control(name),
-                           "to_name": configs.TEXT, "type": "textarea", "value": {"text": list(label.variants)}})
+            result.append(
+                {
+                    "id": f"variants-{name}",
+                    "from_name": configs.variants_control(name),
+                    "to_name": configs.TEXT,
+                    "type": "textarea",
+                    "value": {"text": list(label.variants)},
+                }
+            )
     if absent:
-        result.append({"id": "absent", "from_name": configs.ABSENT, "to_name": configs.TEXT,
-                       "type": "choices", "value": {"choices": sorted(absent)}})
+        result.append(
+            {
+                "id": "absent",
+                "from_name": configs.ABSENT,
+                "to_name": configs.TEXT,
+                "type": "choices",
+                "value": {"choices": sorted(absent)},
+            }
+        )
     return result
 
 
 def _choices(control: str, to_name: str, choices: list[str]) -> dict[str, Any]:
-    return {"id": control, "from_name": control, "to_name": to_name, "type": "choices",
-            "value": {"choices": choices}}
+    return {
+        "id": control,
+        "from_name": control,
+        "to_name": to_name,
+        "type": "choices",
+        "value": {"choices": choices},
+    }
 
 
 # ---------------------------------------------------------------- reading annotations back
@@ -163,7 +209,8 @@ def read_document_answer(result: list[dict[str, Any]]) -> DocumentAnswer:
         if name == configs.SPAN:
             for label in value.get("labels") or []:
                 answer.spans.setdefault(label, []).append(
-                    MarkedSpan(int(value["start"]), int(value["end"]), value.get("text")))
+                    MarkedSpan(int(value["start"]), int(value["end"]), value.get("text"))
+                )
         elif name == configs.ABSENT:
             answer.absent.update(value.get("choices") or [])
         elif name.startswith("value_"):
@@ -171,8 +218,12 @@ def read_document_answer(result: list[dict[str, Any]]) -> DocumentAnswer:
             if text:
                 answer.values[name.removeprefix("value_")] = text
         elif name.startswith("variants_"):
-            lines = [line.strip() for t in value.get("text") or [] for line in (t or "").splitlines()]
-            answer.variants[name.removeprefix("variants_")] = list(dict.fromkeys(line for line in lines if line))
+            lines = [
+                line.strip() for t in value.get("text") or [] for line in (t or "").splitlines()
+            ]
+            answer.variants[name.removeprefix("variants_")] = list(
+                dict.fromkeys(line for line in lines if line)
+            )
     return answer
 
 
@@ -188,7 +239,7 @@ def read_thread_answer(result: list[dict[str, Any]]) -> ThreadAnswer:
             answer.posts[int(name.removeprefix("posts_"))] = list(value.get("choices") or [])
         elif name == configs.NEW_RUBRICS:
             for text in value.get("text") or []:
-                answer.new_rubrics.extend(line.strip() for line in text.splitlines() if line.strip())
+                answer.new_rubrics.extend(
+                    line.strip() for line in text.splitlines() if line.strip()
+                )
     return answer
-
-

@@ -53,16 +53,20 @@ class GateRun:
     def render(self) -> str:
         report = self.report
         overall = report.accuracy["overall"]
-        lines = [f"gate {'passed' if report.passed else 'FAILED'}: "
-                 f"{report.fixtures_passed}/{report.fixtures_total} fixtures right, "
-                 f"{overall['right']}/{overall['total']} items"]
+        lines = [
+            f"gate {'passed' if report.passed else 'FAILED'}: "
+            f"{report.fixtures_passed}/{report.fixtures_total} fixtures right, "
+            f"{overall['right']}/{overall['total']} items"
+        ]
         for check in report.gates:
             lines.append(f"  {check.status.upper():4}  {check.name}: {check.detail}")
         if report.missing_fixtures:
             lines.append(f"  no prediction for: {', '.join(report.missing_fixtures)}")
         for regression in report.regressions:
-            lines.append(f"  regressed: {regression.id} {regression.before} -> {regression.after} "
-                         f"({', '.join(regression.classes) or 'no class'})")
+            lines.append(
+                f"  regressed: {regression.id} {regression.before} -> {regression.after} "
+                f"({', '.join(regression.classes) or 'no class'})"
+            )
         lines += [f"  wrote {path}" for path in self.written]
         return "\n".join(lines)
 
@@ -102,8 +106,10 @@ def build_report(
     pairs = metrics.confidence_pairs(results)
     brier = metrics.brier(pairs)
     checks = gate_checks(accuracy, brier, scores, baseline, floors.floors)
-    checks += [*repetition_checks(scores, floors.floors),
-               calibration_check(calibrations or {}, floors.floors)]
+    checks += [
+        *repetition_checks(scores, floors.floors),
+        calibration_check(calibrations or {}, floors.floors),
+    ]
     return GateReport(
         generated_at=clock.now_iso(),
         bundle=bundle_name,
@@ -118,8 +124,11 @@ def build_report(
         fixtures_total=len(scores),
         missing_fixtures=[score.id for score in scores if score.missing],
         failure_classes=metrics.failure_counts(results),
-        calibration={"brier": brier, "confidences": len(pairs),
-                     "reliability": metrics.reliability(pairs)},
+        calibration={
+            "brier": brier,
+            "confidences": len(pairs),
+            "reliability": metrics.reliability(pairs),
+        },
         quality=metrics.quality(results, weights),
         repetitions=repetition_summary(scores),
         regressions=regressions(scores, baseline),
@@ -137,9 +146,16 @@ def gate_checks(
     overall, adversarial = accuracy["overall"], accuracy["adversarial"]
     return [
         # Nothing to score at all fails: a gate that measured nothing must not pass a release.
-        _at_least("overall_accuracy", overall, floors.overall_accuracy, "fail", "no labelled items"),
-        _at_least("adversarial_accuracy", adversarial, floors.adversarial_accuracy, "skip",
-                  "no adversarial fixtures"),
+        _at_least(
+            "overall_accuracy", overall, floors.overall_accuracy, "fail", "no labelled items"
+        ),
+        _at_least(
+            "adversarial_accuracy",
+            adversarial,
+            floors.adversarial_accuracy,
+            "skip",
+            "no adversarial fixtures",
+        ),
         _brier_check(brier, floors.max_brier),
         faithfulness_check(scores, baseline, floors.max_faithfulness_drop),
     ]
@@ -150,44 +166,68 @@ def repetition_summary(scores: list[FixtureScore]) -> dict | None:
     if not repeated:
         return None
     flaky = [s.id for s in repeated if s.flaky]
-    return {"fixtures": len(repeated), "pass_rate": sum(s.pass_rate or 0.0 for s in repeated) / len(repeated),
-            "flaky": flaky, "flaky_share": len(flaky) / len(repeated)}
+    return {
+        "fixtures": len(repeated),
+        "pass_rate": sum(s.pass_rate or 0.0 for s in repeated) / len(repeated),
+        "flaky": flaky,
+        "flaky_share": len(flaky) / len(repeated),
+    }
 
 
 def repetition_checks(scores: list[FixtureScore], floors: Floors) -> list[GateCheck]:
     summary = repetition_summary(scores)
     if summary is None:
         detail = "predictions carry no run counts (curator eval run writes them)"
-        return [GateCheck(name="pass_rate", status="skip", threshold=floors.min_pass_rate, detail=detail),
-                GateCheck(name="flaky_share", status="skip", threshold=floors.max_flaky_share, detail=detail)]
+        return [
+            GateCheck(
+                name="pass_rate", status="skip", threshold=floors.min_pass_rate, detail=detail
+            ),
+            GateCheck(
+                name="flaky_share", status="skip", threshold=floors.max_flaky_share, detail=detail
+            ),
+        ]
     rate, share = summary["pass_rate"], summary["flaky_share"]
     rate_ok = rate >= floors.min_pass_rate - TOLERANCE
     share_ok = share <= floors.max_flaky_share + TOLERANCE
     flaky = summary["flaky"]
     return [
-        GateCheck(name="pass_rate", status="pass" if rate_ok else "fail", value=rate,
-                  threshold=floors.min_pass_rate,
-                  detail=f"mean pass rate {rate:.3f} {'>=' if rate_ok else '<'} {floors.min_pass_rate:g} "
-                         f"over {summary['fixtures']} fixtures"),
-        GateCheck(name="flaky_share", status="pass" if share_ok else "fail", value=share,
-                  threshold=floors.max_flaky_share,
-                  detail=f"{len(flaky)}/{summary['fixtures']} flaky {'<=' if share_ok else '>'} "
-                         f"{floors.max_flaky_share:g}" + (f": {', '.join(flaky[:5])}" if flaky else "")),
+        GateCheck(
+            name="pass_rate",
+            status="pass" if rate_ok else "fail",
+            value=rate,
+            threshold=floors.min_pass_rate,
+            detail=f"mean pass rate {rate:.3f} {'>=' if rate_ok else '<'} {floors.min_pass_rate:g} "
+            f"over {summary['fixtures']} fixtures",
+        ),
+        GateCheck(
+            name="flaky_share",
+            status="pass" if share_ok else "fail",
+            value=share,
+            threshold=floors.max_flaky_share,
+            detail=f"{len(flaky)}/{summary['fixtures']} flaky {'<=' if share_ok else '>'} "
+            f"{floors.max_flaky_share:g}" + (f": {', '.join(flaky[:5])}" if flaky else ""),
+        ),
     ]
 
 
-def calibration_check(calibrations: dict[tuple[str, str], CalibrationRecord | None], floors: Floors) -> GateCheck:
+def calibration_check(
+    calibrations: dict[tuple[str, str], CalibrationRecord | None], floors: Floors
+) -> GateCheck:
     """Verdicts of curator's judges count only when that judge is calibrated on this bundle."""
     from curator.judge.calibration import shortfalls
 
     name, threshold = "judge_calibration", floors.min_judge_accuracy
     if not calibrations:
-        return GateCheck(name=name, status="skip", threshold=threshold, detail="no verdict names a curator judge")
+        return GateCheck(
+            name=name, status="skip", threshold=threshold, detail="no verdict names a curator judge"
+        )
     problems, trusted = [], []
     for (judge, prompt_version), record in sorted(calibrations.items()):
         if record is None:
-            problems.append(f"{judge} ({prompt_version}) has no calibration on this bundle "
-                            f"(run `curator judge calibrate BUNDLE --judge ...`)")
+            problems.append(
+                f"{judge} ({prompt_version}) has no calibration on this bundle "
+                f"(run `curator judge calibrate BUNDLE --judge ...`)"
+            )
             continue
         below = shortfalls(record, floors)
         if below:
@@ -200,30 +240,47 @@ def calibration_check(calibrations: dict[tuple[str, str], CalibrationRecord | No
 
 
 def judges_named(predictions: dict[str, Prediction]) -> set[tuple[str, str]]:
-    return {(v.judge, v.prompt_version or "") for p in predictions.values() for v in p.rubrics if v.judge}
+    return {
+        (v.judge, v.prompt_version or "")
+        for p in predictions.values()
+        for v in p.rubrics
+        if v.judge
+    }
 
 
-def faithfulness_check(scores: list[FixtureScore], baseline: GateReport | None, max_drop: float) -> GateCheck:
+def faithfulness_check(
+    scores: list[FixtureScore], baseline: GateReport | None, max_drop: float
+) -> GateCheck:
     name = "faithfulness_drop"
     if baseline is None:
         return GateCheck(name=name, status="skip", threshold=max_drop, detail="no baseline")
-    before = {f.id: f.metrics["faithfulness"] for f in baseline.fixtures if "faithfulness" in f.metrics}
+    before = {
+        f.id: f.metrics["faithfulness"] for f in baseline.fixtures if "faithfulness" in f.metrics
+    }
     if not before:
-        return GateCheck(name=name, status="skip", threshold=max_drop,
-                         detail="the baseline has no faithfulness")
+        return GateCheck(
+            name=name, status="skip", threshold=max_drop, detail="the baseline has no faithfulness"
+        )
     now = {s.id: s.metrics["faithfulness"] for s in scores if "faithfulness" in s.metrics}
     paired = sorted(set(before) & set(now))
     if not paired:
-        return GateCheck(name=name, status="fail", threshold=max_drop,
-                         detail="no faithfulness for any fixture the baseline measured")
+        return GateCheck(
+            name=name,
+            status="fail",
+            threshold=max_drop,
+            detail="no faithfulness for any fixture the baseline measured",
+        )
     old = sum(before[i] for i in paired) / len(paired)
     new = sum(now[i] for i in paired) / len(paired)
     drop = old - new
     ok = drop <= max_drop + TOLERANCE
     return GateCheck(
-        name=name, status="pass" if ok else "fail", value=drop, threshold=max_drop,
+        name=name,
+        status="pass" if ok else "fail",
+        value=drop,
+        threshold=max_drop,
         detail=f"faithfulness {new:.3f} vs baseline {old:.3f} on {len(paired)} fixtures: "
-               f"drop {drop:.3f} {'<=' if ok else '>'} {max_drop:g}",
+        f"drop {drop:.3f} {'<=' if ok else '>'} {max_drop:g}",
     )
 
 
@@ -258,10 +315,15 @@ def run_gate(
         digest = read_manifest(bundle).content_sha256
         calibrations = {key: calibration.find(folder, digest, *key) for key in named}
     report = build_report(
-        cases, predicted, floors=floors_file, baseline=baseline_report,
-        bundle_name=bundle.resolve().name, predictions_name=predictions.name,
+        cases,
+        predicted,
+        floors=floors_file,
+        baseline=baseline_report,
+        bundle_name=bundle.resolve().name,
+        predictions_name=predictions.name,
         predictions_sha256=hashlib.sha256(predictions.read_bytes()).hexdigest(),
-        baseline_name=str(baseline) if baseline else None, calibrations=calibrations,
+        baseline_name=str(baseline) if baseline else None,
+        calibrations=calibrations,
     )
     run = GateRun(report)
     if out is not None:
@@ -296,16 +358,24 @@ def _at_least(name: str, tally: dict, floor: float, empty: str, nothing: str) ->
         return GateCheck(name=name, status=empty, threshold=floor, detail=nothing)
     ok = value >= floor - TOLERANCE
     return GateCheck(
-        name=name, status="pass" if ok else "fail", value=value, threshold=floor,
+        name=name,
+        status="pass" if ok else "fail",
+        value=value,
+        threshold=floor,
         detail=f"{tally['right']}/{tally['total']} = {value:.3f} {'>=' if ok else '<'} {floor:g}",
     )
 
 
 def _brier_check(brier: float | None, max_brier: float) -> GateCheck:
     if brier is None:
-        return GateCheck(name="brier", status="skip", threshold=max_brier,
-                         detail="no confidences given")
+        return GateCheck(
+            name="brier", status="skip", threshold=max_brier, detail="no confidences given"
+        )
     ok = brier <= max_brier + TOLERANCE
-    return GateCheck(name="brier", status="pass" if ok else "fail", value=brier,
-                     threshold=max_brier,
-                     detail=f"Brier {brier:.4f} {'<=' if ok else '>'} {max_brier:g}")
+    return GateCheck(
+        name="brier",
+        status="pass" if ok else "fail",
+        value=brier,
+        threshold=max_brier,
+        detail=f"Brier {brier:.4f} {'<=' if ok else '>'} {max_brier:g}",
+    )

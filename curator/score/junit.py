@@ -9,18 +9,37 @@ from curator.model import FixtureScore, GateReport, ItemScore
 
 def render_junit(report: GateReport) -> str:
     root = ET.Element("testsuites", name="curator-gate")
-    fixtures = _suite(root, f"curator-gate.fixtures.{report.bundle}", len(report.fixtures),
-                      sum(not f.passed for f in report.fixtures))
+    fixtures = _suite(
+        root,
+        f"curator-gate.fixtures.{report.bundle}",
+        len(report.fixtures),
+        sum(not f.passed for f in report.fixtures),
+    )
     for fixture in report.fixtures:
-        case = ET.SubElement(fixtures, "testcase", name=fixture.id,
-                             classname=f"{fixture.kind}.{fixture.category}", time="0")
+        case = ET.SubElement(
+            fixtures,
+            "testcase",
+            name=fixture.id,
+            classname=f"{fixture.kind}.{fixture.category}",
+            time="0",
+        )
         if not fixture.passed:
-            failure = ET.SubElement(case, "failure", message=_message(fixture),
-                                    type=",".join(fixture.classes) or "wrong")
-            failure.text = "\n".join(_item_line(item) for item in fixture.items if item.outcome != "right")
-    gates = _suite(root, "curator-gate.gates", len(report.gates),
-                   sum(g.status == "fail" for g in report.gates),
-                   sum(g.status == "skip" for g in report.gates))
+            failure = ET.SubElement(
+                case,
+                "failure",
+                message=_message(fixture),
+                type=",".join(fixture.classes) or "wrong",
+            )
+            failure.text = "\n".join(
+                _item_line(item) for item in fixture.items if item.outcome != "right"
+            )
+    gates = _suite(
+        root,
+        "curator-gate.gates",
+        len(report.gates),
+        sum(g.status == "fail" for g in report.gates),
+        sum(g.status == "skip" for g in report.gates),
+    )
     for check in report.gates:
         case = ET.SubElement(gates, "testcase", name=check.name, classname="gate", time="0")
         if check.status == "fail":
@@ -32,8 +51,16 @@ def render_junit(report: GateReport) -> str:
 
 
 def _suite(root: ET.Element, name: str, tests: int, failures: int, skipped: int = 0) -> ET.Element:
-    return ET.SubElement(root, "testsuite", name=name, tests=str(tests), failures=str(failures),
-                         errors="0", skipped=str(skipped), time="0")
+    return ET.SubElement(
+        root,
+        "testsuite",
+        name=name,
+        tests=str(tests),
+        failures=str(failures),
+        errors="0",
+        skipped=str(skipped),
+        time="0",
+    )
 
 
 def _message(fixture: FixtureScore) -> str:

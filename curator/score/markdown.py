@@ -8,8 +8,15 @@ from curator.model import FixtureScore, GateReport
 
 MAX_LISTED = 25  # fixtures listed per section; a PR comment should stay readable
 STATUS = {"pass": "✅ pass", "fail": "❌ fail", "skip": "➖ skip"}
-COMPARISON = {"overall_accuracy": "≥", "adversarial_accuracy": "≥", "brier": "≤",
-              "faithfulness_drop": "≤", "pass_rate": "≥", "flaky_share": "≤", "judge_calibration": "≥"}
+COMPARISON = {
+    "overall_accuracy": "≥",
+    "adversarial_accuracy": "≥",
+    "brier": "≤",
+    "faithfulness_drop": "≤",
+    "pass_rate": "≥",
+    "flaky_share": "≤",
+    "judge_calibration": "≥",
+}
 
 
 def render_markdown(report: GateReport) -> str:
@@ -26,7 +33,9 @@ def render_markdown(report: GateReport) -> str:
     for check in report.gates:
         value = "–" if check.value is None else f"{check.value:.4f}"
         floor = f"{COMPARISON.get(check.name, '')} {check.threshold:g}"
-        lines.append(f"| {check.name} | {STATUS[check.status]} | {value} | {floor} | {check.detail} |")
+        lines.append(
+            f"| {check.name} | {STATUS[check.status]} | {value} | {floor} | {check.detail} |"
+        )
     lines += ["", f"**Fixtures passing:** {report.fixtures_passed}/{report.fixtures_total}", ""]
     lines += _accuracy_section("Accuracy by category", "Category", report.accuracy["by_category"])
     lines += _accuracy_section("Accuracy by mutation", "Mutation", report.accuracy["by_mutation"])
@@ -42,7 +51,9 @@ def _accuracy_section(title: str, column: str, table: dict[str, dict[str, Any]])
         return []
     lines = [f"### {title}", "", f"| {column} | Right | Total | Accuracy |", "|---|---:|---:|---:|"]
     for name, tally in table.items():
-        lines.append(f"| {name} | {tally['right']} | {tally['total']} | {_pct(tally['accuracy'])} |")
+        lines.append(
+            f"| {name} | {tally['right']} | {tally['total']} | {_pct(tally['accuracy'])} |"
+        )
     return lines + [""]
 
 
@@ -59,8 +70,10 @@ def _calibration(calibration: dict[str, Any]) -> list[str]:
     ]
     for row in calibration["reliability"]:
         if row["count"]:
-            lines.append(f"| {row['low']:.1f}–{row['high']:.1f} | {row['count']} | "
-                         f"{row['mean_confidence']:.3f} | {_pct(row['accuracy'])} |")
+            lines.append(
+                f"| {row['low']:.1f}–{row['high']:.1f} | {row['count']} | "
+                f"{row['mean_confidence']:.3f} | {_pct(row['accuracy'])} |"
+            )
     return lines + [""]
 
 
@@ -81,9 +94,13 @@ def _quality(quality: dict[str, Any]) -> list[str]:
 def _repetitions(summary: dict[str, Any] | None) -> list[str]:
     if summary is None:
         return []
-    lines = ["### Repeated runs", "",
-             f"Mean pass rate **{_pct(summary['pass_rate'])}** over {summary['fixtures']} fixtures; "
-             f"{len(summary['flaky'])} flaky (passed in some runs, failed in others).", ""]
+    lines = [
+        "### Repeated runs",
+        "",
+        f"Mean pass rate **{_pct(summary['pass_rate'])}** over {summary['fixtures']} fixtures; "
+        f"{len(summary['flaky'])} flaky (passed in some runs, failed in others).",
+        "",
+    ]
     lines += [f"- `{fixture_id}`" for fixture_id in summary["flaky"][:MAX_LISTED]]
     return lines + _more(len(summary["flaky"])) + ([""] if summary["flaky"] else [])
 
@@ -102,8 +119,10 @@ def _failures(report: GateReport) -> list[str]:
         lines += [f"### Regressed against the baseline ({len(report.regressions)})", ""]
         if report.regressions:
             lines += ["| Fixture | Before | After | Failure classes |", "|---|---:|---:|---|"]
-            lines += [f"| `{r.id}` | {r.before} | {r.after} | {', '.join(r.classes) or '–'} |"
-                      for r in report.regressions[:MAX_LISTED]]
+            lines += [
+                f"| `{r.id}` | {r.before} | {r.after} | {', '.join(r.classes) or '–'} |"
+                for r in report.regressions[:MAX_LISTED]
+            ]
             lines += _more(len(report.regressions))
         else:
             lines.append("None.")
@@ -114,8 +133,12 @@ def _failures(report: GateReport) -> list[str]:
         lines += _more(len(report.missing_fixtures)) + [""]
     failing = [f for f in report.fixtures if not f.passed and not f.missing]
     if failing:
-        lines += [f"### Failing fixtures ({len(failing)})", "",
-                  "| Fixture | Category | Right | Failure classes | Wrong items |", "|---|---|---:|---|---|"]
+        lines += [
+            f"### Failing fixtures ({len(failing)})",
+            "",
+            "| Fixture | Category | Right | Failure classes | Wrong items |",
+            "|---|---|---:|---|---|",
+        ]
         lines += [_failing_row(f) for f in failing[:MAX_LISTED]]
         lines += _more(len(failing)) + [""]
     return lines
@@ -123,8 +146,10 @@ def _failures(report: GateReport) -> list[str]:
 
 def _failing_row(fixture: FixtureScore) -> str:
     wrong = ", ".join(item.name for item in fixture.items if item.outcome != "right")
-    return (f"| `{fixture.id}` | {fixture.category} | {fixture.right}/{fixture.total} | "
-            f"{', '.join(fixture.classes)} | {_cell(wrong)} |")
+    return (
+        f"| `{fixture.id}` | {fixture.category} | {fixture.right}/{fixture.total} | "
+        f"{', '.join(fixture.classes)} | {_cell(wrong)} |"
+    )
 
 
 def _more(count: int) -> list[str]:

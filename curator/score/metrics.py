@@ -61,7 +61,9 @@ def brier(pairs: list[tuple[float, bool]]) -> float | None:
     return sum((confidence - float(right)) ** 2 for confidence, right in pairs) / len(pairs)
 
 
-def reliability(pairs: list[tuple[float, bool]], bins: int = RELIABILITY_BINS) -> list[dict[str, Any]]:
+def reliability(
+    pairs: list[tuple[float, bool]], bins: int = RELIABILITY_BINS
+) -> list[dict[str, Any]]:
     """Equal-width confidence bins [lo, hi) (the last one closed): how often each bin was right."""
     grouped: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
     for confidence, right in pairs:
@@ -71,26 +73,37 @@ def reliability(pairs: list[tuple[float, bool]], bins: int = RELIABILITY_BINS) -
         low, high = index / bins, (index + 1) / bins
         mean_confidence = _mean(c for c, _ in inside)
         accuracy = _mean(float(r) for _, r in inside)
-        table.append({
-            "low": low,
-            "high": high,
-            "count": len(inside),
-            "mean_confidence": mean_confidence,
-            "accuracy": accuracy,
-            "gap": None if accuracy is None or mean_confidence is None else mean_confidence - accuracy,
-        })
+        table.append(
+            {
+                "low": low,
+                "high": high,
+                "count": len(inside),
+                "mean_confidence": mean_confidence,
+                "accuracy": accuracy,
+                "gap": None
+                if accuracy is None or mean_confidence is None
+                else mean_confidence - accuracy,
+            }
+        )
     return table
 
 
-def quality(results: list[FixtureResult], weights: Mapping[str, float] | None = None) -> dict[str, Any]:
+def quality(
+    results: list[FixtureResult], weights: Mapping[str, float] | None = None
+) -> dict[str, Any]:
     """Mean of each retrieval metric over the fixtures that report it, and the weighted composite.
 
     A fixture's composite needs all three metrics; the overall composite is the mean of those.
     Weights are divided by their sum, so they need not add up to 1.
     """
     weights = dict(weights or DEFAULT_WEIGHTS)
-    means = {name: _mean(r.metrics[name] for r in results if name in r.metrics) for name in QUALITY_METRICS}
-    composites = [(r.category, c) for r in results if (c := fixture_composite(r.metrics, weights)) is not None]
+    means = {
+        name: _mean(r.metrics[name] for r in results if name in r.metrics)
+        for name in QUALITY_METRICS
+    }
+    composites = [
+        (r.category, c) for r in results if (c := fixture_composite(r.metrics, weights)) is not None
+    ]
     by_category = {
         category: _mean(c for cat, c in composites if cat == category)
         for category in sorted({category for category, _ in composites})

@@ -25,25 +25,63 @@ def reliability_figure(report: GateReport) -> Any:  # matplotlib.figure.Figure
     figure = Figure(figsize=(5.6, 6.8), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(3, 1))
-    top.plot([0, 1], [0, 1], linestyle="--", color=palette.GREY, label="perfect calibration", zorder=3)
-    top.bar([row["low"] for row in rows], [row["accuracy"] for row in rows], width=width, align="edge",
-            color=palette.ACCURACY, alpha=0.75, edgecolor=palette.BLACK, linewidth=0.6,
-            label="observed accuracy of the bin")
-    top.plot([row["mean_confidence"] for row in rows], [row["accuracy"] for row in rows], linestyle="none",
-             marker="o", color=palette.CONFIDENCE, markeredgecolor=palette.BLACK,
-             label="mean confidence of the bin")
+    top.plot(
+        [0, 1], [0, 1], linestyle="--", color=palette.GREY, label="perfect calibration", zorder=3
+    )
+    top.bar(
+        [row["low"] for row in rows],
+        [row["accuracy"] for row in rows],
+        width=width,
+        align="edge",
+        color=palette.ACCURACY,
+        alpha=0.75,
+        edgecolor=palette.BLACK,
+        linewidth=0.6,
+        label="observed accuracy of the bin",
+    )
+    top.plot(
+        [row["mean_confidence"] for row in rows],
+        [row["accuracy"] for row in rows],
+        linestyle="none",
+        marker="o",
+        color=palette.CONFIDENCE,
+        markeredgecolor=palette.BLACK,
+        label="mean confidence of the bin",
+    )
     top.set(xlim=(0, 1), ylim=(0, 1.02), ylabel="observed accuracy")
     brier = report.calibration["brier"]
     top.set_title("Reliability" + ("" if brier is None else f" (Brier {brier:.4f})"))
 
     counts = [row["count"] for row in rows]
-    bottom.bar([row["low"] for row in rows], counts, width=width, align="edge", color=palette.COUNT,
-               edgecolor=palette.BLACK, linewidth=0.6)
+    bottom.bar(
+        [row["low"] for row in rows],
+        counts,
+        width=width,
+        align="edge",
+        color=palette.COUNT,
+        edgecolor=palette.BLACK,
+        linewidth=0.6,
+    )
     for row in rows:
-        bottom.annotate(str(row["count"]), (row["low"] + width / 2, row["count"]), textcoords="offset points",
-                        xytext=(0, 2), ha="center", va="bottom", fontsize=8)
-    bottom.set(xlim=(0, 1), ylim=(0, max(counts, default=1) * 1.45), xlabel="confidence", ylabel="items")
-    figure.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+        bottom.annotate(
+            str(row["count"]),
+            (row["low"] + width / 2, row["count"]),
+            textcoords="offset points",
+            xytext=(0, 2),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+        )
+    bottom.set(
+        xlim=(0, 1), ylim=(0, max(counts, default=1) * 1.45), xlabel="confidence", ylabel="items"
+    )
+    figure.legend(
+        *top.get_legend_handles_labels(),
+        loc="outside lower center",
+        ncols=2,
+        fontsize=8,
+        frameon=False,
+    )
     return figure
 
 

@@ -22,7 +22,9 @@ from curator.normalise import normalise_text
 from curator.score.scoring import Case
 
 
-def load_predictions(path: Path, cases: Iterable[Case], limits: LimitSettings = DEFAULT) -> dict[str, Prediction]:
+def load_predictions(
+    path: Path, cases: Iterable[Case], limits: LimitSettings = DEFAULT
+) -> dict[str, Prediction]:
     """fixture id -> its prediction, for a predictions file scored against `cases`."""
     data = read_limited(path, limits.json_bytes, "max_json_mb")
     by_id = {case.fixture.id: case for case in cases}

@@ -12,8 +12,9 @@ from curator.score.scoring import FixtureResult
 FLAKY = "flaky"  # a fixture that passed in some repeated runs and failed in others
 
 
-def fixture_score(result: FixtureResult, weights: dict[str, float],
-                  prediction: Prediction | None = None) -> FixtureScore:
+def fixture_score(
+    result: FixtureResult, weights: dict[str, float], prediction: Prediction | None = None
+) -> FixtureScore:
     runs = prediction.runs if prediction is not None else None
     flaky = runs is not None and 0 < runs.passed < runs.repetitions
     return FixtureScore(
@@ -46,8 +47,14 @@ def regressions(now: list[FixtureScore], baseline: GateReport | None) -> list[Re
         old = before.get(fixture.id)
         if old is None or _share(fixture) >= _share(old):
             continue
-        found.append(Regression(id=fixture.id, before=f"{old.right}/{old.total}",
-                                after=f"{fixture.right}/{fixture.total}", classes=fixture.classes))
+        found.append(
+            Regression(
+                id=fixture.id,
+                before=f"{old.right}/{old.total}",
+                after=f"{fixture.right}/{fixture.total}",
+                classes=fixture.classes,
+            )
+        )
     return found
 
 

@@ -94,12 +94,20 @@ class ItemResult:
         return self.outcome == RIGHT
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "outcome": self.outcome,
-                                "classes": self.classes}
+        data: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "outcome": self.outcome,
+            "classes": self.classes,
+        }
         if self.kind == "field":
-            data.update(expected=self.expected, variants=self.variants,
-                        expected_absent=self.expected_absent, predicted=self.predicted,
-                        confidence=self.confidence)
+            data.update(
+                expected=self.expected,
+                variants=self.variants,
+                expected_absent=self.expected_absent,
+                predicted=self.predicted,
+                confidence=self.confidence,
+            )
         else:
             data["score"] = self.score
         return data
@@ -179,8 +187,16 @@ def score_field(
     value = value_text(predicted.value) if predicted else None
     confidence = predicted.confidence if predicted else None
     accepted = [] if label.expected_absent else [label.value or "", *label.variants]
-    item = ItemResult(name, "field", RIGHT, expected=label.value, variants=list(label.variants),
-                      expected_absent=label.expected_absent, predicted=value, confidence=confidence)
+    item = ItemResult(
+        name,
+        "field",
+        RIGHT,
+        expected=label.value,
+        variants=list(label.variants),
+        expected_absent=label.expected_absent,
+        predicted=value,
+        confidence=confidence,
+    )
     if label.expected_absent:
         if value is None:
             return item
@@ -220,7 +236,9 @@ def score_rubrics(labels: LabelRevision, prediction: Prediction) -> list[ItemRes
         elif verdict.passed:
             items.append(ItemResult(rubric.text, "rubric", RIGHT, score=verdict.score))
         else:
-            items.append(ItemResult(rubric.text, "rubric", WRONG, [RUBRIC_FAILED], score=verdict.score))
+            items.append(
+                ItemResult(rubric.text, "rubric", WRONG, [RUBRIC_FAILED], score=verdict.score)
+            )
     return items
 
 
@@ -256,7 +274,7 @@ def is_partial(value: str, truth: str) -> bool:
     words, run = _WORD.findall(whole), _WORD.findall(part)
     if not run:
         return False
-    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+    return any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def is_truncation(mutation: str) -> bool:
@@ -273,5 +291,12 @@ def _targets_other_field(name: str, value: str, labels: LabelRevision) -> bool:
 
 
 def _missing_field(name: str, label: FieldLabel) -> ItemResult:
-    return ItemResult(name, "field", MISSING, [MISSING], expected=label.value,
-                      variants=list(label.variants), expected_absent=label.expected_absent)
+    return ItemResult(
+        name,
+        "field",
+        MISSING,
+        [MISSING],
+        expected=label.value,
+        variants=list(label.variants),
+        expected_absent=label.expected_absent,
+    )

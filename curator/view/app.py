@@ -19,7 +19,12 @@ from curator.view.detail import sections
 
 ITEM_COLUMNS = ("TEST", "RUBRIC", "RESULT", "SCORE", "CATEGORY", "MUTATION")
 CHANGE_COLUMNS = ("CHANGE", "TEST", "RUBRIC", "BEFORE", "NOW", "CATEGORY", "MUTATION")
-RESULT_STYLE = {"pass": "green", "fail": "bold red", "flaky": "bold yellow", "error": "bold magenta"}
+RESULT_STYLE = {
+    "pass": "green",
+    "fail": "bold red",
+    "flaky": "bold yellow",
+    "error": "bold magenta",
+}
 CELL = 40  # widest TEST and RUBRIC cell: long ones are read in full in the detail view
 
 
@@ -60,8 +65,15 @@ class EvalViewer(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, items: Sequence[Item], *, title: str, comparison: Comparison | None = None,
-                 against: str | None = None, failures_only: bool = False) -> None:
+    def __init__(
+        self,
+        items: Sequence[Item],
+        *,
+        title: str,
+        comparison: Comparison | None = None,
+        against: str | None = None,
+        failures_only: bool = False,
+    ) -> None:
         super().__init__()
         self.items = list(items)
         self.comparison = comparison
@@ -70,14 +82,17 @@ class EvalViewer(App[None]):
         self.search_text = ""
         self.comparing = self.comparison is not None
         self.sub_title = title
-        self.rows: list[tuple[Item, Item | None]] = []  # (item shown, its previous run) per table row
+        self.rows: list[
+            tuple[Item, Item | None]
+        ] = []  # (item shown, its previous run) per table row
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="counts")
         yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
-        yield Input(placeholder="search test, rubric, output, reasoning, category, mutation",
-                    id="search")
+        yield Input(
+            placeholder="search test, rubric, output, reasoning, category, mutation", id="search"
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -90,19 +105,34 @@ class EvalViewer(App[None]):
         table.clear(columns=True)
         if self.comparing and self.comparison is not None:
             table.add_columns(*CHANGE_COLUMNS)
-            changes = visible_changes(self.comparison, failures_only=self.failures_only, query=self.search_text)
+            changes = visible_changes(
+                self.comparison, failures_only=self.failures_only, query=self.search_text
+            )
             self.rows = [(change.item, change.old if change.new else None) for change in changes]
             for change in changes:
                 item = change.item
-                table.add_row(Text(change.group), _clip(item.name), _clip(item.rubric), _result(change.old),
-                              _result(change.new), Text(item.category), Text(item.mutation))
+                table.add_row(
+                    Text(change.group),
+                    _clip(item.name),
+                    _clip(item.rubric),
+                    _result(change.old),
+                    _result(change.new),
+                    Text(item.category),
+                    Text(item.mutation),
+                )
         else:
             table.add_columns(*ITEM_COLUMNS)
             shown = visible(self.items, failures_only=self.failures_only, query=self.search_text)
             self.rows = [(item, None) for item in shown]
             for item in shown:
-                table.add_row(_clip(item.name), _clip(item.rubric), _result(item), Text(f"{item.score:.2f}"),
-                              Text(item.category), Text(item.mutation))
+                table.add_row(
+                    _clip(item.name),
+                    _clip(item.rubric),
+                    _result(item),
+                    Text(f"{item.score:.2f}"),
+                    Text(item.category),
+                    Text(item.mutation),
+                )
         self.query_one("#counts", Static).update(Text(self.header_text()))
 
     def header_text(self) -> str:
@@ -170,4 +200,3 @@ def _clip(text: str) -> Text:
     """One line at most CELL wide; plain text (a rubric may hold square brackets)."""
     flat = " ".join(text.split())
     return Text(flat if len(flat) <= CELL else flat[: CELL - 1] + "…")
-

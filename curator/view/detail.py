@@ -30,7 +30,9 @@ def _evidence(item: Item) -> str:
     line = item.line
     if not line.evidence:
         return ""
-    found = {True: "found in the fixture", False: "NOT found in the fixture", None: "not checked"}[line.verified]
+    found = {True: "found in the fixture", False: "NOT found in the fixture", None: "not checked"}[
+        line.verified
+    ]
     judge = f" (judge {line.judge})" if line.judge else ""
     return f"\u201c{line.evidence}\u201d: {found}{judge}"
 

@@ -44,8 +44,16 @@ class Session:
         return {
             "evals": str(self.run.path),
             "counts": asdict(counts(self.items)),
-            "failures": [{"name": i.name, "rubric": i.rubric, "result": i.result, "fixture_sha256": i.line.fixture_sha256}
-                         for i in self.items if not i.passed],
+            "failures": [
+                {
+                    "name": i.name,
+                    "rubric": i.rubric,
+                    "result": i.result,
+                    "fixture_sha256": i.line.fixture_sha256,
+                }
+                for i in self.items
+                if not i.passed
+            ],
             "compare": str(self.old_run.path) if self.old_run else None,
             "comparison": comparison.as_dict() if comparison else None,
         }
@@ -53,8 +61,13 @@ class Session:
     def app(self, *, failures_only: bool = False) -> EvalViewer:
         from curator.view.app import EvalViewer
 
-        return EvalViewer(self.items, title=self.run.label, comparison=self.comparison,
-                          against=self.old_run.label if self.old_run else None, failures_only=failures_only)
+        return EvalViewer(
+            self.items,
+            title=self.run.label,
+            comparison=self.comparison,
+            against=self.old_run.label if self.old_run else None,
+            failures_only=failures_only,
+        )
 
 
 def open_session(evals: Path, old: Path | None = None) -> Session:
@@ -82,7 +95,11 @@ class ViewReport:
 
     def render(self) -> str:
         text = check_text(self.session.items, self.session.comparison)
-        return "\n".join(text.splitlines()[: 2 if self.session.comparison else 1]) if self.brief else text
+        return (
+            "\n".join(text.splitlines()[: 2 if self.session.comparison else 1])
+            if self.brief
+            else text
+        )
 
     def as_json(self) -> dict:
         return self.session.as_dict()

@@ -19,20 +19,39 @@ def check_text(items: Sequence[Item], comparison: Comparison | None = None) -> s
     lines = [counts(items).header()]
     if comparison is not None:
         lines.append(comparison.header())
-    lines += [f"{item.result.upper():5}  {item.name}  {item.rubric}" for item in items if not item.passed]
+    lines += [
+        f"{item.result.upper():5}  {item.name}  {item.rubric}" for item in items if not item.passed
+    ]
     return "\n".join(lines)
 
 
-def comment_markdown(items: Sequence[Item], title: str, comparison: Comparison | None = None,
-                     against: str | None = None) -> str:
+def comment_markdown(
+    items: Sequence[Item],
+    title: str,
+    comparison: Comparison | None = None,
+    against: str | None = None,
+) -> str:
     total = counts(items)
-    lines = [f"## Eval results: {_cell(title)}", "", f"**{total.header()}**"
-             + (f" over {total.repetitions} repetitions" if total.repetitions > 1 else ""), ""]
+    lines = [
+        f"## Eval results: {_cell(title)}",
+        "",
+        f"**{total.header()}**"
+        + (f" over {total.repetitions} repetitions" if total.repetitions > 1 else ""),
+        "",
+    ]
     if comparison is not None:
         lines += _comparison(comparison, against or "the previous run")
     for by in ("category", "mutation"):
-        lines += [f"### Pass rate by {by}", "", f"| {by} | passed | tests | rate |", "|---|---:|---:|---:|"]
-        lines += [f"| {_cell(r.group)} | {r.passed} | {r.total} | {r.rate:.0%} |" for r in pass_rates(items, by)]
+        lines += [
+            f"### Pass rate by {by}",
+            "",
+            f"| {by} | passed | tests | rate |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {_cell(r.group)} | {r.passed} | {r.total} | {r.rate:.0%} |"
+            for r in pass_rates(items, by)
+        ]
         lines.append("")
     failures = [item for item in items if not item.passed]
     lines += [f"### Failures ({len(failures)})", ""]
@@ -46,12 +65,19 @@ def comment_markdown(items: Sequence[Item], title: str, comparison: Comparison |
 def _comparison(comparison: Comparison, against: str) -> list[str]:
     groups = [*GROUPS, "still passing"]
     numbers = comparison.as_dict()
-    lines = [f"### Compared with {_cell(against)} (same fixture content and rubric only)", "",
-             "| " + " | ".join(groups) + " |", "|" + "---:|" * len(groups),
-             "| " + " | ".join(str(numbers[group]) for group in groups) + " |", ""]
+    lines = [
+        f"### Compared with {_cell(against)} (same fixture content and rubric only)",
+        "",
+        "| " + " | ".join(groups) + " |",
+        "|" + "---:|" * len(groups),
+        "| " + " | ".join(str(numbers[group]) for group in groups) + " |",
+        "",
+    ]
     for change in comparison.changes:
         if change.group in ("regressed", "fixed"):
-            lines.append(f"- **{change.group}**: `{_code(change.item.name)}` {_cell(change.item.rubric)}")
+            lines.append(
+                f"- **{change.group}**: `{_code(change.item.name)}` {_cell(change.item.rubric)}"
+            )
     return [*lines, ""] if lines[-1] else lines
 
 
@@ -59,7 +85,9 @@ def _folded(item: Item) -> list[str]:
     summary = f"{MARK[item.result]} <code>{html.escape(item.name)}</code>: {html.escape(item.rubric)} ({item.result})"
     lines = ["<details>", f"<summary>{summary}</summary>", ""]
     for title, text in sections(item)[1:]:  # the summary already names the test
-        lines += [f"**{title}**", ""] + [f"> {_text(part)}" if part else ">" for part in text.splitlines()]
+        lines += [f"**{title}**", ""] + [
+            f"> {_text(part)}" if part else ">" for part in text.splitlines()
+        ]
         lines.append("")
     return [*lines, "</details>", ""]
 

@@ -29,7 +29,9 @@ def extract(text: str, fields: dict[str, str]) -> dict[str, dict]:
     for name in fields:
         labels = [name.replace("_", " ")] + LABELS.get(name, [])
         for label in labels:
-            match = re.search(rf"^\s*{re.escape(label)}\s*:\s*(.+?)\s*$", text, re.IGNORECASE | re.MULTILINE)
+            match = re.search(
+                rf"^\s*{re.escape(label)}\s*:\s*(.+?)\s*$", text, re.IGNORECASE | re.MULTILINE
+            )
             if match:
                 found[name] = {"value": match.group(1), "confidence": 0.9}
                 break
@@ -42,6 +44,9 @@ def summarise(thread: dict) -> str:
     """The messages that carry amounts, years or @mentions, with their authors."""
     users = thread.get("users", {})
     posts = sorted(thread.get("posts", {}).values(), key=lambda post: post.get("create_at", 0))
-    said = [f"@{users.get(post['user_id'], {}).get('username', '?')} said: {post['message']}"
-            for post in posts if WORTH_SAYING.search(post.get("message", ""))]
+    said = [
+        f"@{users.get(post['user_id'], {}).get('username', '?')} said: {post['message']}"
+        for post in posts
+        if WORTH_SAYING.search(post.get("message", ""))
+    ]
     return " ".join(said) or (posts[0]["message"] if posts else "")

@@ -49,14 +49,21 @@ LEASE_TEXT = (
 
 
 def lease() -> tuple[DocumentContent, list[LabelRevision]]:
-    content = DocumentContent(pages=[Page(number=1, text=LEASE_TEXT, origin="text-layer", language="en")])
+    content = DocumentContent(
+        pages=[Page(number=1, text=LEASE_TEXT, origin="text-layer", language="en")]
+    )
 
     def field(field_type: str, value: str) -> FieldLabel:
         start = LEASE_TEXT.index(value)
-        return FieldLabel(type=field_type, value=value, evidence=Span(page=1, start=start, end=start + len(value)))
+        return FieldLabel(
+            type=field_type, value=value, evidence=Span(page=1, start=start, end=start + len(value))
+        )
 
     revision = LabelRevision(
-        rev=1, time="2026-01-01T00:00:00Z", author="tester", source="import-suggestion",
+        rev=1,
+        time="2026-01-01T00:00:00Z",
+        author="tester",
+        source="import-suggestion",
         fields={
             "tenant": field("person", "Claudio Costa"),
             "landlord": field("person", "Margaret Okafor"),
@@ -70,10 +77,18 @@ def lease() -> tuple[DocumentContent, list[LabelRevision]]:
 
 def fixture_record(fixture_id: str, kind: str, title: str = "sample") -> Fixture:
     return Fixture(
-        id=fixture_id, kind=kind, doc_type="lease" if kind == "document" else None, category="clean",
-        title=title, created_at="2026-01-01T00:00:00Z",
-        provenance=Provenance(source_sha256="0" * 64, source_name="source.json", importer="test",
-                              imported_at="2026-01-01T00:00:00Z"),
+        id=fixture_id,
+        kind=kind,
+        doc_type="lease" if kind == "document" else None,
+        category="clean",
+        title=title,
+        created_at="2026-01-01T00:00:00Z",
+        provenance=Provenance(
+            source_sha256="0" * 64,
+            source_name="source.json",
+            importer="test",
+            imported_at="2026-01-01T00:00:00Z",
+        ),
     )
 
 

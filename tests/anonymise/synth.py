@@ -31,18 +31,24 @@ def users(fake: Faker, rng: random.Random, count: int) -> list[dict]:
             continue
         seen.update((first, last))
         username = rng.choice((f"{first}.{last}", f"{first[0]}{last}", f"{first}_{last}")).lower()
-        made.append({
-            "id": mm_id(rng),
-            "username": username,
-            "email": f"{username}@{rng.choice(('acme-corp.com', 'globex.io', 'initech.net'))}",
-            "nickname": rng.choice((first[:3].lower() + "o", "", first + "y")),
-            "first_name": first,
-            "last_name": last,
-            "position": fake.job(),
-            "roles": "system_user",
-            "locale": "en",
-            "props": {"customStatus": json.dumps({"emoji": "calendar", "text": f"Meeting with {first}", "duration": "today"})},
-        })
+        made.append(
+            {
+                "id": mm_id(rng),
+                "username": username,
+                "email": f"{username}@{rng.choice(('acme-corp.com', 'globex.io', 'initech.net'))}",
+                "nickname": rng.choice((first[:3].lower() + "o", "", first + "y")),
+                "first_name": first,
+                "last_name": last,
+                "position": fake.job(),
+                "roles": "system_user",
+                "locale": "en",
+                "props": {
+                    "customStatus": json.dumps(
+                        {"emoji": "calendar", "text": f"Meeting with {first}", "duration": "today"}
+                    )
+                },
+            }
+        )
     return made
 
 
@@ -84,23 +90,60 @@ def thread_export(seed: int = 7, n_users: int = 9, n_posts: int = 34) -> dict:
             root = post_id
         if i % 4 == 1:
             post["metadata"]["reactions"] = [
-                {"user_id": other["id"], "post_id": post_id, "emoji_name": "+1", "create_at": 1700000000000 + i},
+                {
+                    "user_id": other["id"],
+                    "post_id": post_id,
+                    "emoji_name": "+1",
+                    "create_at": 1700000000000 + i,
+                },
             ]
             post["has_reactions"] = True
         if i % 6 == 2:
-            post["props"]["attachments"] = [{"text": f"Escalated by {author['first_name']} {author['last_name']} ({author['email']})", "fallback": "escalation"}]
+            post["props"]["attachments"] = [
+                {
+                    "text": f"Escalated by {author['first_name']} {author['last_name']} ({author['email']})",
+                    "fallback": "escalation",
+                }
+            ]
         if i == 3:
             post["file_ids"] = [file_id]
-            post["metadata"]["files"] = [{"id": file_id, "post_id": post_id, "user_id": author["id"], "name": f"{author['last_name']}_notes.txt"}]
+            post["metadata"]["files"] = [
+                {
+                    "id": file_id,
+                    "post_id": post_id,
+                    "user_id": author["id"],
+                    "name": f"{author['last_name']}_notes.txt",
+                }
+            ]
         posts[post_id] = post
         order.append(post_id)
     return {
         "posts": posts,
-        "channel": {"id": channel_id, "team_id": team_id, "name": "payments-oncall", "display_name": "Payments Oncall", "type": "O", "header": f"Owner: @{people[0]['username']}"},
+        "channel": {
+            "id": channel_id,
+            "team_id": team_id,
+            "name": "payments-oncall",
+            "display_name": "Payments Oncall",
+            "type": "O",
+            "header": f"Owner: @{people[0]['username']}",
+        },
         "team": {"id": team_id, "name": "acme-core", "display_name": "Acme Core"},
         "users": {u["id"]: u for u in people},
-        "file_infos": {file_id: {"id": file_id, "name": f"{people[1]['last_name']}_notes.txt", "extension": "txt", "mime_type": "text/plain"}},
-        "files": {file_id: __import__("base64").b64encode(f"notes by {people[1]['first_name']} {people[1]['last_name']}, {people[1]['email']}\n".encode()).decode()},
+        "file_infos": {
+            file_id: {
+                "id": file_id,
+                "name": f"{people[1]['last_name']}_notes.txt",
+                "extension": "txt",
+                "mime_type": "text/plain",
+            }
+        },
+        "files": {
+            file_id: __import__("base64")
+            .b64encode(
+                f"notes by {people[1]['first_name']} {people[1]['last_name']}, {people[1]['email']}\n".encode()
+            )
+            .decode()
+        },
     }
 
 
@@ -108,18 +151,34 @@ def thread_originals(export: dict) -> list[str]:
     """Every identifying value in the export's records: none may survive anonymisation."""
     found = []
     for user in export["users"].values():
-        found += [user["id"], user["username"], user["email"], user["first_name"], user["last_name"]]
+        found += [
+            user["id"],
+            user["username"],
+            user["email"],
+            user["first_name"],
+            user["last_name"],
+        ]
         if len(user["nickname"]) >= 3:
             found.append(user["nickname"])
-    found += list(export["posts"]) + [export["channel"]["id"], export["team"]["id"], "payments-oncall", "acme-core", "acme-corp.com", "globex.io"]
+    found += list(export["posts"]) + [
+        export["channel"]["id"],
+        export["team"]["id"],
+        "payments-oncall",
+        "acme-core",
+        "acme-corp.com",
+        "globex.io",
+    ]
     return found
 
 
 def survivors(originals: list[str], text: str) -> list[str]:
     """Originals found in `text` as whole words, ignoring case: "John" inside the pseudonym
     "Johnson" is no survivor, "john" in "@john.smith" or "Smith_notes.txt" is one."""
-    return [o for o in originals
-            if re.search(r"(?<![^\W_])" + re.escape(o) + r"(?![^\W_])", text, re.IGNORECASE)]
+    return [
+        o
+        for o in originals
+        if re.search(r"(?<![^\W_])" + re.escape(o) + r"(?![^\W_])", text, re.IGNORECASE)
+    ]
 
 
 PII_TYPES = ("email", "phone", "credit_card", "iban", "ip", "ssn")
@@ -129,24 +188,44 @@ def pii_value(kind: str, fake: Faker, rng: random.Random) -> str:
     if kind == "email":
         return fake.email()
     if kind == "phone":
-        fmt = rng.choice(("(###) ###-####", "###-###-####", "+1 ### ### ####", "###.###.####", "+44 20 7### ####"))
+        fmt = rng.choice(
+            (
+                "(###) ###-####",
+                "###-###-####",
+                "+1 ### ### ####",
+                "###.###.####",
+                "+44 20 7### ####",
+            )
+        )
         while True:
             area = f"{rng.randint(2, 9)}{rng.randint(0, 8)}{rng.randint(0, 9)}"
             if area[1:] != "11":
                 break
         exchange = f"{rng.randint(2, 9)}{rng.randint(0, 9)}{rng.randint(0, 9)}"
-        digits = iter(area + exchange + f"{rng.randint(0, 9999):04d}") if not fmt.startswith("+44") else iter(str(rng.randint(10**6, 10**7 - 1)) + "000")
+        digits = (
+            iter(area + exchange + f"{rng.randint(0, 9999):04d}")
+            if not fmt.startswith("+44")
+            else iter(str(rng.randint(10**6, 10**7 - 1)) + "000")
+        )
         return "".join(next(digits) if c == "#" else c for c in fmt)
     if kind == "credit_card":
-        number = fake.credit_card_number(card_type=rng.choice(("visa16", "mastercard", "amex", "discover")))
+        number = fake.credit_card_number(
+            card_type=rng.choice(("visa16", "mastercard", "amex", "discover"))
+        )
         if len(number) == 16 and rng.random() < 0.5:
             number = " ".join(number[i : i + 4] for i in range(0, 16, 4))
         return number
     if kind == "iban":
         local = Faker(rng.choice(("de_DE", "en_GB", "fr_FR", "nl_NL", "es_ES")))
-        local.seed_instance(rng.randrange(2**32))  # an unseeded Faker made every run's corpus differ
+        local.seed_instance(
+            rng.randrange(2**32)
+        )  # an unseeded Faker made every run's corpus differ
         value = local.iban()
-        return " ".join(value[i : i + 4] for i in range(0, len(value), 4)) if rng.random() < 0.5 else value
+        return (
+            " ".join(value[i : i + 4] for i in range(0, len(value), 4))
+            if rng.random() < 0.5
+            else value
+        )
     if kind == "ip":
         return fake.ipv4_public() if rng.random() < 0.8 else fake.ipv6()
     if kind == "ssn":
@@ -185,8 +264,12 @@ def pii_corpus(seed: int = 11, per_type: int = 200) -> list[tuple[str, list[tupl
     )
     for _ in range(per_type):
         template = rng.choice(decoys)
-        line = template.format(d=rng.randint(1, 99), n=rng.randint(1000, 99999), s=fake.sentence(nb_words=12),
-                               u=fake.uuid4())
+        line = template.format(
+            d=rng.randint(1, 99),
+            n=rng.randint(1000, 99999),
+            s=fake.sentence(nb_words=12),
+            u=fake.uuid4(),
+        )
         lines.append((line, []))
     rng.shuffle(lines)
     return lines

@@ -49,20 +49,31 @@ def test_every_variant_decodes_and_writes_back_byte_for_byte(variant, encoding):
 
 def _png() -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+        return (
+            len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+        )
 
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", bytes([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]))
-            + chunk(b"tEXt", b"Author\x00Renee Dufresne") + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", bytes([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]))
+        + chunk(b"tEXt", b"Author\x00Renee Dufresne")
+        + chunk(b"IEND", b"")
+    )
 
 
-@pytest.mark.parametrize("payload", [
-    base64.b64encode(_png()).decode(),
-    base64.b64encode(bytes(range(256))).decode(),
-    "not base64 at all!",
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        base64.b64encode(_png()).decode(),
+        base64.b64encode(bytes(range(256))).decode(),
+        "not base64 at all!",
+    ],
+)
 def test_bytes_that_are_no_text_are_not_read_as_text(payload):
     assert read_attachment(payload) is None
-    assert list(undecodable_attachments({"files": {"f1": payload}}, "content.json")) == ["content.json.files.f1"]
+    assert list(undecodable_attachments({"files": {"f1": payload}}, "content.json")) == [
+        "content.json.files.f1"
+    ]
 
 
 def _thread(export: dict, payload: str) -> ThreadContent:
@@ -74,13 +85,19 @@ def _thread(export: dict, payload: str) -> ThreadContent:
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("encoding", ["UTF-8", "UTF-16 LE with BOM", "Latin-1"])
-def test_attachment_text_is_rewritten_and_stored_in_the_variant_it_came_in(vault, export, variant, encoding):
+def test_attachment_text_is_rewritten_and_stored_in_the_variant_it_came_in(
+    vault, export, variant, encoding
+):
     result = anonymise(_thread(export, VARIANTS[variant](ENCODINGS[encoding](TEXT))), vault)
     assert result.leaks == []
     [payload] = result.content.export.files.values()
     stored = read_attachment(payload)
     assert stored is not None
-    assert "Renée" not in stored.text and "Lindqvist" not in stored.text and "912 48 306" not in stored.text
+    assert (
+        "Renée" not in stored.text
+        and "Lindqvist" not in stored.text
+        and "912 48 306" not in stored.text
+    )
     assert stored.text.startswith("Handover from ")
     assert payload == VARIANTS[variant](ENCODINGS[encoding](stored.text))
 
@@ -90,7 +107,9 @@ def test_the_audit_reads_names_planted_in_any_variant(vault):
     for variant in VARIANTS.values():
         for encoding in ENCODINGS.values():
             texts = strings_of({"files": {"f1": variant(encoding(TEXT))}}, "content.json")
-            assert {leak.location for leak in find_leaks(texts, vault)} == {"content.json.files.f1(decoded)"}
+            assert {leak.location for leak in find_leaks(texts, vault)} == {
+                "content.json.files.f1(decoded)"
+            }
 
 
 def test_a_binary_attachment_is_refused_never_kept(vault, export):

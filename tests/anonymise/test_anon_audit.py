@@ -22,11 +22,16 @@ def _fill(store, export) -> Vault:
     vault = Vault.open(store)
     thread = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
     content, revisions = lease()
-    document = anonymise(content, vault, revisions=revisions,
-                         doc_spec=store.config.doc_types["lease"])
+    document = anonymise(
+        content, vault, revisions=revisions, doc_spec=store.config.doc_types["lease"]
+    )
     vault.save()
-    store.create_fixture(fixture_record("thread-sample-0000aaaa", "thread"), thread.content, thread.revisions)
-    store.create_fixture(fixture_record("lease-sample-0000bbbb", "document"), document.content, document.revisions)
+    store.create_fixture(
+        fixture_record("thread-sample-0000aaaa", "thread"), thread.content, thread.revisions
+    )
+    store.create_fixture(
+        fixture_record("lease-sample-0000bbbb", "document"), document.content, document.revisions
+    )
     return vault
 
 
@@ -56,9 +61,14 @@ def test_originals_are_found_case_insensitively_across_breaks(vault):
 
 
 def test_pseudonyms_are_not_leaks_but_the_same_values_without_the_vault_are_flagged(vault):
-    safe = [("x", f"mail {vault.pseudonym('ana@globex.io', 'email')}, call {vault.pseudonym('(415) 867-2231', 'phone')}, "
-                  f"ip {vault.pseudonym('10.1.1.1', 'ip')}, card {vault.pseudonym('4111 1111 1111 1111', 'credit_card')}, "
-                  f"thanks {vault.pseudonym('Jennifer Walsh', 'person')}")]
+    safe = [
+        (
+            "x",
+            f"mail {vault.pseudonym('ana@globex.io', 'email')}, call {vault.pseudonym('(415) 867-2231', 'phone')}, "
+            f"ip {vault.pseudonym('10.1.1.1', 'ip')}, card {vault.pseudonym('4111 1111 1111 1111', 'credit_card')}, "
+            f"thanks {vault.pseudonym('Jennifer Walsh', 'person')}",
+        )
+    ]
     assert find_leaks(safe, vault) == []
     # emails, phones, IPs and cards sit in reserved ranges: safe even without the vault
     assert find_leaks(safe, None) == []
@@ -90,8 +100,12 @@ def test_a_surviving_original_in_a_fixture_or_bundle_is_reported_with_exit_1(sto
     assert done.exit_code == 1
     leaks = json.loads(done.stdout)["leaks"]
     assert {(leak["kind"], leak["text"]) for leak in leaks} == {
-        ("original:first_name", user["first_name"].upper()), ("original:email", user["email"])}
-    assert any(leak["location"].startswith("goldens/thread-sample-0000aaaa/content.json") for leak in leaks)
+        ("original:first_name", user["first_name"].upper()),
+        ("original:email", user["email"]),
+    }
+    assert any(
+        leak["location"].startswith("goldens/thread-sample-0000aaaa/content.json") for leak in leaks
+    )
     assert any(leak["location"].startswith("bundles/v1/fixtures.jsonl:1") for leak in leaks)
     text = run_cli("audit", store=store.root)
     assert text.exit_code == 1 and "2 leak(s) found" in text.stdout
@@ -103,7 +117,9 @@ def _wrong_key(path):
     path.write_text(json.dumps(data))
 
 
-@pytest.mark.parametrize("damage", [lambda p: p.write_text("{ broken"), _wrong_key], ids=["corrupt", "wrong-key"])
+@pytest.mark.parametrize(
+    "damage", [lambda p: p.write_text("{ broken"), _wrong_key], ids=["corrupt", "wrong-key"]
+)
 def test_bad_vault_is_exit_2_and_nothing_is_rewritten(store, export, damage):
     _fill(store, export)
     damage(store.root / ".curator" / "vault.json")
@@ -157,23 +173,33 @@ def test_attachment_text_is_audited(vault):
     from curator.anonymise.strings import strings_of
 
     leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
-    assert [(leak.location, leak.text) for leak in leaks] == [("content.json.export.files.f1(decoded)", "Claudio Costa")]
+    assert [(leak.location, leak.text) for leak in leaks] == [
+        ("content.json.export.files.f1(decoded)", "Claudio Costa")
+    ]
 
 
 def test_everyday_word_names_count_when_capitalised_or_mentioned(vault):
     vault.pseudonym("Will", "first_name")
     vault.pseudonym("support", "username")
     leaks = find_leaks([("a", "I will ask Will"), ("b", "more support for @support")], vault)
-    assert [(leak.location, leak.text, leak.start) for leak in leaks] == [("a", "Will", 11), ("b", "support", 18)]
+    assert [(leak.location, leak.text, leak.start) for leak in leaks] == [
+        ("a", "Will", 11),
+        ("b", "support", 18),
+    ]
 
 
-def test_a_fixture_is_judged_against_the_originals_the_vault_held_when_it_was_anonymised(store, tmp_path):
+def test_a_fixture_is_judged_against_the_originals_the_vault_held_when_it_was_anonymised(
+    store, tmp_path
+):
     """A word a later source taught the vault ("Parker", a surname there) is no name the
     earlier fixture could have known ("Parker Hannifin", a company): no leak there. What the
     vault knew then is still an original, and a whole later name is still a detector's hit."""
+
     def chat(name: str, author: str, text: str) -> str:
         log = tmp_path / name
-        log.write_text(json.dumps({"author": author, "text": text, "time": "2024-05-06T07:58:00Z"}) + "\n")
+        log.write_text(
+            json.dumps({"author": author, "text": text, "time": "2024-05-06T07:58:00Z"}) + "\n"
+        )
         run = run_cli("import", str(log), "--json", store=store.root)
         assert run.exit_code == 0, run.stderr
         return json.loads(run.stdout)["created"][0]["id"]

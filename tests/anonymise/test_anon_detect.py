@@ -19,7 +19,10 @@ from tests.conftest import subprocess_env
 def test_pattern_pii_recall_is_at_least_098_per_type():
     lines = pii_corpus(seed=5, per_type=120)
     detector = Detector()
-    found = [[(h.start, h.end, h.kind) for h in hits] for hits in detector.detect_many(t for t, _ in lines)]
+    found = [
+        [(h.start, h.end, h.kind) for h in hits]
+        for hits in detector.detect_many(t for t, _ in lines)
+    ]
     report = score(lines, found)
     print(json.dumps(report, indent=1))  # precision is reported, recall is enforced
     for kind in PII_TYPES:
@@ -56,8 +59,12 @@ print(json.dumps({"ours": ours, "vanilla": len(attempts) - len(ours), "hits": le
 
 @pytest.mark.slow
 def test_nothing_is_downloaded_at_run_time(tmp_path):
-    env = subprocess_env(TLDEXTRACT_CACHE=str(tmp_path / "tld-cache"), HF_HUB_OFFLINE="1", HOME=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", GUARD], env=env, capture_output=True, text=True, timeout=300)
+    env = subprocess_env(
+        TLDEXTRACT_CACHE=str(tmp_path / "tld-cache"), HF_HUB_OFFLINE="1", HOME=str(tmp_path)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", GUARD], env=env, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["hits"] >= 4
@@ -104,7 +111,11 @@ def test_a_large_batch_split_across_forked_workers_finds_what_one_process_finds(
     texts = [f"{text} (copy {n})" for n in (1, 2) for text in texts]
     splits = []
     real_forked_map = detect.forked_map
-    monkeypatch.setattr(detect, "forked_map", lambda task, parts: splits.append(len(parts)) or real_forked_map(task, parts))
+    monkeypatch.setattr(
+        detect,
+        "forked_map",
+        lambda task, parts: splits.append(len(parts)) or real_forked_map(task, parts),
+    )
     forked = Detector(workers=2).detect_many(texts)
     assert splits == [2]
     assert forked == Detector(workers=1).detect_many(texts)
@@ -118,16 +129,28 @@ def test_a_window_is_read_once_and_reads_the_same_in_any_text(monkeypatch):
     from curator.anonymise import detect
 
     detector = Detector(workers=1)
-    first = detector.detect("Reach Dana on +44 20 7946 0958 or dana@globex.io see https://globex.io/a")
+    first = detector.detect(
+        "Reach Dana on +44 20 7946 0958 or dana@globex.io see https://globex.io/a"
+    )
     read: list[str] = []
     real_batch = detect.Detector._batch
-    monkeypatch.setattr(detect.Detector, "_batch", staticmethod(
-        lambda recognizer, entity, pieces: read.extend(p[2] for p in pieces) or real_batch(recognizer, entity, pieces)))
+    monkeypatch.setattr(
+        detect.Detector,
+        "_batch",
+        staticmethod(
+            lambda recognizer, entity, pieces: (
+                read.extend(p[2] for p in pieces) or real_batch(recognizer, entity, pieces)
+            )
+        ),
+    )
     text = "Or: +44 20 7946 0958 dana@globex.io https://globex.io/a"
     again = detector.detect(text)
     assert {h.entity for h in first} >= {"PHONE_NUMBER", "EMAIL_ADDRESS", "URL"}
-    assert sorted((h.entity, text[h.start:h.end]) for h in again if h.entity != "PERSON") == [
-        ("EMAIL_ADDRESS", "dana@globex.io"), ("PHONE_NUMBER", "+44 20 7946 0958"), ("URL", "https://globex.io/a")]
+    assert sorted((h.entity, text[h.start : h.end]) for h in again if h.entity != "PERSON") == [
+        ("EMAIL_ADDRESS", "dana@globex.io"),
+        ("PHONE_NUMBER", "+44 20 7946 0958"),
+        ("URL", "https://globex.io/a"),
+    ]
     assert not {"+44 20 7946 0958", "dana@globex.io", "https://globex.io/a"} & set(read)
     assert again == Detector(workers=1).detect(text)
 
@@ -144,12 +167,13 @@ def test_windows_read_in_forked_workers_are_remembered(monkeypatch):
     assert forked._windows == one._windows
 
 
-_URL_UNIT = st.tuples(st.sampled_from(["", "@", "https://", "'", "(", "x_", "www.", "-"]),
-                      st.sampled_from(["globex", "docs.globex", "x", "smith", "é", "3"]),
-                      st.sampled_from([".", ". ", "@", "-"]),
-                      st.sampled_from(["com", "co", "io", "org", "de", "COM", "Kom", "ſe", "taylor", "sm", "ı"]),
-                      st.sampled_from(["", "/", "/a/b?c=d", "'", '"', "-b", "_", "@x", ".", "s", ")", ",", "K", "é"])
-                      ).map("".join)
+_URL_UNIT = st.tuples(
+    st.sampled_from(["", "@", "https://", "'", "(", "x_", "www.", "-"]),
+    st.sampled_from(["globex", "docs.globex", "x", "smith", "é", "3"]),
+    st.sampled_from([".", ". ", "@", "-"]),
+    st.sampled_from(["com", "co", "io", "org", "de", "COM", "Kom", "ſe", "taylor", "sm", "ı"]),
+    st.sampled_from(["", "/", "/a/b?c=d", "'", '"', "-b", "_", "@x", ".", "s", ")", ",", "K", "é"]),
+).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
@@ -181,9 +205,15 @@ def test_prefilters_agree_with_their_plain_definitions(text):
     assert PREFILTERS["PHONE_NUMBER"](text) == digits(7)
     assert PREFILTERS["CREDIT_CARD"](text) == digits(12)
     assert PREFILTERS["US_SSN"](text) == digits(9)
-    assert PREFILTERS["IBAN_CODE"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10))
-    assert PREFILTERS["UK_NINO"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None)
-    assert PREFILTERS["IP_ADDRESS"](text) == (re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None)
+    assert PREFILTERS["IBAN_CODE"](text) == (
+        re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10)
+    )
+    assert PREFILTERS["UK_NINO"](text) == (
+        re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None
+    )
+    assert PREFILTERS["IP_ADDRESS"](text) == (
+        re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None
+    )
 
 
 @pytest.mark.parametrize("entity", ["EMAIL_ADDRESS", "URL"])

@@ -32,17 +32,31 @@ BROCHURE = [
 
 
 def _document(pages: list[str]) -> DocumentContent:
-    return DocumentContent(pages=[Page(number=i, text=t, origin="text-layer", language="en")
-                                  for i, t in enumerate(pages, start=1)])
+    return DocumentContent(
+        pages=[
+            Page(number=i, text=t, origin="text-layer", language="en")
+            for i, t in enumerate(pages, start=1)
+        ]
+    )
 
 
 def test_a_name_found_on_a_late_page_is_rewritten_on_every_page_in_every_case(vault):
     result = anonymise(_document(BROCHURE), vault)
     assert result.leaks == []
     stored = "\n".join(page.text for page in result.content.pages)
-    assert "Linn" in vault.originals() and "Roger Tarrant" in vault.originals()  # taken for names somewhere...
-    for form in ("Linn Electronics", "LINN dealer", "linn sells", "Linn's", "Roger", "Ask Tarrant", "TARRANT ships",
-                 "tarrant's"):
+    assert (
+        "Linn" in vault.originals() and "Roger Tarrant" in vault.originals()
+    )  # taken for names somewhere...
+    for form in (
+        "Linn Electronics",
+        "LINN dealer",
+        "linn sells",
+        "Linn's",
+        "Roger",
+        "Ask Tarrant",
+        "TARRANT ships",
+        "tarrant's",
+    ):
         assert form not in stored, form  # ...so rewritten everywhere, in every case
     assert "LinnSequencer" in stored  # one word: a product, no occurrence of the name
 
@@ -53,10 +67,21 @@ def test_the_audit_of_the_raw_text_flags_exactly_what_the_rewriter_rewrites(vaul
     rng = random.Random(12)
     vault.pseudonym("Ingrid Solberg", "person")
     vault.pseudonym("kwame.mensah", "username")
-    pieces = ["Ingrid", "SOLBERG", "solberg's", "@kwame.mensah", "kwame.mensah@fjordline-robotics.com",
-              "https://ingridsolberg.no/blog", "call +47 912 48 306", "card 4111 1111 1111 1111",
-              "the release notes", "see https://docs.python.org/3/library/json.html#section-20240101",
-              "Oskar Lindqvist", "FR-200 arm", "ingrid-solberg-handover.txt"]
+    pieces = [
+        "Ingrid",
+        "SOLBERG",
+        "solberg's",
+        "@kwame.mensah",
+        "kwame.mensah@fjordline-robotics.com",
+        "https://ingridsolberg.no/blog",
+        "call +47 912 48 306",
+        "card 4111 1111 1111 1111",
+        "the release notes",
+        "see https://docs.python.org/3/library/json.html#section-20240101",
+        "Oskar Lindqvist",
+        "FR-200 arm",
+        "ingrid-solberg-handover.txt",
+    ]
     lines = [" ".join(rng.sample(pieces, 4)) for _ in range(30)]
     detector = detector_for()
     rewriter = Rewriter(vault, TermIndex(), detector)
@@ -68,7 +93,12 @@ def test_the_audit_of_the_raw_text_flags_exactly_what_the_rewriter_rewrites(vaul
             assert any(s < leak.end and leak.start < e for s, e in edited), (line, leak)
             assert line[leak.start : leak.end] not in new
     again = Rewriter(vault, TermIndex(), detector)
-    assert find_leaks([(str(i), again.text(line)) for i, line in enumerate(lines)], vault, detector=detector) == []
+    assert (
+        find_leaks(
+            [(str(i), again.text(line)) for i, line in enumerate(lines)], vault, detector=detector
+        )
+        == []
+    )
 
 
 def test_checker_and_rewriter_share_one_judge(vault):
@@ -82,8 +112,10 @@ def test_checker_and_rewriter_share_one_judge(vault):
 
 def test_every_occurrence_in_mentions_urls_file_names_and_json_gets_the_same_pseudonym(vault):
     vault.pseudonym("Ingrid Solberg", "person")
-    text = ("INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
-            "and ingrid-solberg-handover.txt; meta {\"owner\": \"Solberg, Ingrid\"}")
+    text = (
+        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
+        'and ingrid-solberg-handover.txt; meta {"owner": "Solberg, Ingrid"}'
+    )
     new = anonymise_text(text, vault)
     first, last = vault.lookup("Ingrid", "first_name"), vault.lookup("Solberg", "last_name")
     assert "ingrid" not in new.lower() and "solberg" not in new.lower()
@@ -96,7 +128,9 @@ def test_a_percent_encoded_url_is_decoded_rewritten_and_re_encoded(vault):
     vault.pseudonym("Ingrid Solberg", "person")
     inner = "https://ingridsolberg.no/img/ingrid-solberg-at-the-bench.jpg"
     proxied = f"https://chat.fjordline-robotics.com/api/v4/image?url={quote(inner, safe='')}"
-    leaks = find_leaks([("x", proxied.replace("chat.fjordline-robotics.com", "chat.example.org"))], vault)
+    leaks = find_leaks(
+        [("x", proxied.replace("chat.fjordline-robotics.com", "chat.example.org"))], vault
+    )
     assert [leak.kind for leak in leaks] == ["encoded"]  # the audit reads through the encoding
     new = anonymise_text(proxied, vault)
     assert "solberg" not in new.lower() and "fjordline" not in new.lower()
@@ -121,21 +155,29 @@ def test_kept_terms_stay_and_kept_hosts_keep_their_host_but_not_the_handles_in_t
 
 def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
     text = "see https://docs.python.org/3/whatsnew/3.12.html#id20240101123 and notes.txt"
-    assert anonymise_text(text, vault, keep=Keep.of(AnonymiseSettings())) == text  # a default kept host
-    rewritten = anonymise_text("see https://wiki.fjordline-robotics.com/p/4155550123#2024011512", vault)
+    assert (
+        anonymise_text(text, vault, keep=Keep.of(AnonymiseSettings())) == text
+    )  # a default kept host
+    rewritten = anonymise_text(
+        "see https://wiki.fjordline-robotics.com/p/4155550123#2024011512", vault
+    )
     assert rewritten.endswith("/p/4155550123#2024011512")
     assert anonymise_file_name("notes.txt", vault) == "notes.txt"
     vault.pseudonym("Jane Doe", "person")
     assert anonymise_file_name("jane-doe_lease.pdf", vault) == (
-        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf")
+        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
+    )
 
 
-@pytest.mark.parametrize(("text", "kept"), [
-    ("Will do. Will, can you send the logs?", "Will do."),
-    ("I'll compare them with the ones from May.", "from May."),
-    ("May I close this?", "May I close"),
-    ("Hope you are well, I hope Hope is too.", "Hope you"),
-])
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Will do. Will, can you send the logs?", "Will do."),
+        ("I'll compare them with the ones from May.", "from May."),
+        ("May I close this?", "May I close"),
+        ("Hope you are well, I hope Hope is too.", "Hope you"),
+    ],
+)
 def test_names_that_are_everyday_words_go_only_where_they_are_names(vault, text, kept):
     for first in ("Will", "May", "Hope"):
         vault.pseudonym(f"{first} Carrow", "person")
@@ -153,7 +195,7 @@ def test_a_thread_with_a_file_called_notes_keeps_its_name(vault, export):
 
 
 def test_a_rewrite_that_makes_a_new_name_in_its_context_is_rewritten_again(vault):
-    """"Balda" (an original the gazetteer does not know) becomes a first name, and the surname
+    """ "Balda" (an original the gazetteer does not know) becomes a first name, and the surname
     after it now reads as half of a person: the result is judged as a checker would judge it."""
     vault.pseudonym("Balda", "first_name")
     new = anonymise_text("Ask Balda Garcia today.", vault)
@@ -185,7 +227,9 @@ def test_a_street_address_after_earlier_imports_is_flagged_and_rewritten(vault):
     vault.pseudonym("Harbor Logistics LLC", "organisation")
     text = "Tenant at 02734 Adams Springs Suite 648 reports: Draw job building like."
     leaks = find_leaks([("message", text)], vault, known_until=len(vault))
-    assert [(leak.kind, text[leak.start : leak.end]) for leak in leaks] == [("address", "02734 Adams Springs Suite 648")]
+    assert [(leak.kind, text[leak.start : leak.end]) for leak in leaks] == [
+        ("address", "02734 Adams Springs Suite 648")
+    ]
     new = anonymise_text(text, vault)
     assert "Springs" not in new and "02734" not in new
     assert find_leaks([("message", new)], vault) == []
@@ -206,8 +250,10 @@ def test_a_pseudonym_handed_out_in_the_judges_own_round_is_known_to_it(vault):
     judge was built, read by the detector with the unit before it, is that pseudonym."""
     judge = Judge(vault, detector_for())
     text = "Send it to Suite 9, 5189 Ferguson Court, Game Falls, CO 45637 today."
-    vault.assign("12 Quarry Road, Leeds LS6 2UE", "address", "5189 Ferguson Court, Game Falls, CO 45637")
-    assert [(s.kind, text[s.start:s.end]) for s in judge.spans(text)] == []
+    vault.assign(
+        "12 Quarry Road, Leeds LS6 2UE", "address", "5189 Ferguson Court, Game Falls, CO 45637"
+    )
+    assert [(s.kind, text[s.start : s.end]) for s in judge.spans(text)] == []
 
 
 def test_a_surname_in_a_street_pseudonym_does_not_disguise_a_real_person(vault):
@@ -218,15 +264,22 @@ def test_a_surname_in_a_street_pseudonym_does_not_disguise_a_real_person(vault):
     vault.assign("Ira", "first_name", "John")
     vault.pseudonym("JOHN CHIANG", "person")
     text = "GREG CONLON REP 240 NO 116 JOHN MORRIS 136"
-    assert "MORRIS" in [text[leak.start:leak.end].split()[-1] for leak in find_leaks([("x", text)], vault)]
+    assert "MORRIS" in [
+        text[leak.start : leak.end].split()[-1] for leak in find_leaks([("x", text)], vault)
+    ]
     assert "MORRIS" not in anonymise_text(text, vault)
-    assert anonymise_text("Deliver to 5056 Morris Road today.", vault) == "Deliver to 5056 Morris Road today."
+    assert (
+        anonymise_text("Deliver to 5056 Morris Road today.", vault)
+        == "Deliver to 5056 Morris Road today."
+    )
 
 
 def test_an_address_pseudonym_cut_short_at_a_texts_end_is_no_leak(vault):
     """A title is the first line cut at 80 characters, here inside an address pseudonym: its
     words stand for no one, though the name finder reads "Thank Falls" as a name."""
-    vault.assign("1 Old Road, Leeds LS6 2UE", "address", "9324 Monroe Avenue, Thank Falls, IL 45637")
+    vault.assign(
+        "1 Old Road, Leeds LS6 2UE", "address", "9324 Monroe Avenue, Thank Falls, IL 45637"
+    )
     vault.assign("Jose Johnson", "person", "Mario Pham")
     title = "Can someone check the lease for Mario Pham at 9324 Monroe Avenue, Thank Falls, I"
     assert find_leaks([("title", title)], vault) == []
@@ -268,7 +321,9 @@ def test_a_name_the_finder_reads_inside_a_pseudonym_email_is_that_emails(vault):
     person to rewrite (once it was, and the user record's e-mail was refused)."""
     vault.assign("hotmail.com", "domain", "north-summer.example")
     vault.assign("nathaniel.phillips@hotmail.com", "email", "dave.lang@north-summer.example")
-    assert anonymise_text("dave.lang@north-summer.example", vault) == "dave.lang@north-summer.example"
+    assert (
+        anonymise_text("dave.lang@north-summer.example", vault) == "dave.lang@north-summer.example"
+    )
     assert find_leaks([("email", "dave.lang@north-summer.example")], vault) == []
 
 
@@ -279,4 +334,6 @@ def test_tokens_of_an_ascii_text_are_those_of_the_general_rule(text):
     not, gets the tokens the general rule gives: every letter/digit run, folded."""
     from curator.anonymise.terms import TOKEN, fold, text_tokens
 
-    assert text_tokens(text) == tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+    assert text_tokens(text) == tuple(
+        (m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text)
+    )

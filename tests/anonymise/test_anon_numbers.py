@@ -17,7 +17,7 @@ def detector() -> Detector:
 
 
 def kinds(detector: Detector, text: str) -> list[tuple[str, str]]:
-    return [(text[h.start:h.end], h.kind) for h in detector.detect(text)]
+    return [(text[h.start : h.end], h.kind) for h in detector.detect(text)]
 
 
 def card(prefix: str, length: int, rng: random.Random) -> str:
@@ -31,11 +31,17 @@ def iban(country: str, bban: str) -> str:
 
 
 @pytest.mark.parametrize("length", range(12, 20))
-@pytest.mark.parametrize("prefix", ["4", "51", "2221", "34", "6011", "62", "35", "9792", "2200", "5018"])
+@pytest.mark.parametrize(
+    "prefix", ["4", "51", "2221", "34", "6011", "62", "35", "9792", "2200", "5018"]
+)
 def test_cards_of_every_brand_and_length_grouped_or_not(prefix, length):
     rng = random.Random(f"{prefix}-{length}")
     number = card(prefix, length, rng)
-    for written in (number, " ".join(number[i:i + 4] for i in range(0, length, 4)), number[:6] + "-" + number[6:]):
+    for written in (
+        number,
+        " ".join(number[i : i + 4] for i in range(0, length, 4)),
+        number[:6] + "-" + number[6:],
+    ):
         text = f"the customer read out {written} twice"
         assert [text[s:e] for s, e, _ in find_cards(text)] == [written]
 
@@ -48,15 +54,24 @@ def test_numbers_that_fail_luhn_or_look_like_something_else_are_no_cards():
     assert find_cards(f"order {bad} shipped") == []
     assert find_cards(f"call +{good[:12]} now") == []  # a "+" opens a phone number
     assert find_cards("invoice 0123 4567 8901 2345") == []  # no card number starts with 0
-    assert find_cards("counted 1 204 558 903 112 items") == []  # digit groups are not printed like that
+    assert (
+        find_cards("counted 1 204 558 903 112 items") == []
+    )  # digit groups are not printed like that
 
 
-@pytest.mark.parametrize("value", [
-    iban("NL", "RABO0300065264"), iban("DE", "370400440532013000"), iban("FR", "30006000011234567890189"),
-    iban("ES", "21000418450200051332"), iban("IT", "X0542811101000000123456"), iban("NO", "86011117947"),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        iban("NL", "RABO0300065264"),
+        iban("DE", "370400440532013000"),
+        iban("FR", "30006000011234567890189"),
+        iban("ES", "21000418450200051332"),
+        iban("IT", "X0542811101000000123456"),
+        iban("NO", "86011117947"),
+    ],
+)
 def test_ibans_in_any_case_and_grouping(value):
-    grouped = " ".join(value[i:i + 4] for i in range(0, len(value), 4))
+    grouped = " ".join(value[i : i + 4] for i in range(0, len(value), 4))
     for written in (value, value.lower(), grouped, grouped.lower()):
         text = f"please wire it to {written} au plus vite"  # the trailing words are no IBAN groups
         assert [text[s:e] for s, e, _ in find_ibans(text)] == [written]
@@ -81,16 +96,19 @@ def test_an_iban_with_a_wrong_checksum_is_none():
     assert find_ibans(f"IBAN {broken}") == []
 
 
-@pytest.mark.parametrize("text, phone", [
-    ("call (415) 867-2231 x129 after lunch", "(415) 867-2231 x129"),
-    ("joignable au (514) 872-3011 poste 219", "(514) 872-3011 poste 219"),
-    ("desk 503.288.9426 ext 4520", "503.288.9426 ext 4520"),
-    ("la centralita es (+34) 911 23 45 67", "(+34) 911 23 45 67"),
-    ("oficina: +52 1 55 1234 5678", "+52 1 55 1234 5678"),
-    ("Büro Wien: 01/512 34 56", "01/512 34 56"),
-    ("mi móvil es 612 34 56 78", "612 34 56 78"),
-    ("bureau : +33 (0)4 72 10 30 30", "+33 (0)4 72 10 30 30"),
-])
+@pytest.mark.parametrize(
+    "text, phone",
+    [
+        ("call (415) 867-2231 x129 after lunch", "(415) 867-2231 x129"),
+        ("joignable au (514) 872-3011 poste 219", "(514) 872-3011 poste 219"),
+        ("desk 503.288.9426 ext 4520", "503.288.9426 ext 4520"),
+        ("la centralita es (+34) 911 23 45 67", "(+34) 911 23 45 67"),
+        ("oficina: +52 1 55 1234 5678", "+52 1 55 1234 5678"),
+        ("Büro Wien: 01/512 34 56", "01/512 34 56"),
+        ("mi móvil es 612 34 56 78", "612 34 56 78"),
+        ("bureau : +33 (0)4 72 10 30 30", "+33 (0)4 72 10 30 30"),
+    ],
+)
 def test_phones_national_international_and_with_extensions(detector, text, phone):
     assert (phone, "phone") in kinds(detector, text)
 
@@ -98,7 +116,9 @@ def test_phones_national_international_and_with_extensions(detector, text, phone
 def test_nine_bare_digits_after_tel_are_a_phone_and_after_ssn_an_ssn(detector):
     assert ("612345678", "phone") in kinds(detector, "Tel. 612345678 (mobile)")
     assert ("ssn", "ssn") not in kinds(detector, "Tel. 612345678 (mobile)")
-    assert [k for v, k in kinds(detector, "Tel. 612345678 (mobile)") if v == "612345678"] == ["phone"]
+    assert [k for v, k in kinds(detector, "Tel. 612345678 (mobile)") if v == "612345678"] == [
+        "phone"
+    ]
     assert ("536227841", "ssn") in kinds(detector, "her SSN is 536227841")
 
 
@@ -108,14 +128,18 @@ def test_dates_and_dotted_phones_are_not_ips_or_phones(detector):
     assert found == [("+33 (0)4.72.10.30.30", "phone")]
 
 
-@pytest.mark.parametrize("original", ["(415) 867-2231 x129", "503.288.9426 ext 4520", "(514) 872-3011 poste 219"])
+@pytest.mark.parametrize(
+    "original", ["(415) 867-2231 x129", "503.288.9426 ext 4520", "(514) 872-3011 poste 219"]
+)
 def test_a_phone_pseudonym_keeps_its_extension_and_the_fictional_range(original):
     from curator.anonymise.pseudonyms import is_reserved, phone
 
     fake = phone(original, random.Random(original))
     assert is_reserved("phone", fake) and fake != original
     assert [c.isdigit() for c in fake] == [c.isdigit() for c in original]
-    assert fake.rstrip("0123456789").split()[-1] == original.rstrip("0123456789").split()[-1]  # "x", "ext", "poste"
+    assert (
+        fake.rstrip("0123456789").split()[-1] == original.rstrip("0123456789").split()[-1]
+    )  # "x", "ext", "poste"
 
 
 def test_a_phone_pseudonym_keeps_the_trunk_zero():

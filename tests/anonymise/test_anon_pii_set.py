@@ -8,8 +8,16 @@ import pytest
 from curator.anonymise.detect import Detector
 from tests.data.pii import scoring
 
-RECALL = {"person": 0.90, "street_address": 0.85, "email": 0.98, "phone": 0.98, "credit_card": 0.98,
-          "iban": 0.98, "ip": 0.98, "ssn": 0.98}
+RECALL = {
+    "person": 0.90,
+    "street_address": 0.85,
+    "email": 0.98,
+    "phone": 0.98,
+    "credit_card": 0.98,
+    "iban": 0.98,
+    "ip": 0.98,
+    "ssn": 0.98,
+}
 PERSON_PRECISION = 0.90
 
 
@@ -33,6 +41,12 @@ def test_person_precision_on_the_held_out_split(result):
 
 def test_the_same_texts_give_the_same_hits():
     records = scoring.load("test")[:80]
-    first = [[(h.start, h.end, h.kind) for h in hits] for hits in Detector().detect_many(r["text"] for r in records)]
-    again = [[(h.start, h.end, h.kind) for h in hits] for hits in Detector().detect_many(r["text"] for r in reversed(records))]
+    first = [
+        [(h.start, h.end, h.kind) for h in hits]
+        for hits in Detector().detect_many(r["text"] for r in records)
+    ]
+    again = [
+        [(h.start, h.end, h.kind) for h in hits]
+        for hits in Detector().detect_many(r["text"] for r in reversed(records))
+    ]
     assert first == list(reversed(again))

@@ -34,14 +34,20 @@ def _rewritten(texts: list[str], workers: int) -> tuple[list[str], Vault]:
 def test_detecting_ahead_in_forked_workers_writes_what_one_process_writes(monkeypatch):
     pools = []
     real_pool = detect.forked_pool
-    monkeypatch.setattr(detect, "forked_pool", lambda task, processes: pools.append(processes) or real_pool(task, processes))
+    monkeypatch.setattr(
+        detect,
+        "forked_pool",
+        lambda task, processes: pools.append(processes) or real_pool(task, processes),
+    )
     texts = _texts()
     forked, forked_vault = _rewritten(texts, workers=2)
     assert pools == [2]
     alone, alone_vault = _rewritten(texts, workers=1)
     assert pools == [2]  # one process: no pool
     assert forked == alone
-    assert forked_vault.entries() == alone_vault.entries()  # the same pseudonyms, handed out in the same order
+    assert (
+        forked_vault.entries() == alone_vault.entries()
+    )  # the same pseudonyms, handed out in the same order
     assert sum(a != b for a, b in zip(forked, texts, strict=True)) > len(texts) // 2
 
 
@@ -75,19 +81,28 @@ def test_url_paths_are_detected_with_their_batch_not_one_at_a_time(monkeypatch, 
         return real_run(self, texts)
 
     monkeypatch.setattr(Detector, "_run_here", run_here)
-    texts = _texts() + [f"Report for Maria Lopez: https://docs.acme-corp.com/u/maria.lopez/q{n}.pdf?by=mlopez "
-                        f"and ftp://jorge.ramos@files.acme-corp.com/in/{n}" for n in range(40)]
+    texts = _texts() + [
+        f"Report for Maria Lopez: https://docs.acme-corp.com/u/maria.lopez/q{n}.pdf?by=mlopez "
+        f"and ftp://jorge.ramos@files.acme-corp.com/in/{n}"
+        for n in range(40)
+    ]
     rewritten, _ = _rewritten(texts, workers=workers)
-    assert all("acme-corp" not in t and "jorge" not in t for t in rewritten[-40:])  # hosts and users rewritten
+    assert all(
+        "acme-corp" not in t and "jorge" not in t for t in rewritten[-40:]
+    )  # hosts and users rewritten
     paths = {f"/u/maria.lopez/q{n}.pdf?by=mlopez" for n in range(40)}
     if workers == 2:
         assert not paths & set(here)  # detected in the workers
     else:
         calls = []
-        monkeypatch.setattr(Detector, "_run_here", lambda self, batch: calls.append(batch) or real_run(self, batch))
+        monkeypatch.setattr(
+            Detector, "_run_here", lambda self, batch: calls.append(batch) or real_run(self, batch)
+        )
         _rewritten(texts, workers=1)
         path_calls = [batch for batch in calls if paths & set(batch)]
-        assert len(path_calls) < 5 and sum(len(paths & set(batch)) for batch in path_calls) == len(paths)  # in a few batches
+        assert len(path_calls) < 5 and sum(len(paths & set(batch)) for batch in path_calls) == len(
+            paths
+        )  # in a few batches
 
 
 def test_the_cycle_collector_runs_less_often_while_rewriting_and_as_before_after(monkeypatch):

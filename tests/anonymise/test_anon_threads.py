@@ -13,17 +13,32 @@ from tests.anonymise.synth import survivors, thread_export, thread_originals
 
 def _revision(export: dict) -> LabelRevision:
     users = list(export["users"].values())
-    first = export["posts"][sorted(export["posts"], key=lambda p: export["posts"][p]["create_at"])[0]]
+    first = export["posts"][
+        sorted(export["posts"], key=lambda p: export["posts"][p]["create_at"])[0]
+    ]
     mention = first["message"].index("@") + 1
     username = first["message"][mention:].split()[0]
-    return LabelRevision(
-        rev=1, time="2026-01-01T00:00:00Z", author="tester", source="manual",
-        rubrics=[
-            Rubric(text=f"attributes the bug to @{users[0]['username']}", evidence_posts=[first["id"]]),
-            Rubric(text=f"mentions {users[1]['first_name'].lower()} and {users[2]['first_name']} discussing the outage"),
-        ],
-        fields={},
-    ), first["id"], (mention, mention + len(username)), username
+    return (
+        LabelRevision(
+            rev=1,
+            time="2026-01-01T00:00:00Z",
+            author="tester",
+            source="manual",
+            rubrics=[
+                Rubric(
+                    text=f"attributes the bug to @{users[0]['username']}",
+                    evidence_posts=[first["id"]],
+                ),
+                Rubric(
+                    text=f"mentions {users[1]['first_name'].lower()} and {users[2]['first_name']} discussing the outage"
+                ),
+            ],
+            fields={},
+        ),
+        first["id"],
+        (mention, mention + len(username)),
+        username,
+    )
 
 
 def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
@@ -48,14 +63,19 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
         assert n.root_id == (ids[o.root_id] if o.root_id else "")
         assert n.user_id == users[o.user_id] and n.user_id in new.users
         old_reactions = [r["user_id"] for r in o.metadata.get("reactions", [])]
-        assert [r["user_id"] for r in n.metadata.get("reactions", [])] == [users[u] for u in old_reactions]
+        assert [r["user_id"] for r in n.metadata.get("reactions", [])] == [
+            users[u] for u in old_reactions
+        ]
         assert len(n.id) == 26 and n.id.isalnum() and n.id.islower() or n.id.isdigit()
     for user in new.users.values():
         status = json.loads(user.props["customStatus"])  # JSON in a string stays JSON
         assert status["text"].startswith("Meeting with ") and status["text"] != "Meeting with "
     assert set(new.files) == set(new.file_infos) != set(old.files)
     attachment = base64.b64decode(next(iter(new.files.values()))).decode()
-    assert attachment.startswith("notes by ") and [o for o in thread_originals(export) if o in attachment] == []
+    assert (
+        attachment.startswith("notes by ")
+        and [o for o in thread_originals(export) if o in attachment] == []
+    )
     # ids inside permalinks follow the post they point at
     first_post = old_posts[0].id
     permalinks = [p.message for p in new_posts if "/pl/" in p.message]
@@ -65,7 +85,9 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
         assert new_user.position and new_user.position != old_user.position
         assert new_user.first_name != old_user.first_name and new_user.email.endswith(".example")
     assert new.channel["name"] != "payments-oncall" and "-" in new.channel["name"]
-    assert new.channel["display_name"] == " ".join(w.title() for w in new.channel["name"].split("-"))
+    assert new.channel["display_name"] == " ".join(
+        w.title() for w in new.channel["name"].split("-")
+    )
     assert new.channel["team_id"] == new.team["id"] == vault.lookup(old.team["id"], "id")
     owner = next(iter(old.users))  # the synthetic channel header names the first user
     assert new.channel["header"] == f"Owner: @{new.users[users[owner]].username}"
@@ -92,7 +114,9 @@ def test_nothing_survives_in_the_stored_fixture_files(export, store):
     content = ThreadContent.model_validate({"kind": "thread", "export": export})
     result = anonymise(content, vault, revisions=[revision])
     vault.save()
-    directory = store.create_fixture(fixture_record("thread-sample-0000cccc", "thread"), result.content, result.revisions)
+    directory = store.create_fixture(
+        fixture_record("thread-sample-0000cccc", "thread"), result.content, result.revisions
+    )
     stored = "".join(p.read_text(encoding="utf-8") for p in sorted(directory.iterdir()))
     assert "attributes the bug to @" in stored
     # whole words: the store's random key may draw "Johnson" for someone while "John" is an original
@@ -112,10 +136,15 @@ def test_rubrics_and_spans_use_the_thread_mapping(export, vault):
     new_first2 = vault.lookup(users[2]["first_name"], "first_name")
     rubrics = result.revisions[0].rubrics
     assert rubrics[0].text == f"attributes the bug to @{new_user0}"
-    assert rubrics[1].text == f"mentions {new_first1.lower()} and {new_first2} discussing the outage"
+    assert (
+        rubrics[1].text == f"mentions {new_first1.lower()} and {new_first2} discussing the outage"
+    )
     assert rubrics[0].evidence_posts == [vault.lookup(post_id, "id")]
     assert rubrics[0].evidence_posts[0] in result.content.export.posts
-    assert all(u not in json.dumps(result.revisions[0].model_dump()) for u in (users[0]["username"], users[1]["first_name"]))
+    assert all(
+        u not in json.dumps(result.revisions[0].model_dump())
+        for u in (users[0]["username"], users[1]["first_name"])
+    )
 
 
 def test_message_spans_point_at_their_pseudonymised_value(export, vault):
@@ -123,9 +152,15 @@ def test_message_spans_point_at_their_pseudonymised_value(export, vault):
     revision, post_id, (start, end), username = _revision(export)
     from curator.model import FieldLabel
 
-    revision = revision.model_copy(update={"fields": {
-        "culprit": FieldLabel(type="text", value=username, evidence=Span(post=post_id, start=start, end=end)),
-    }})
+    revision = revision.model_copy(
+        update={
+            "fields": {
+                "culprit": FieldLabel(
+                    type="text", value=username, evidence=Span(post=post_id, start=start, end=end)
+                ),
+            }
+        }
+    )
     result = anonymise(content, vault, revisions=[revision])
     label = result.revisions[0].fields["culprit"]
     new_post = result.content.export.posts[label.evidence.post]
@@ -166,12 +201,26 @@ def test_record_values_are_real_even_when_they_equal_an_earlier_pseudonym(vault)
 def test_short_record_values_and_system_props_are_replaced(vault):
     uid, vid, pid = "u" * 26, "v" * 26, "p" * 26
     export = {
-        "posts": {pid: {"id": pid, "user_id": uid, "message": "", "type": "system_add_to_channel",
-                        "props": {"addedUsername": "claudio.costa", "userId": vid}}},
+        "posts": {
+            pid: {
+                "id": pid,
+                "user_id": uid,
+                "message": "",
+                "type": "system_add_to_channel",
+                "props": {"addedUsername": "claudio.costa", "userId": vid},
+            }
+        },
         "channel": {"id": "c" * 26, "name": f"{uid}__{vid}", "type": "D"},
-        "users": {uid: {"id": uid, "username": "harrison", "first_name": "Al", "last_name": "Bo"},
-                  vid: {"id": vid, "username": "claudio.costa", "first_name": "Claudio", "last_name": "Costa",
-                        "nickname": "cc"}},
+        "users": {
+            uid: {"id": uid, "username": "harrison", "first_name": "Al", "last_name": "Bo"},
+            vid: {
+                "id": vid,
+                "username": "claudio.costa",
+                "first_name": "Claudio",
+                "last_name": "Costa",
+                "nickname": "cc",
+            },
+        },
     }
     result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
     new = result.content.export
@@ -182,7 +231,10 @@ def test_short_record_values_and_system_props_are_replaced(vault):
     assert new.users[vault.lookup(vid, "id")].nickname not in ("cc", "")
     assert new.channel["name"] == f"{vault.lookup(uid, 'id')}__{vault.lookup(vid, 'id')}"
     post = new.posts[vault.lookup(pid, "id")]
-    assert post.props == {"addedUsername": vault.lookup("claudio.costa", "username"), "userId": vault.lookup(vid, "id")}
+    assert post.props == {
+        "addedUsername": vault.lookup("claudio.costa", "username"),
+        "userId": vault.lookup(vid, "id"),
+    }
 
 
 def test_channels_named_with_everyday_words_are_kept(vault):
@@ -192,5 +244,8 @@ def test_channels_named_with_everyday_words_are_kept(vault):
     post["message"] += " In general this is fine."
     result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
     assert result.content.export.channel["name"] == "general"
-    assert "In general this is fine." in result.content.export.posts[vault.lookup(post["id"], "id")].message
+    assert (
+        "In general this is fine."
+        in result.content.export.posts[vault.lookup(post["id"], "id")].message
+    )
     assert "general" not in vault.originals()

@@ -47,16 +47,22 @@ def test_shapes_are_kept(vault):
     assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", vault.pseudonym("Claudio Costa", "person"))
     assert re.fullmatch(r"[a-z]+\.[a-z]+", vault.pseudonym("claudio.costa", "username"))
     # the username follows the person mapping
-    assert vault.pseudonym("claudio.costa", "username") == vault.pseudonym("Claudio Costa", "person").lower().replace(" ", ".")
+    assert vault.pseudonym("claudio.costa", "username") == vault.pseudonym(
+        "Claudio Costa", "person"
+    ).lower().replace(" ", ".")
     email = vault.pseudonym("claudio.costa@acme-corp.com", "email")
     assert re.fullmatch(r"[a-z]+\.[a-z]+@[a-z]+-[a-z]+\.example", email)
     mm = "k3p9x1m2q8r7t6y5u4i3o2p1a0"
     new_id = vault.pseudonym(mm, "id")
     assert len(new_id) == 26 and re.fullmatch(r"[a-z0-9]{26}", new_id) and new_id != mm
     uuid = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b"
-    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", vault.pseudonym(uuid, "id"))
+    assert re.fullmatch(
+        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", vault.pseudonym(uuid, "id")
+    )
     assert re.fullmatch(r"\(\d{3}\) 555-01\d\d", vault.pseudonym("(217) 482-7731", "phone"))
-    assert vault.pseudonym("10.20.30.40", "ip").startswith(("192.0.2.", "198.51.100.", "203.0.113."))
+    assert vault.pseudonym("10.20.30.40", "ip").startswith(
+        ("192.0.2.", "198.51.100.", "203.0.113.")
+    )
     assert vault.pseudonym("CLAUDIO", "first_name").isupper()
 
 
@@ -117,7 +123,11 @@ def test_a_name_used_alone_follows_the_full_name(vault):
     assert vault.pseudonym("Claudio", "person") == full.split()[0]
 
 
-@given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P")), min_size=1, max_size=40))
+@given(
+    st.text(
+        alphabet=st.characters(codec="ascii", categories=("L", "N", "P")), min_size=1, max_size=40
+    )
+)
 @settings(max_examples=200, deadline=None)
 def test_ids_keep_length_and_character_classes(original):
     vault = Vault(b"property test key, 32 bytes....!")
@@ -156,7 +166,9 @@ def test_save_keeps_entries_another_process_saved(store, monkeypatch):
     assert merged.lookup("Harrison Ford", "person") == b
 
 
-def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_else(store, monkeypatch):
+def test_save_refuses_when_another_process_gave_the_same_pseudonym_to_someone_else(
+    store, monkeypatch
+):
     # pinned: with some keys the pseudonym taken holds "Harrison" or "Ford", which `two` may
     # never hand to Harrison Ford, so assign would rightly pick another
     monkeypatch.setenv("CURATOR_VAULT_KEY", PINNED_KEY)
@@ -176,20 +188,42 @@ def test_an_initial_is_no_name_token_and_a_listed_surname_keeps_a_surname_pseudo
     assert tokens("王") == ["王"]  # a one-character name of an uncased script is a name
     vault = Vault.open(store)
     drummond = vault.pseudonym("DRUMMOND", "person")  # no en_US Faker surname, but the census's
-    assert [e.kind for e in vault.entries() if e.original == "DRUMMOND" and e.kind != "person"] == ["last_name"]
+    assert [e.kind for e in vault.entries() if e.original == "DRUMMOND" and e.kind != "person"] == [
+        "last_name"
+    ]
     vault.pseudonym("K DRUMMOND", "person")
-    assert drummond.isupper() and vault.is_original_token("DRUMMOND") and not vault.is_original_token("K")
+    assert (
+        drummond.isupper()
+        and vault.is_original_token("DRUMMOND")
+        and not vault.is_original_token("K")
+    )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoprstuvwxyzéÉßñ.,-", max_size=12))
+@given(
+    st.text(
+        alphabet="0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoprstuvwxyzéÉßñ.,-",
+        max_size=12,
+    )
+)
 def test_the_start_of_an_address_pseudonym_is_found_for_one_word_as_for_any_text(prefix):
     """A one-word start is looked up in a set, any other text in the sorted list: same answers."""
     vault = Vault(b"address openings test key......")
-    addresses = [vault.pseudonym(a, "address") for a in ("12 Elm Street", "Calle Mayor 5", "9 rue de la Paix")]
+    addresses = [
+        vault.pseudonym(a, "address")
+        for a in ("12 Elm Street", "Calle Mayor 5", "9 rue de la Paix")
+    ]
     wholes = [normal(a) for a in vault._address_pseudonyms]
     for text in (prefix, *(a[:k] for a in addresses for k in range(1, len(a) + 1))):
-        assert vault.starts_an_address_pseudonym(text) == any(w.startswith(normal(text)) for w in wholes), text
-        if text[:1].isalnum() and vault.starts_an_address_pseudonym(text):  # a word, as the judge asks
-            assert vault.may_start_an_address_pseudonym(text[0]), text  # the quick test never says no wrongly
-    assert not vault.may_start_an_address_pseudonym("Q")  # and does say no: no pseudonym here starts with q
+        assert vault.starts_an_address_pseudonym(text) == any(
+            w.startswith(normal(text)) for w in wholes
+        ), text
+        if text[:1].isalnum() and vault.starts_an_address_pseudonym(
+            text
+        ):  # a word, as the judge asks
+            assert vault.may_start_an_address_pseudonym(text[0]), (
+                text
+            )  # the quick test never says no wrongly
+    assert not vault.may_start_an_address_pseudonym(
+        "Q"
+    )  # and does say no: no pseudonym here starts with q

@@ -32,7 +32,9 @@ def test_an_unknown_surname_beside_a_pseudonym_word_is_no_garbled_pseudonym():
     # "Benjamin" handed out as a pseudonym does not make a real "GRUENDER, BENJAMIN L" one
     vault = Vault(b"k" * 32)
     first = vault.pseudonym("Dana Whitfield", "person").split()[0]
-    leaks = find_leaks([("t", f"OKONKWOLE, {first.upper()} L FIELD REPRESENTATIVE 1,458.33")], vault)
+    leaks = find_leaks(
+        [("t", f"OKONKWOLE, {first.upper()} L FIELD REPRESENTATIVE 1,458.33")], vault
+    )
     assert any("OKONKWOLE" in leak.text for leak in leaks)
 
 
@@ -57,8 +59,15 @@ def test_fixtures_anonymised_by_another_vault_are_judged_on_originals_and_patter
     foreign = add_lease(store, text=LEASE_TEXT + "Witness: Mr. Pat Quinn\n")
     handmade = add_lease(store, text=LEASE_TEXT.replace("Oakridge Holdings LLC", "the owner"))
     record = store.load(foreign)
-    store.save_fixture(record.fixture.model_copy(update={"provenance": record.fixture.provenance.model_copy(
-        update={"vault_id": "0123456789abcdef"})}))
+    store.save_fixture(
+        record.fixture.model_copy(
+            update={
+                "provenance": record.fixture.provenance.model_copy(
+                    update={"vault_id": "0123456789abcdef"}
+                )
+            }
+        )
+    )
     leaks = audit_store(store)
     handmade_hits = {leak.text for leak in leaks if handmade in leak.location}
     foreign_hits = {leak.text for leak in leaks if foreign in leak.location}

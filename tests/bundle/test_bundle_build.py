@@ -60,8 +60,14 @@ def test_lineage_provenance_and_known_bad_are_typed_columns_not_json(sample):
     variant = splits["adversarial"][0]
     parent = next(row for row in splits["golden"] if row["id"].startswith("maple-lease"))
     step = variant["lineage"]["mutations"][0]
-    assert variant["lineage"]["parent"] == parent["id"] and variant["lineage"]["parent_label_rev"] == 1
-    assert (step["name"], step["seed"], step["params"]) == ("truncate", 7, [{"name": "fraction", "value": "0.5"}])
+    assert (
+        variant["lineage"]["parent"] == parent["id"] and variant["lineage"]["parent_label_rev"] == 1
+    )
+    assert (step["name"], step["seed"], step["params"]) == (
+        "truncate",
+        7,
+        [{"name": "fraction", "value": "0.5"}],
+    )
     assert variant["known_bad"][0]["failure_mode"] == "hallucination"
     assert variant["known_bad"][0]["fields"] == [{"name": "security_deposit", "value": "$500"}]
     assert variant["provenance"]["importer"] == "pdf"
@@ -73,7 +79,9 @@ def test_mattermost_files_keep_the_export_and_complete_what_the_go_loader_needs(
     build_bundle(sample, "1.0.0")
     root = sample.bundles_dir / "1.0.0"
     thread_id = next(i for i in sample.ids() if i.startswith("deploy-rollback"))
-    stored = json.loads((sample.directory(thread_id) / "content.json").read_text())["content"]["export"]
+    stored = json.loads((sample.directory(thread_id) / "content.json").read_text())["content"][
+        "export"
+    ]
     # Named after the source file (thread.json), so a Go suite can name it in code.
     exported = json.loads((root / "mattermost" / "thread.json").read_text())
     assert {k: v for k, v in exported.items() if k != "team"} == stored
@@ -84,7 +92,9 @@ def test_mattermost_files_keep_the_export_and_complete_what_the_go_loader_needs(
     rubrics = json.loads((root / "mattermost" / "rubrics.json").read_text())
     assert rubrics == {"thread.json": ["mentions that @sam.lee will roll back"]}
     manifest = BundleManifest.model_validate_json((root / "manifest.json").read_bytes())
-    assert next(e for e in manifest.fixtures if e.id == thread_id).files == ["mattermost/thread.json"]
+    assert next(e for e in manifest.fixtures if e.id == thread_id).files == [
+        "mattermost/thread.json"
+    ]
 
 
 def test_thread_files_name_variants_by_mutation_and_disambiguate_shared_names(store):
@@ -92,15 +102,21 @@ def test_thread_files_name_variants_by_mutation_and_disambiguate_shared_names(st
 
     first, second = add_thread(store, "deploy rollback"), add_thread(store, "deploy rollback again")
     chat = store.load(first)
-    chat.fixture.lineage = Lineage(parent=second, parent_label_rev=1,
-                                   mutations=[MutationStep(name="truncate", seed=1)])
+    chat.fixture.lineage = Lineage(
+        parent=second, parent_label_rev=1, mutations=[MutationStep(name="truncate", seed=1)]
+    )
     assert base_name(chat.fixture) == "thread.truncate.json"
     build_bundle(store, "1.0.0", formats="jsonl,mattermost")
     names = sorted(p.name for p in (store.bundles_dir / "1.0.0" / "mattermost").iterdir())
-    assert names == sorted(["rubrics.json", f"thread.{first[-8:]}.json", f"thread.{second[-8:]}.json"])
+    assert names == sorted(
+        ["rubrics.json", f"thread.{first[-8:]}.json", f"thread.{second[-8:]}.json"]
+    )
     # Authors missing from users get a record; a missing channel is made from the posts.
-    bare = ThreadContent(export=ThreadExport.model_validate(
-        {"posts": {"a": {"id": "a", "user_id": "u9", "channel_id": "c1", "message": "hi"}}}))
+    bare = ThreadContent(
+        export=ThreadExport.model_validate(
+            {"posts": {"a": {"id": "a", "user_id": "u9", "channel_id": "c1", "message": "hi"}}}
+        )
+    )
     completed = go_export(bare, chat.fixture)
     assert completed["users"] == {"u9": {"id": "u9", "username": "u9"}}
     assert completed["channel"]["id"] == "c1" and completed["team"]["display_name"] == "thread"
@@ -115,17 +131,36 @@ def test_manifest_lists_fixtures_counts_and_every_file(sample):
     assert manifest.counts.adversarial == 1
     assert manifest.built_at == "2026-01-02T00:00:00Z"  # newest label revision, not the clock
     truncated = next(e for e in manifest.fixtures if e.category == "truncated")
-    assert truncated.adversarial and truncated.mutation_kinds == ["truncate"] and truncated.label_rev == 1
+    assert (
+        truncated.adversarial
+        and truncated.mutation_kinds == ["truncate"]
+        and truncated.label_rev == 1
+    )
     on_disk = sorted(p for p in files_of(root) if p != "manifest.json")
     assert sorted(manifest.files) == on_disk
     assert not any(".curator" in p for p in on_disk)
 
 
 def test_status_option_selects_other_statuses(sample):
-    run = run_cli("bundle", "build", "0.1.0", "--status", "draft", "--format", "jsonl", "--json", store=sample.root)
+    run = run_cli(
+        "bundle",
+        "build",
+        "0.1.0",
+        "--status",
+        "draft",
+        "--format",
+        "jsonl",
+        "--json",
+        store=sample.root,
+    )
     assert run.exit_code == 0, run.stderr
     assert json.loads(run.stdout)["counts"]["total"] == 1
-    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == ["CHANGELOG.md", "README.md", "fixtures.jsonl", "manifest.json"]
+    assert sorted(files_of(sample.bundles_dir / "0.1.0")) == [
+        "CHANGELOG.md",
+        "README.md",
+        "fixtures.jsonl",
+        "manifest.json",
+    ]
 
 
 def test_same_store_gives_byte_identical_bundles_and_archives(sample, tmp_path, monkeypatch):
@@ -164,8 +199,18 @@ def test_same_content_is_a_no_op_and_different_content_is_refused(sample):
     assert snapshot(sample.root) == before
 
     lease = next(i for i in sample.ids() if i.startswith("oak-lease"))
-    assert run_cli("label", "set", lease, "monthly_rent=$990.00", "--no-evidence", "lowered by letter",
-                   store=sample.root).exit_code == 0
+    assert (
+        run_cli(
+            "label",
+            "set",
+            lease,
+            "monthly_rent=$990.00",
+            "--no-evidence",
+            "lowered by letter",
+            store=sample.root,
+        ).exit_code
+        == 0
+    )
     before = snapshot(sample.root)
     refused = run_cli("bundle", "build", "1.0.0", store=sample.root)
     assert refused.exit_code == 2
@@ -217,7 +262,10 @@ def test_a_failure_while_writing_leaves_no_bundle_directory(sample, monkeypatch)
 
 def test_bundle_lines_carry_input_expected_known_bad_lineage(sample):
     build_bundle(sample, "1.0.0")
-    lines = [json.loads(x) for x in (sample.bundles_dir / "1.0.0" / "fixtures.jsonl").read_text().splitlines()]
+    lines = [
+        json.loads(x)
+        for x in (sample.bundles_dir / "1.0.0" / "fixtures.jsonl").read_text().splitlines()
+    ]
     variant = next(x for x in lines if x["category"] == "truncated")
     assert variant["lineage"]["mutations"][0]["name"] == "truncate"
     assert variant["known_bad"][0]["failure_mode"] == "hallucination"
@@ -277,8 +325,12 @@ def test_a_killed_build_never_leaves_a_half_built_bundle(sample, tmp_path):
     from tests.conftest import CURATOR, subprocess_env
 
     for delay in (0.5, 1.5, 3.0, 5.0):
-        process = subprocess.Popen([*CURATOR, "--store", str(sample.root), "bundle", "build", "1.0.0", "--archive"],
-                                   env=subprocess_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*CURATOR, "--store", str(sample.root), "bundle", "build", "1.0.0", "--archive"],
+            env=subprocess_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         os.kill(process.pid, signal.SIGKILL)
         process.wait()

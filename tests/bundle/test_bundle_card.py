@@ -33,21 +33,38 @@ def _offline(monkeypatch):
 
 
 def test_card_parses_offline_and_declares_what_hf_holds(sample):
-    _settings(sample, name="lease-set", description="Leases for the extractor.", license="cc-by-4.0",
-              task_categories=["summarization"])
+    _settings(
+        sample,
+        name="lease-set",
+        description="Leases for the extractor.",
+        license="cc-by-4.0",
+        task_categories=["summarization"],
+    )
     root = build_bundle(sample, "1.0.0").path
     from datasets.info import DatasetInfosDict
 
     card = _card(root)
     assert (card.data.license, card.data.task_categories, card.data.pretty_name) == (
-        "cc-by-4.0", ["summarization"], "lease-set 1.0.0")
+        "cc-by-4.0",
+        ["summarization"],
+        "lease-set 1.0.0",
+    )
     assert card.data.language == ["en"]
     info = DatasetInfosDict.from_dataset_card_data(card.data)["default"]
     assert info.features == hf_format.features()
-    assert {name: split.num_examples for name, split in info.splits.items()} == {"golden": 3, "adversarial": 1}
-    assert card.data.configs == [{"config_name": "default", "data_files": [
-        {"split": "golden", "path": "hf/golden/data-00000-of-00001.arrow"},
-        {"split": "adversarial", "path": "hf/adversarial/data-00000-of-00001.arrow"}]}]
+    assert {name: split.num_examples for name, split in info.splits.items()} == {
+        "golden": 3,
+        "adversarial": 1,
+    }
+    assert card.data.configs == [
+        {
+            "config_name": "default",
+            "data_files": [
+                {"split": "golden", "path": "hf/golden/data-00000-of-00001.arrow"},
+                {"split": "adversarial", "path": "hf/adversarial/data-00000-of-00001.arrow"},
+            ],
+        }
+    ]
     assert card.text.startswith("\n# lease-set 1.0.0\n\nLeases for the extractor.\n")
     assert "| truncated | 0 | 1 | 1 |" in card.text  # category x mutation kind
     assert "| thread | 1 |" in card.text and "| document (lease) | 3 |" in card.text

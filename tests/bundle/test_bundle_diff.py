@@ -17,9 +17,27 @@ def _ids(sample):
 def test_relabel_add_and_remove_show_in_diff_and_changelog(sample):
     build_bundle(sample, "1.0.0")
     ids = _ids(sample)
-    assert run_cli("label", "set", ids["oak"], "monthly_rent=$1,000.00", "security_deposit=$500.00",
-                   "--reason", "checked", "--no-evidence", "agreed by letter", store=sample.root).exit_code == 0
-    assert run_cli("label", "set", ids["deploy"], "--rubric", "says the deploy failed", store=sample.root).exit_code == 0
+    assert (
+        run_cli(
+            "label",
+            "set",
+            ids["oak"],
+            "monthly_rent=$1,000.00",
+            "security_deposit=$500.00",
+            "--reason",
+            "checked",
+            "--no-evidence",
+            "agreed by letter",
+            store=sample.root,
+        ).exit_code
+        == 0
+    )
+    assert (
+        run_cli(
+            "label", "set", ids["deploy"], "--rubric", "says the deploy failed", store=sample.root
+        ).exit_code
+        == 0
+    )
     added = add_lease(sample, "elm lease", "Avery Quinn", "$1,100.00")
     retired = next(i for i in sample.ids() if i.startswith("maple-lease-truncated"))
     record = sample.load_fixture(retired)
@@ -33,17 +51,27 @@ def test_relabel_add_and_remove_show_in_diff_and_changelog(sample):
     assert "security_deposit: (expected absent) -> '$500.00'" in run.stdout
     assert "rubric added: says the deploy failed" in run.stdout
 
-    report = json.loads(run_cli("bundle", "diff", "1.0.0", "1.1.0", "--json", store=sample.root).stdout)
+    report = json.loads(
+        run_cli("bundle", "diff", "1.0.0", "1.1.0", "--json", store=sample.root).stdout
+    )
     assert report["added"] == [added] and report["removed"] == [retired]
     oak = next(r for r in report["relabelled"] if r["id"] == ids["oak"])
     assert (oak["rev_before"], oak["rev_after"]) == (1, 2)
     rent = next(f for f in oak["fields"] if f["field"] == "monthly_rent")
-    assert rent["change"] == "changed" and rent["after"]["value"] == "$1,000.00" and not rent["equivalent"]
+    assert (
+        rent["change"] == "changed"
+        and rent["after"]["value"] == "$1,000.00"
+        and not rent["equivalent"]
+    )
     assert "value" in rent["attributes"]
 
     changelog = (sample.bundles_dir / "1.1.0" / "CHANGELOG.md").read_text()
     assert "Against 1.0.0" in changelog
-    assert "## Added (1)" in changelog and "## Removed (1)" in changelog and "## Relabelled (2)" in changelog
+    assert (
+        "## Added (1)" in changelog
+        and "## Removed (1)" in changelog
+        and "## Relabelled (2)" in changelog
+    )
     assert "  - monthly_rent: '$980.00' -> '$1,000.00'" in changelog
 
 
@@ -52,7 +80,9 @@ def test_a_rewritten_but_equal_value_is_flagged_equivalent(sample):
     oak = _ids(sample)["oak"]
     run_cli("label", "set", oak, "monthly_rent=980", store=sample.root)
     build_bundle(sample, "1.0.1")
-    report = json.loads(run_cli("bundle", "diff", "1.0.0", "1.0.1", "--json", store=sample.root).stdout)
+    report = json.loads(
+        run_cli("bundle", "diff", "1.0.0", "1.0.1", "--json", store=sample.root).stdout
+    )
     (change,) = report["relabelled"][0]["fields"]
     assert change["equivalent"] is True
 
@@ -60,7 +90,9 @@ def test_a_rewritten_but_equal_value_is_flagged_equivalent(sample):
 def test_identical_bundles_have_no_differences(sample):
     build_bundle(sample, "1.0.0", archive=True)
     build_bundle(sample, "1.0.1")
-    run = run_cli("bundle", "diff", str(sample.bundles_dir / "1.0.0.tar.gz"), "1.0.1", store=sample.root)
+    run = run_cli(
+        "bundle", "diff", str(sample.bundles_dir / "1.0.0.tar.gz"), "1.0.1", store=sample.root
+    )
     assert run.exit_code == 0 and run.stdout.startswith("no differences")
     assert "No fixture changed." in (sample.bundles_dir / "1.0.1" / "CHANGELOG.md").read_text()
 
@@ -91,10 +123,17 @@ def test_content_and_metadata_changes_are_reported(sample):
     record = sample.load(oak)
     page = record.content.pages[0]
     with sample.transaction() as txn:
-        txn.save_content(oak, DocumentContent(pages=[page, Page(number=2, text="Addendum: pets allowed.", origin="ocr")]))
+        txn.save_content(
+            oak,
+            DocumentContent(
+                pages=[page, Page(number=2, text="Addendum: pets allowed.", origin="ocr")]
+            ),
+        )
         txn.save_fixture(record.fixture.model_copy(update={"tags": ["addendum"]}))
     build_bundle(sample, "1.1.0")
-    report = json.loads(run_cli("bundle", "diff", "1.0.0", "1.1.0", "--json", store=sample.root).stdout)
+    report = json.loads(
+        run_cli("bundle", "diff", "1.0.0", "1.1.0", "--json", store=sample.root).stdout
+    )
     assert report["content_changed"] == [oak] and report["relabelled"] == []
     assert report["metadata_changed"] == {oak: {"tags": [[], ["addendum"]]}}
     changelog = (sample.bundles_dir / "1.1.0" / "CHANGELOG.md").read_text()

@@ -14,13 +14,25 @@ def _anonymised_thread(store, vault):
     from curator.model import Fixture, LabelRevision, Rubric, ThreadContent
     from curator.store import fixture_id
 
-    labels = LabelRevision(rev=1, time=TIME, author="tester", source="manual",
-                           rubrics=[Rubric(text="mentions that @sam.lee will roll back")])
+    labels = LabelRevision(
+        rev=1,
+        time=TIME,
+        author="tester",
+        source="manual",
+        rubrics=[Rubric(text="mentions that @sam.lee will roll back")],
+    )
     done = anonymise(ThreadContent.model_validate({"export": THREAD}), vault, revisions=[labels])
     assert not done.leaks
     fid = fixture_id("deploy rollback", b"x")
-    fixture = Fixture(id=fid, kind="thread", category="clean", status="active", title="deploy rollback",
-                      created_at=TIME, provenance=provenance("thread.json", "mattermost"))
+    fixture = Fixture(
+        id=fid,
+        kind="thread",
+        category="clean",
+        status="active",
+        title="deploy rollback",
+        created_at=TIME,
+        provenance=provenance("thread.json", "mattermost"),
+    )
     store.create_fixture(fixture, done.content, done.revisions)
     return fid
 
@@ -61,7 +73,9 @@ def test_no_vault_means_nothing_was_anonymised_here_and_the_gate_passes(sample):
 def test_name_guesses_warn_and_strict_audit_refuses(store):
     vault = Vault.open(store)
     vault.save()
-    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00")  # synthetic, hand-made: not via the vault
+    add_lease(
+        store, "maple lease", "Jordan Blake", "$1,250.00"
+    )  # synthetic, hand-made: not via the vault
     before = snapshot(store.root)
     strict = run_cli("bundle", "build", "1.0.0", "--strict-audit", store=store.root)
     assert strict.exit_code == 2 and "refusing to bundle" in strict.stderr
@@ -74,7 +88,13 @@ def test_name_guesses_warn_and_strict_audit_refuses(store):
 
 def test_pattern_pii_refuses_the_bundle(store):
     Vault.open(store).save()
-    add_lease(store, "maple lease", "Jordan Blake", "$1,250.00", note="Mail jordan.blake@gmail.com for the keys.")
+    add_lease(
+        store,
+        "maple lease",
+        "Jordan Blake",
+        "$1,250.00",
+        note="Mail jordan.blake@gmail.com for the keys.",
+    )
     run = run_cli("bundle", "build", "1.0.0", store=store.root)
     assert run.exit_code == 2 and "refusing to bundle" in run.stderr
     assert not store.bundles_dir.exists()

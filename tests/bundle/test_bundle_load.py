@@ -27,7 +27,11 @@ def test_load_yields_the_store_records(sample, archived):
 
 def test_thread_content_keeps_its_export_shape(sample):
     build_bundle(sample, "1.0.0")
-    thread = next(i for i in curator.bundle.load(str(sample.bundles_dir / "1.0.0")) if i.fixture.kind == "thread")
+    thread = next(
+        i
+        for i in curator.bundle.load(str(sample.bundles_dir / "1.0.0"))
+        if i.fixture.kind == "thread"
+    )
     dumped = thread.content.model_dump(mode="json")["export"]
     assert "update_at" not in dumped["posts"]["p1"] and dumped["extra_top_level"] == [1, 2]
 
@@ -37,9 +41,13 @@ def test_load_refuses_a_tampered_bundle_before_yielding_anything(sample, edit):
     build_bundle(sample, "1.0.0")
     path = sample.bundles_dir / "1.0.0" / "fixtures.jsonl"
     text = path.read_text()
-    path.write_text(text + '{"id": "nope"}\n' if edit == "append" else text.replace("active", "retired", 1))
+    path.write_text(
+        text + '{"id": "nope"}\n' if edit == "append" else text.replace("active", "retired", 1)
+    )
     loaded = curator.bundle.load(sample.bundles_dir / "1.0.0")
-    with pytest.raises(CuratorError, match=r"fixtures.jsonl does not match the manifest \(tampered\?\)"):
+    with pytest.raises(
+        CuratorError, match=r"fixtures.jsonl does not match the manifest \(tampered\?\)"
+    ):
         next(loaded)
 
 
@@ -57,8 +65,9 @@ def test_load_of_a_broken_line_names_it(sample):
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["files"]["fixtures.jsonl"] = file_sha256(data)
     manifest["fixtures"].append({**manifest["fixtures"][-1], "line_sha256": file_sha256(broken)})
-    manifest["content_sha256"] = content_digest([e["line_sha256"] for e in manifest["fixtures"]],
-                                                manifest["formats"])
+    manifest["content_sha256"] = content_digest(
+        [e["line_sha256"] for e in manifest["fixtures"]], manifest["formats"]
+    )
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(CuratorError, match=r"fixtures.jsonl:5: id"):
         list(curator.bundle.load(folder))

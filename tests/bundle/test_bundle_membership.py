@@ -29,12 +29,25 @@ def test_build_prints_who_joined_and_left_and_why(sample):
     assert result.exit_code == 0, result.stderr
     assert f"joined since 1.0.0: {joined} (now active: a clean document)" in result.stdout
     assert f"left since 1.0.0: {retired} (retired)" in result.stdout
-    assert (f"left since 1.0.0: {demoted} (now needs-review, which this build does not take (active))"
-            in result.stdout)
+    assert (
+        f"left since 1.0.0: {demoted} (now needs-review, which this build does not take (active))"
+        in result.stdout
+    )
     changelog = (sample.bundles_dir / "1.1.0" / "CHANGELOG.md").read_text()
     assert f"- {demoted}: now needs-review" in changelog and f"- {retired}: retired" in changelog
-    report = json.loads(run_cli("bundle", "build", "1.1.1", "--json", "--status", "active", "--status",
-                                "needs-review", store=sample.root).stdout)
+    report = json.loads(
+        run_cli(
+            "bundle",
+            "build",
+            "1.1.1",
+            "--json",
+            "--status",
+            "active",
+            "--status",
+            "needs-review",
+            store=sample.root,
+        ).stdout
+    )
     assert report["joined"] == [{"id": demoted, "why": "now needs-review: a clean document"}]
     assert report["left"] == []
 
@@ -43,12 +56,19 @@ def test_strict_refuses_when_an_active_fixture_left_unretired(sample):
     assert run_cli("bundle", "build", "1.0.0", store=sample.root).exit_code == 0
     retired, demoted = _id(sample, "maple-lease-truncated"), _id(sample, "oak-lease")
     _set_status(sample, retired, Status.retired)
-    assert run_cli("bundle", "build", "1.0.1", "--strict", store=sample.root).exit_code == 0  # retiring is deliberate
+    assert (
+        run_cli("bundle", "build", "1.0.1", "--strict", store=sample.root).exit_code == 0
+    )  # retiring is deliberate
 
     _set_status(sample, demoted, Status.needs_review)
     before = snapshot(sample.root)
     refused = run_cli("bundle", "build", "1.1.0", "--strict", store=sample.root)
     assert refused.exit_code == 2 and len(refused.stderr.strip().splitlines()) == 1
-    assert f"--strict: 1 active fixture(s) of 1.0.1 left without being retired: {demoted}" in refused.stderr
+    assert (
+        f"--strict: 1 active fixture(s) of 1.0.1 left without being retired: {demoted}"
+        in refused.stderr
+    )
     assert snapshot(sample.root) == before
-    assert run_cli("bundle", "build", "1.1.0", store=sample.root).exit_code == 0  # without --strict it is built
+    assert (
+        run_cli("bundle", "build", "1.1.0", store=sample.root).exit_code == 0
+    )  # without --strict it is built

@@ -18,7 +18,11 @@ def test_stats_table_and_target(sample):
 
 def test_target_comes_from_curator_toml(sample):
     config = sample.root / "curator.toml"
-    config.write_text(config.read_text().replace("adversarial_target_share = 0.33", "adversarial_target_share = 0.2"))
+    config.write_text(
+        config.read_text().replace(
+            "adversarial_target_share = 0.33", "adversarial_target_share = 0.2"
+        )
+    )
     run = run_cli("stats", "--status", "active", "--json", "--check", store=sample.root)
     assert run.exit_code == 0, run.stderr
     report = json.loads(run.stdout)
@@ -35,7 +39,13 @@ def test_check_exits_1_below_target_and_text_shows_the_table(sample):
 def test_needed_reaches_the_target():
     from curator.bundle.stats import _needed
 
-    for adversarial, total, target in [(0, 10, 0.33), (1, 4, 0.33), (5, 5, 0.5), (0, 0, 0.33), (2, 9, 0.5)]:
+    for adversarial, total, target in [
+        (0, 10, 0.33),
+        (1, 4, 0.33),
+        (5, 5, 0.5),
+        (0, 0, 0.33),
+        (2, 9, 0.5),
+    ]:
         needed = _needed(adversarial, total, target)
         if total and adversarial / total >= target:
             assert needed == 0

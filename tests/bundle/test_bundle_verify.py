@@ -23,7 +23,9 @@ def test_a_fresh_bundle_and_its_archive_verify(sample):
         run = run_cli("bundle", "verify", str(target), "--json")
         assert run.exit_code == 0, run.stdout
         report = json.loads(run.stdout)
-        assert report["ok"] and report["files_checked"] == len(json.loads((root / "manifest.json").read_text())["files"])
+        assert report["ok"] and report["files_checked"] == len(
+            json.loads((root / "manifest.json").read_text())["files"]
+        )
 
 
 def test_tampered_missing_and_extra_files_are_each_named(sample):

@@ -56,7 +56,11 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
     "pdfplumber-2023-06-20-PV.pdf": ["Gaëtan Gagné", "David Huggins-Daines", "Ariane Bélanger"],
     # California WARN layoff report, 2015-16: companies; people only inside business names
     "pdfplumber-WARN-Report-for-7-1-2015-to-03-25-2016.pdf": [
-        "Hank Fisher", "Balda C. Brewer", "M.E. Fox", "CR Briggs", "Max Azria",
+        "Hank Fisher",
+        "Balda C. Brewer",
+        "M.E. Fox",
+        "CR Briggs",
+        "Max Azria",
     ],
     # "Dummy PDF file" with annotations (their author is in CORPUS_METADATA_PEOPLE)
     "pdfplumber-annotations.pdf": [],
@@ -68,21 +72,80 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
     "pdfplumber-issue-140-example.pdf": [],
     # Los Angeles County precinct bulletin, 2014 general election: candidates, and judges by initial
     "pdfplumber-la-precinct-bulletin-2014-p1.pdf": [
-        "NEEL KASHKARI", "EDMUND G BROWN", "GAVIN NEWSOM", "RON NEHRING", "PETE PETERSON", "ALEX PADILLA",
-        "BETTY T YEE", "ASHLEY SWEARENGIN", "GREG CONLON", "JOHN CHIANG", "RONALD GOLD", "KAMALA D HARRIS",
-        "TED GAINES", "DAVE JONES", "CHRIS PARKER", "GEORGE RUNNER", "TONY STRICKLAND", "STEVE KNIGHT",
-        "STEVE FOX", "TOM LACKEY", "JACQUELINE H LEWIS", "MUKUND SHAH", "DAYAN MATHAI", "MICHAEL P RIVES",
-        "DON V PARAZO", "ROE LEER", "ANDREW M STEIN", "TOM GRIEGO", "MARSHALL TUCK", "TOM TORLAKSON",
-        "JEFFREY PRANG", "JOHN MORRIS", "JIM MCDONNELL", "PAUL TANAKA",
-        "G. LIU", "L. RUBIN", "M. CUELLAR", "M. FLIER", "WERDERGAR", "ROTHSCHILD", "J. JOHNSON",
-        "B. HOFFSTADT", "L. EDMON", "A. COLLINS", "N. MANELLA", "P. TURNER", "K. YEGAN", "D. PERLUSS",
+        "NEEL KASHKARI",
+        "EDMUND G BROWN",
+        "GAVIN NEWSOM",
+        "RON NEHRING",
+        "PETE PETERSON",
+        "ALEX PADILLA",
+        "BETTY T YEE",
+        "ASHLEY SWEARENGIN",
+        "GREG CONLON",
+        "JOHN CHIANG",
+        "RONALD GOLD",
+        "KAMALA D HARRIS",
+        "TED GAINES",
+        "DAVE JONES",
+        "CHRIS PARKER",
+        "GEORGE RUNNER",
+        "TONY STRICKLAND",
+        "STEVE KNIGHT",
+        "STEVE FOX",
+        "TOM LACKEY",
+        "JACQUELINE H LEWIS",
+        "MUKUND SHAH",
+        "DAYAN MATHAI",
+        "MICHAEL P RIVES",
+        "DON V PARAZO",
+        "ROE LEER",
+        "ANDREW M STEIN",
+        "TOM GRIEGO",
+        "MARSHALL TUCK",
+        "TOM TORLAKSON",
+        "JEFFREY PRANG",
+        "JOHN MORRIS",
+        "JIM MCDONNELL",
+        "PAUL TANAKA",
+        "G. LIU",
+        "L. RUBIN",
+        "M. CUELLAR",
+        "M. FLIER",
+        "WERDERGAR",
+        "ROTHSCHILD",
+        "J. JOHNSON",
+        "B. HOFFSTADT",
+        "L. EDMON",
+        "A. COLLINS",
+        "N. MANELLA",
+        "P. TURNER",
+        "K. YEGAN",
+        "D. PERLUSS",
     ],
     # US Senate office expenditures (staff salaries, travel): staff by surname and initials, the senator by title
     "pdfplumber-senate-expenditures.pdf": [
-        "BAIN, J MATTHEW", "SMITH, ALVARO R", "ARMER, DEREK A", "ENGLERT, PAYTON A", "CAMPBELL, CLAYTON D",
-        "VELEZ-GREEN, ALEXANDER J", "BOLLINGER, ERIN S", "KISHI, DANIEL M", "LAVALLEY, ROBERT CLINTON",
-        "GRUENDER, BENJAMIN L", "E JOHNSON", "S COWING", "M BERG", "K FORD", "HAWLEY", "R LEAVITT",
-        "D HARTMAN", "R BURLESON", "J RESES", "J MACGREGOR", "C NAYLOR", "C MESSERVY", "A VELEZ-GREEN",
+        "BAIN, J MATTHEW",
+        "SMITH, ALVARO R",
+        "ARMER, DEREK A",
+        "ENGLERT, PAYTON A",
+        "CAMPBELL, CLAYTON D",
+        "VELEZ-GREEN, ALEXANDER J",
+        "BOLLINGER, ERIN S",
+        "KISHI, DANIEL M",
+        "LAVALLEY, ROBERT CLINTON",
+        "GRUENDER, BENJAMIN L",
+        "E JOHNSON",
+        "S COWING",
+        "M BERG",
+        "K FORD",
+        "HAWLEY",
+        "R LEAVITT",
+        "D HARTMAN",
+        "R BURLESON",
+        "J RESES",
+        "J MACGREGOR",
+        "C NAYLOR",
+        "C MESSERVY",
+        "A VELEZ-GREEN",
         "C WEIHS",
     ],
     # scan (image file) of the Basque road map of ocrmypdf-3small.pdf's first page
@@ -95,7 +158,10 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
 # they matter if an importer ever stores metadata or annotations.
 CORPUS_METADATA_PEOPLE: dict[str, list[str]] = {
     "pdfplumber-WARN-Report-for-7-1-2015-to-03-25-2016.pdf": ["Cuellar-Lopez, Monica"],  # /Author
-    "pdfplumber-annotations.pdf": ["Evangelos Vlachogiannis", "Jeremy Singer-Vine"],  # /Author, annotation titles
+    "pdfplumber-annotations.pdf": [
+        "Evangelos Vlachogiannis",
+        "Jeremy Singer-Vine",
+    ],  # /Author, annotation titles
     "pdfplumber-150109DSP-Milw-505-90D.pdf": ["JOHNSCA"],  # /Author, an account name
 }
 
@@ -130,10 +196,20 @@ class Squashed:
         at = self.letters.find(wanted)
         while at >= 0:
             end = at + len(wanted)
-            inner = [k - at for k in self.starts[bisect.bisect_right(self.starts, at) : bisect.bisect_left(self.starts, end)]]
+            inner = [
+                k - at
+                for k in self.starts[
+                    bisect.bisect_right(self.starts, at) : bisect.bisect_left(self.starts, end)
+                ]
+            ]
             initial_cut_off = len(words) > 1 and (
-                at not in self.start_set and len(words[0]) == 1 and at + 1 in self.start_set
-                or end not in self.end_set and len(words[-1]) == 1 and end - 1 in self.start_set)
+                at not in self.start_set
+                and len(words[0]) == 1
+                and at + 1 in self.start_set
+                or end not in self.end_set
+                and len(words[-1]) == 1
+                and end - 1 in self.start_set
+            )
             if all(k in joints for k in inner) and not initial_cut_off:
                 found.append(at)
             at = self.letters.find(wanted, at + 1)

@@ -34,8 +34,13 @@ DATA = Path(__file__).resolve().parent
 
 def curator(store: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_THREAD_LIMIT": "1"}
-    return subprocess.run([sys.executable, "-m", "curator", "--store", str(store), *args],
-                          capture_output=True, text=True, env=env, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "curator", "--store", str(store), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
 
 
 def store_text(store: Path) -> str:
@@ -59,7 +64,9 @@ def decode(payload: str) -> str:
         raw = base64.b64decode(compact + "=" * (-len(compact) % 4))
     except (binascii.Error, ValueError):
         return payload
-    for codec in ("utf-16", "utf-8") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8", "latin-1"):
+    for codec in (
+        ("utf-16", "utf-8") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8", "latin-1")
+    ):
         try:
             return raw.decode(codec)
         except UnicodeDecodeError:
@@ -68,7 +75,10 @@ def decode(payload: str) -> str:
 
 
 def word_survives(value: str, text: str) -> bool:
-    return re.search(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", text, re.IGNORECASE) is not None
+    return (
+        re.search(r"(?<![^\W_])" + re.escape(value) + r"(?![^\W_])", text, re.IGNORECASE)
+        is not None
+    )
 
 
 def sources(tmp: Path) -> list[tuple[Path, list[str], str]]:
@@ -85,7 +95,13 @@ def sources(tmp: Path) -> list[tuple[Path, list[str], str]]:
     chat.write_text(make_chat.dump(make_chat.messages()), encoding="utf-8")
     out.append((chat, make_chat.originals(), "word"))
     numeric = json.loads((DATA / "chat" / "numeric-ids.originals.json").read_text(encoding="utf-8"))
-    out.append((DATA / "chat" / "numeric-ids.jsonl", [v for vs in numeric["originals"].values() for v in vs], "word"))
+    out.append(
+        (
+            DATA / "chat" / "numeric-ids.jsonl",
+            [v for vs in numeric["originals"].values() for v in vs],
+            "word",
+        )
+    )
     return out
 
 
@@ -113,8 +129,10 @@ def main() -> int:
                 leaks = len(json.loads(audit.stdout)["leaks"])
             except (ValueError, KeyError):
                 leaks = -1
-            print(f"{source.name}: imported; {len(left)}/{len(originals)} listed survive"
-                  f"{': ' + ', '.join(left) if left else ''}; audit exit {audit.returncode}, {leaks} leak(s)")
+            print(
+                f"{source.name}: imported; {len(left)}/{len(originals)} listed survive"
+                f"{': ' + ', '.join(left) if left else ''}; audit exit {audit.returncode}, {leaks} leak(s)"
+            )
             sys.stdout.flush()
     return 0
 

@@ -24,7 +24,9 @@ from tests.data.corpus_people import (
     where_mentioned,
 )
 
-FILES = {p.name: p for folder in ("pdfs", "images") for p in sorted((CORPUS_DIR / folder).glob("*"))}
+FILES = {
+    p.name: p for folder in ("pdfs", "images") for p in sorted((CORPUS_DIR / folder).glob("*"))
+}
 
 pytestmark = pytest.mark.slow
 
@@ -39,10 +41,22 @@ def corpus_store(tmp_path_factory) -> tuple[Store, dict[str, tuple[int, str]], s
     for name, path in FILES.items():
         run = run_cli("import", str(path), store=store.root)
         results[name] = (run.exit_code, run.stderr)
-    built = run_cli("bundle", "build", "1.0.0", "--status", "draft", "--format", "jsonl,mattermost", store=store.root)
+    built = run_cli(
+        "bundle",
+        "build",
+        "1.0.0",
+        "--status",
+        "draft",
+        "--format",
+        "jsonl,mattermost",
+        store=store.root,
+    )
     assert built.exit_code == 0, built.stderr
-    bundle = "\n".join(p.read_text(encoding="utf-8") for p in sorted((store.bundles_dir / "1.0.0").rglob("*"))
-                       if p.is_file() and p.suffix in (".jsonl", ".json", ".md"))
+    bundle = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in sorted((store.bundles_dir / "1.0.0").rglob("*"))
+        if p.is_file() and p.suffix in (".jsonl", ".json", ".md")
+    )
     return store, results, bundle
 
 
@@ -52,7 +66,9 @@ def _fixture_text(store: Store, name: str) -> str:
     texts = []
     for fixture_id in store.ids():
         if store.load_fixture(fixture_id).provenance.source_sha256 == digest:
-            texts += [p.read_text(encoding="utf-8") for p in sorted(store.directory(fixture_id).iterdir())]
+            texts += [
+                p.read_text(encoding="utf-8") for p in sorted(store.directory(fixture_id).iterdir())
+            ]
     return "\n".join(texts)
 
 
@@ -68,7 +84,9 @@ def test_a_file_that_cannot_be_imported_says_why_in_one_line(corpus_store):
     _, results, _ = corpus_store
     for name, (code, stderr) in results.items():
         if code:
-            assert code == 2 and stderr.startswith("curator: error: ") and stderr.count("\n") == 1, (name, stderr)
+            assert (
+                code == 2 and stderr.startswith("curator: error: ") and stderr.count("\n") == 1
+            ), (name, stderr)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -76,9 +94,14 @@ def test_no_listed_person_is_in_the_store_or_the_bundle(corpus_store, name):
     store, results, bundle = corpus_store
     people = CORPUS_PEOPLE[name] + CORPUS_METADATA_PEOPLE.get(name, [])
     if people and results[name][0] != 0:
-        pytest.fail(f"{name} was not imported, so its people were not anonymised: {results[name][1]}")
+        pytest.fail(
+            f"{name} was not imported, so its people were not anonymised: {results[name][1]}"
+        )
     texts = {"fixture": Squashed(_fixture_text(store, name)), "bundle": Squashed(bundle)}
-    found = {place: {p: where_mentioned(p, text) for p in people if mentioned(p, text)} for place, text in texts.items()}
+    found = {
+        place: {p: where_mentioned(p, text) for p in people if mentioned(p, text)}
+        for place, text in texts.items()
+    }
     assert found == {"fixture": {}, "bundle": {}}
 
 
@@ -86,4 +109,3 @@ def test_the_audit_is_clean(corpus_store):
     store, _, _ = corpus_store
     run = run_cli("audit", "--json", store=store.root)
     assert run.exit_code == 0, json.loads(run.stdout)["leaks"][:5]
-

@@ -14,13 +14,14 @@ FILES = {p.name: p for folder in ("pdfs", "images") for p in sorted((CORPUS / fo
 OCR_PAGES = {"ocrmypdf-3small.pdf": 2, "ocrmypdf-epson.pdf": 0, "ocrmypdf-typewriter.png": None}
 
 
-
 def test_every_corpus_file_has_a_list():
     assert set(CORPUS_PEOPLE) == set(FILES)
     assert set(CORPUS_METADATA_PEOPLE) <= set(FILES)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, people in CORPUS_PEOPLE.items() if people and n not in OCR_PAGES))
+@pytest.mark.parametrize(
+    "name", sorted(n for n, people in CORPUS_PEOPLE.items() if people and n not in OCR_PAGES)
+)
 def test_listed_people_are_in_the_text_layer(name):
     import pdfplumber
 

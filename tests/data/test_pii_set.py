@@ -18,8 +18,17 @@ PII_DIR = Path(make_values.__file__).resolve().parent
 RECORDS = {split: scoring.load(split) for split in SPLITS}
 EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 # Least number of labelled spans of each type per split (username is a side type).
-MIN_SPANS = {"person": 250, "street_address": 40, "email": 35, "phone": 40, "credit_card": 40,
-             "iban": 40, "ip": 40, "ssn": 15, "username": 10}
+MIN_SPANS = {
+    "person": 250,
+    "street_address": 40,
+    "email": 35,
+    "phone": 40,
+    "credit_card": 40,
+    "iban": 40,
+    "ip": 40,
+    "ssn": 15,
+    "username": 10,
+}
 
 
 def spans(split: str, kind: str | None = None):
@@ -32,7 +41,9 @@ def spans(split: str, kind: str | None = None):
 @pytest.mark.parametrize("split", SPLITS)
 def test_files_are_what_the_sources_render(split):
     """Nobody edits the JSONL by hand: it is make_values.py's output for the sources."""
-    assert (PII_DIR / f"{split}.jsonl").read_text(encoding="utf-8") == make_values.dump(make_values.build(split))
+    assert (PII_DIR / f"{split}.jsonl").read_text(encoding="utf-8") == make_values.dump(
+        make_values.build(split)
+    )
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -46,7 +57,10 @@ def test_records_are_well_formed(split):
         previous_end = 0
         for span in record["spans"]:
             assert span["type"] in scoring.TYPES, span
-            assert record["text"][span["start"]:span["end"]] == span["value"], (record["id"], span)
+            assert record["text"][span["start"] : span["end"]] == span["value"], (
+                record["id"],
+                span,
+            )
             assert span["value"] == span["value"].strip() and span["value"], (record["id"], span)
             assert span["start"] >= previous_end, f"{record['id']}: overlapping or unsorted spans"
             previous_end = span["end"]
@@ -76,7 +90,9 @@ def test_values_pass_their_checks(split):
         elif kind == "phone":
             assert 7 <= len(digits) <= 16, value
         elif kind == "username":
-            assert record["text"][span["start"] - 1] == "@" and re.fullmatch(r"[\w.-]+", value), value
+            assert record["text"][span["start"] - 1] == "@" and re.fullmatch(r"[\w.-]+", value), (
+                value
+            )
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -85,10 +101,14 @@ def test_no_value_lies_in_a_range_reserved_for_examples(split):
     400000 test cards as its own pseudonyms: a labelled value there would be skipped, not missed."""
     for _, span in spans(split):
         value, digits = span["value"].lower(), re.sub(r"\D", "", span["value"])
-        assert not re.search(r"example\.(com|org|net)$|\.(example|test|invalid|localhost)$", value), value
+        assert not re.search(
+            r"example\.(com|org|net)$|\.(example|test|invalid|localhost)$", value
+        ), value
         assert not value.startswith(("192.0.2.", "198.51.100.", "203.0.113.", "2001:db8")), value
         if span["type"] == "phone":
-            assert "55501" not in digits and "7700900" not in digits and "2079460" not in digits, value
+            assert "55501" not in digits and "7700900" not in digits and "2079460" not in digits, (
+                value
+            )
         if span["type"] == "credit_card":
             assert not digits.startswith("400000"), value
 
@@ -103,7 +123,16 @@ def test_every_type_language_and_context_is_covered(split):
         mine = [r for r in records if r["lang"] == lang]
         assert len(mine) >= 50, f"{split}/{lang}: {len(mine)} records"
         kinds = Counter(s["type"] for r in mine for s in r["spans"])
-        for kind in ("person", "street_address", "email", "phone", "credit_card", "iban", "ip", "username"):
+        for kind in (
+            "person",
+            "street_address",
+            "email",
+            "phone",
+            "credit_card",
+            "iban",
+            "ip",
+            "username",
+        ):
             assert kinds[kind] >= 1, f"{split}/{lang}: no {kind}"
         assert kinds["person"] >= 30, f"{split}/{lang}: {kinds['person']} person spans"
         for context in make_values.CONTEXTS:
@@ -123,19 +152,30 @@ def test_the_hard_cases_are_there(split):
     assert sum(v.isupper() and len(v) > 3 for v in values) >= 15
     assert sum(bool(re.search(r"\b[A-Z]\.", v)) for v in values) >= 10
     assert sum("\n" in v for v in values) >= 4
-    assert sum(r["text"][s["end"]:s["end"] + 2] == "'s" for r, s in persons) >= 3
-    titled = sum(bool(re.search(r"(Mr|Ms|Mrs|Dr|Mme|M|Herr|Herrn|Frau|Sr|Sra|Dña|D|Prof)\.? $", r["text"][:s["start"]]))
-                 for r, s in persons)
+    assert sum(r["text"][s["end"] : s["end"] + 2] == "'s" for r, s in persons) >= 3
+    titled = sum(
+        bool(
+            re.search(
+                r"(Mr|Ms|Mrs|Dr|Mme|M|Herr|Herrn|Frau|Sr|Sra|Dña|D|Prof)\.? $",
+                r["text"][: s["start"]],
+            )
+        )
+        for r, s in persons
+    )
     assert titled >= 20
     card_lengths = {len(re.sub(r"\D", "", s["value"])) for _, s in spans(split, "credit_card")}
     assert card_lengths == set(range(12, 20)), sorted(card_lengths)
     ibans = [s["value"] for _, s in spans(split, "iban")]
     assert {i[:2].upper() for i in ibans} >= {"DE", "FR", "ES", "GB", "NL", "IT"}
-    assert any(i.islower() and " " in i for i in ibans) and any(i.isupper() and " " not in i for i in ibans)
+    assert any(i.islower() and " " in i for i in ibans) and any(
+        i.isupper() and " " not in i for i in ibans
+    )
     phones = [s["value"] for _, s in spans(split, "phone")]
     assert any(re.search(r"\b(x|ext\.?|poste)\s*\d", p) for p in phones)
     assert any(re.fullmatch(r"\+?\d{9,}", p) for p in phones)
-    assert any("(0)" in p for p in phones) and any(re.search(r"\d\d\.\d\d\.\d\d", p) for p in phones)
+    assert any("(0)" in p for p in phones) and any(
+        re.search(r"\d\d\.\d\d\.\d\d", p) for p in phones
+    )
     addresses = [s["value"] for _, s in spans(split, "street_address")]
     assert sum("\n" in a for a in addresses) >= 5
     assert any(s["value"].count(":") >= 2 for _, s in spans(split, "ip"))
@@ -143,6 +183,7 @@ def test_the_hard_cases_are_there(split):
 
 def test_the_splits_name_different_people():
     """The held-out split is not the dev split again: few full names are shared."""
+
     def full_names(split):
         return {s["value"] for _, s in spans(split, "person") if " " in s["value"]}
 
@@ -153,6 +194,22 @@ def test_the_splits_name_different_people():
 def test_the_set_is_not_built_from_curator_or_name_lists():
     """An evaluation drawn from the detector's own sources would flatter it."""
     tree = ast.parse((PII_DIR / "make_values.py").read_text(encoding="utf-8"))
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not imported & {"curator", "faker", "names", "names_dataset", "presidio_analyzer", "tests"}
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {
+        (node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+    }
+    assert not imported & {
+        "curator",
+        "faker",
+        "names",
+        "names_dataset",
+        "presidio_analyzer",
+        "tests",
+    }

@@ -40,8 +40,14 @@ def planted(store, monkeypatch) -> tuple[Store, dict[str, tuple[str, str]]]:
     """An imported thread and lease with leaks planted; {what: (location fragment, leaked text)}."""
     monkeypatch.setenv("CURATOR_VAULT_KEY", "cGxhbnRlZCBsZWFrcyBhZnRlciBpbXBvcnQhISEhIQ==")
     thread = run_cli("import", str(MM / "channel-export.json"), "--json", store=store.root)
-    lease = run_cli("import", str(EXAMPLES / "pdfs" / "lease-maple.pdf"), "--doc-type", "lease", "--json",
-                    store=store.root)
+    lease = run_cli(
+        "import",
+        str(EXAMPLES / "pdfs" / "lease-maple.pdf"),
+        "--doc-type",
+        "lease",
+        "--json",
+        store=store.root,
+    )
     assert thread.exit_code == 0 and lease.exit_code == 0, thread.stderr + lease.stderr
     thread_id = json.loads(thread.stdout)["created"][0]["id"]
     lease_id = json.loads(lease.stdout)["created"][0]["id"]
@@ -50,17 +56,28 @@ def planted(store, monkeypatch) -> tuple[Store, dict[str, tuple[str, str]]]:
 
     path = store.directory(lease_id) / "content.json"
     content = json.loads(path.read_text(encoding="utf-8"))
-    content["content"]["pages"][0]["text"] += "\n\nAPPEARANCES:\n  INGRID SOLBERG, WARDEN\n  MAY FERREIRA, ESQ.\n"
+    content["content"]["pages"][0]["text"] += (
+        "\n\nAPPEARANCES:\n  INGRID SOLBERG, WARDEN\n  MAY FERREIRA, ESQ.\n"
+    )
     _write_json(path, content)
-    where["name in capitals in a transcript"] = (f"{lease_id}/content.json.content.pages[0].text", "INGRID SOLBERG")
+    where["name in capitals in a transcript"] = (
+        f"{lease_id}/content.json.content.pages[0].text",
+        "INGRID SOLBERG",
+    )
 
     labels = store.directory(lease_id) / "labels.jsonl"
     revision = json.loads(labels.read_text(encoding="utf-8").splitlines()[-1])
-    revision.update(rev=revision["rev"] + 1, rubrics=[{"text": "Ingrid Solberg signed as warden", "evidence_posts": []}],
-                    reason="asked Will Hartley")
+    revision.update(
+        rev=revision["rev"] + 1,
+        rubrics=[{"text": "Ingrid Solberg signed as warden", "evidence_posts": []}],
+        reason="asked Will Hartley",
+    )
     with labels.open("a", encoding="utf-8") as out:
         out.write(json.dumps(revision) + "\n")
-    where["real name in a rubric"] = (f"{lease_id}/labels.jsonl:2.rubrics[0].text", "Ingrid Solberg")
+    where["real name in a rubric"] = (
+        f"{lease_id}/labels.jsonl:2.rubrics[0].text",
+        "Ingrid Solberg",
+    )
     where["real name in a reason"] = (f"{lease_id}/labels.jsonl:2.reason", "Will Hartley")
 
     path = store.directory(thread_id) / "content.json"
@@ -69,7 +86,9 @@ def planted(store, monkeypatch) -> tuple[Store, dict[str, tuple[str, str]]]:
     posts = sorted(export["posts"], key=lambda p: export["posts"][p]["create_at"])
     export["posts"][posts[1]]["message"] += " Oskar Lindqvist will cover."
     where["colleague named in a message"] = (f".posts.{posts[1]}.message", "Oskar Lindqvist")
-    export["posts"][posts[2]]["message"] += " card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, +44 7911 204877"
+    export["posts"][posts[2]]["message"] += (
+        " card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, +44 7911 204877"
+    )
     where["card"] = (f".posts.{posts[2]}.message", "4111 1111 1111 1111")
     where["iban"] = (f".posts.{posts[2]}.message", "DE89 3704 0044 0532 0130 00")
     where["phone"] = (f".posts.{posts[2]}.message", "+44 7911 204877")
@@ -88,8 +107,11 @@ def test_the_audit_finds_every_planted_leak_naming_file_and_location(planted):
     run = run_cli("audit", "--json", store=store.root)
     assert run.exit_code == 1
     leaks = json.loads(run.stdout)["leaks"]
-    missed = [what for what, (location, text) in where.items()
-              if not any(location in leak["location"] and leak["text"] == text for leak in leaks)]
+    missed = [
+        what
+        for what, (location, text) in where.items()
+        if not any(location in leak["location"] and leak["text"] == text for leak in leaks)
+    ]
     assert missed == []
     assert all(leak["location"].startswith(("goldens/", "adversarial/")) for leak in leaks)
 

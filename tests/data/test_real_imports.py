@@ -24,6 +24,8 @@ from tests.data.mattermost import make_exports
 
 MM = Path(make_exports.__file__).resolve().parent
 CHAT = Path(make_chat.__file__).resolve().parent
+
+
 @pytest.fixture(autouse=True)
 def fixed_vault_key(monkeypatch):
     """The same pseudonyms every run: a survivor check by whole words cannot meet a pseudonym
@@ -33,8 +35,11 @@ def fixed_vault_key(monkeypatch):
 
 def survivors(originals: list[str], text: str) -> list[str]:
     """Originals found in `text` as whole words, ignoring case."""
-    return [o for o in originals
-            if re.search(r"(?<![^\W_])" + re.escape(o) + r"(?![^\W_])", text, re.IGNORECASE)]
+    return [
+        o
+        for o in originals
+        if re.search(r"(?<![^\W_])" + re.escape(o) + r"(?![^\W_])", text, re.IGNORECASE)
+    ]
 
 
 def readable(root: Path) -> str:
@@ -116,9 +121,14 @@ def test_reply_structure_reactions_and_users_are_unchanged(channel):
     posts = _ordered(export)
     index = {p["id"]: i for i, p in enumerate(posts)}
     assert len(posts) == structure["posts"]
-    assert {str(i): index[p["root_id"]] for i, p in enumerate(posts) if p["root_id"]} == structure["replies"]
-    assert {str(i): len(p["metadata"]["reactions"]) for i, p in enumerate(posts)
-            if p["metadata"].get("reactions")} == structure["reactions"]
+    assert {str(i): index[p["root_id"]] for i, p in enumerate(posts) if p["root_id"]} == structure[
+        "replies"
+    ]
+    assert {
+        str(i): len(p["metadata"]["reactions"])
+        for i, p in enumerate(posts)
+        if p["metadata"].get("reactions")
+    } == structure["reactions"]
     for post in posts:
         for reaction in post["metadata"].get("reactions", []):
             assert reaction["post_id"] == post["id"] and reaction["user_id"] in export["users"]
@@ -126,7 +136,9 @@ def test_reply_structure_reactions_and_users_are_unchanged(channel):
     bots = [u for u in export["users"].values() if u.get("is_bot")]
     assert len(deleted) == 1 and any(p["user_id"] == deleted[0]["id"] for p in posts)
     assert len(bots) == 1 and any(p["user_id"] == bots[0]["id"] for p in posts)
-    assert set(structure["files"]).isdisjoint(export["files"]) and len(export["files"]) == len(structure["files"])
+    assert set(structure["files"]).isdisjoint(export["files"]) and len(export["files"]) == len(
+        structure["files"]
+    )
 
 
 def test_permalinks_point_at_the_new_id_of_their_post(channel):
@@ -149,9 +161,13 @@ def test_link_previews_keep_their_shape_and_proxy_urls_stay_encoded(channel):
     _, _, export = channel
     posts = _ordered(export)
     for preview in _facts("channel-export")["structure"]["link_previews"]:
-        [embed] = [e for e in posts[preview["post"]]["metadata"]["embeds"] if e["type"] == "opengraph"]
+        [embed] = [
+            e for e in posts[preview["post"]]["metadata"]["embeds"] if e["type"] == "opengraph"
+        ]
         secure = embed["data"]["images"][0]["secure_url"]
-        assert re.fullmatch(r"https://[a-z-]+\.example/api/v4/image\?url=https%3A%2F%2F[^/]+", secure), secure
+        assert re.fullmatch(
+            r"https://[a-z-]+\.example/api/v4/image\?url=https%3A%2F%2F[^/]+", secure
+        ), secure
         assert unquote(secure.split("url=", 1)[1]) == embed["data"]["images"][0]["url"]
 
 
@@ -175,8 +191,12 @@ def test_attachments_are_stored_in_the_encoding_they_came_in(channel):
     declared = _facts("channel-export")["structure"]["files"]
     by_name = {export["file_infos"][fid]["name"]: fid for fid in export["files"]}
     for original in declared.values():
-        stored = [fid for name, fid in by_name.items() if name.rsplit(".", 1)[-1] == original["name"].rsplit(".", 1)[-1]
-                  and name.endswith(original["name"].split("-")[-1])]
+        stored = [
+            fid
+            for name, fid in by_name.items()
+            if name.rsplit(".", 1)[-1] == original["name"].rsplit(".", 1)[-1]
+            and name.endswith(original["name"].split("-")[-1])
+        ]
         assert stored, original["name"]
         attachment = read_attachment(export["files"][stored[0]])
         assert attachment is not None
@@ -192,7 +212,9 @@ def test_a_binary_attachment_is_refused_in_one_line_and_nothing_is_written(store
     before = snapshot(store.root)
     run = run_cli("import", str(MM / "binary-attachment.json"), store=store.root)
     assert run.exit_code == 2
-    assert run.stderr.count("\n") == 1 and run.stderr.startswith("curator: error: binary-attachment.json: attachment")
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith(
+        "curator: error: binary-attachment.json: attachment"
+    )
     assert snapshot(store.root) == before
 
 
@@ -216,8 +238,12 @@ def test_a_chat_log_with_ids_repeated_across_threads_imports(store):
     structure = facts["structure"]
     assert len(export.posts) == structure["messages"]
     roots = [p for p in export.posts.values() if not p.root_id]
-    threads = {root.id: 1 + sum(1 for p in export.posts.values() if p.root_id == root.id) for root in roots}
-    assert sorted(threads.values()) == sorted([*structure["threads"].values(), *[1] * structure["top_level"]])
+    threads = {
+        root.id: 1 + sum(1 for p in export.posts.values() if p.root_id == root.id) for root in roots
+    }
+    assert sorted(threads.values()) == sorted(
+        [*structure["threads"].values(), *[1] * structure["top_level"]]
+    )
     messages = [p.message for p in export.posts.values()]
     for text in structure["kept_text"]:
         assert text in messages, text

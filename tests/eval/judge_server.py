@@ -32,8 +32,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-POLICIES = ("reader", "lenient", "good", "failing", "unverified", "malformed", "garbage", "error500",
-            "flaky500", "slow", "flip", "echo401")
+POLICIES = (
+    "reader",
+    "lenient",
+    "good",
+    "failing",
+    "unverified",
+    "malformed",
+    "garbage",
+    "error500",
+    "flaky500",
+    "slow",
+    "flip",
+    "echo401",
+)
 _TAG = re.compile(r"<(Source|Output|Rubric)>\n?(.*?)\n?</\1>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _RUN = re.compile(r"\(run (\d+)\)")
@@ -47,7 +59,9 @@ class JudgeServer(ThreadingHTTPServer):
         self.policy = policy
         self.latency = latency
         self.calls = 0
-        self.authorized = 0  # requests that carried an Authorization header (its value is never kept)
+        self.authorized = (
+            0  # requests that carried an Authorization header (its value is never kept)
+        )
         self.lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -94,7 +108,10 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.endswith("/chat/completions"):
             return self._send(404, {"error": "not found"})
         if self.server.policy == "echo401":
-            return self._send(401, {"error": {"message": f"Incorrect API key: {self.headers.get('authorization')}"}})
+            return self._send(
+                401,
+                {"error": {"message": f"Incorrect API key: {self.headers.get('authorization')}"}},
+            )
         if self.server.latency:
             time.sleep(self.server.latency)
         system, user = body["messages"][0]["content"], body["messages"][1]["content"]
@@ -103,12 +120,22 @@ class _Handler(BaseHTTPRequestHandler):
         status, content = reply(self.server.policy, number, statements, parts)
         if status != 200:
             return self._send(status, {"error": {"message": "scripted failure"}})
-        self._send(200, {
-            "id": f"chatcmpl-{number}", "object": "chat.completion", "model": body.get("model"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": len(content) // 4},
-        })
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-{number}",
+                "object": "chat.completion",
+                "model": body.get("model"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": len(content) // 4},
+            },
+        )
 
     def _send(self, status: int, data: dict[str, Any]) -> None:
         raw = json.dumps(data).encode()
@@ -120,7 +147,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> tuple[int, str]:
-    source, output, rubric = parts.get("Source", ""), parts.get("Output", ""), parts.get("Rubric", "")
+    source, output, rubric = (
+        parts.get("Source", ""),
+        parts.get("Output", ""),
+        parts.get("Rubric", ""),
+    )
     if policy == "error500" or (policy == "flaky500" and number % 2 == 1):
         return 500, ""
     if policy == "slow":
@@ -134,17 +165,36 @@ def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> 
         passed, why = _reads(rubric, output)
         return 200, _verdict(passed, why, quote if passed else (output[:40] or source[:40]))
     if policy == "malformed":  # a trailing comma and a cut-off end, as models do
-        return 200, '```json\n{"reasoning": "fine", "score": 0.9, "pass": true, "evidence": ' + json.dumps(quote) + ","
+        return (
+            200,
+            '```json\n{"reasoning": "fine", "score": 0.9, "pass": true, "evidence": '
+            + json.dumps(quote)
+            + ",",
+        )
     stamp = _RUN.search(output)
-    passed = {"lenient": True, "good": True, "failing": False, "unverified": True, "slow": True,
-              "flip": not stamp or int(stamp.group(1)) % 2 == 0, "flaky500": True}[policy]
+    passed = {
+        "lenient": True,
+        "good": True,
+        "failing": False,
+        "unverified": True,
+        "slow": True,
+        "flip": not stamp or int(stamp.group(1)) % 2 == 0,
+        "flaky500": True,
+    }[policy]
     evidence = "words that appear nowhere at all" if policy == "unverified" else quote
     return 200, _verdict(passed, f"scripted {policy}", evidence)
 
 
 def _verdict(passed: bool, reasoning: str, evidence: str) -> str:
-    return json.dumps({"reasoning": reasoning, "score": 0.9 if passed else 0.1, "pass": passed,
-                       "evidence": evidence, "failure_class": None if passed else "omission"})
+    return json.dumps(
+        {
+            "reasoning": reasoning,
+            "score": 0.9 if passed else 0.1,
+            "pass": passed,
+            "evidence": evidence,
+            "failure_class": None if passed else "omission",
+        }
+    )
 
 
 def _reads(rubric: str, output: str) -> tuple[bool, str]:
@@ -152,7 +202,10 @@ def _reads(rubric: str, output: str) -> tuple[bool, str]:
 
     declared = checks(rubric)
     missing = [check.label for check in declared if check.find(output) is None]
-    return not missing, f"missing {', '.join(missing)}" if missing else "the output says what the rubric asks"
+    return (
+        not missing,
+        f"missing {', '.join(missing)}" if missing else "the output says what the rubric asks",
+    )
 
 
 def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
@@ -163,7 +216,9 @@ def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
         if not sentence:
             continue
         values = typed_values(sentence)
-        supported = policy != "failing" and all(find_value(source, value, kind) for kind, value in values)
+        supported = policy != "failing" and all(
+            find_value(source, value, kind) for kind, value in values
+        )
         evidence = ""
         if supported:
             spans = [find_value(source, value, kind)[0] for kind, value in values]
@@ -174,7 +229,9 @@ def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--policy", choices=POLICIES, default="reader")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
     args = parser.parse_args()

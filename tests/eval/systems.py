@@ -11,16 +11,24 @@ def perfect(item: EvalItem) -> Answer:
     """The truth: every labelled value, and a thread answer that meets every rubric."""
     if item.kind == "document":
         assert item.labels is not None
-        return Answer(fields={name: {"value": label.value, "confidence": 0.95}
-                              for name, label in item.labels.fields.items()})
+        return Answer(
+            fields={
+                name: {"value": label.value, "confidence": 0.95}
+                for name, label in item.labels.fields.items()
+            }
+        )
     reference = item.labels.reference if item.labels else None
-    return Answer(text=reference or " ".join(item.rubrics),
-                  metrics={"context_recall": 0.9, "answer_relevancy": 0.8})
+    return Answer(
+        text=reference or " ".join(item.rubrics),
+        metrics={"context_recall": 0.9, "answer_relevancy": 0.8},
+    )
 
 
 def wrong(item: EvalItem) -> Answer:
     if item.kind == "document":
-        return Answer(fields={name: {"value": "Nobody Atall", "confidence": 0.99} for name in item.fields})
+        return Answer(
+            fields={name: {"value": "Nobody Atall", "confidence": 0.99} for name in item.fields}
+        )
     return Answer(text="Nothing of note happened.")
 
 
@@ -42,8 +50,10 @@ def unfaithful(item: EvalItem) -> Answer:
     answer = perfect(item)
     if answer.text is None:
         return answer
-    return Answer(text=f"{answer.text} The landlord also asked for $9,999.00. The boiler was replaced.",
-                  metrics=answer.metrics)
+    return Answer(
+        text=f"{answer.text} The landlord also asked for $9,999.00. The boiler was replaced.",
+        metrics=answer.metrics,
+    )
 
 
 def troubled(item: EvalItem) -> Answer:

@@ -23,7 +23,10 @@ PLUGIN = "curator.eval.pytest_plugin"
 
 
 def entry_point_installed() -> bool:
-    return any(ep.name == "curator" and ep.value == PLUGIN for ep in metadata.entry_points(group="pytest11"))
+    return any(
+        ep.name == "curator" and ep.value == PLUGIN
+        for ep in metadata.entry_points(group="pytest11")
+    )
 
 
 def pytest_run(folder: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -31,9 +34,26 @@ def pytest_run(folder: Path, *args: str, **env: str) -> subprocess.CompletedProc
     # checkout lacks it, so it is named explicitly there.
     load = [] if entry_point_installed() else ["-p", PLUGIN]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", *load, "-p", "no:cacheprovider", "--rootdir", str(folder), "-q", "-rs", *args],
-        cwd=folder, capture_output=True, text=True, timeout=300,
-        env=subprocess_env(SOURCE_DATE_EPOCH="1767225600", CURATOR_JUDGE_DIR=str(folder / "judge"), **env),
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *load,
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(folder),
+            "-q",
+            "-rs",
+            *args,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=subprocess_env(
+            SOURCE_DATE_EPOCH="1767225600", CURATOR_JUDGE_DIR=str(folder / "judge"), **env
+        ),
     )
 
 
@@ -52,15 +72,26 @@ def evals(folder: Path) -> list[dict]:
 
 
 def test_the_entry_point_is_declared():
-    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["pytest11"]
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"][
+        "pytest11"
+    ]
     assert declared == {"curator": PLUGIN}
 
 
-@pytest.mark.skipif(not entry_point_installed(), reason="curator is installed without its pytest11 entry "
-                    "point here: `pip install -e .` registers it")
+@pytest.mark.skipif(
+    not entry_point_installed(),
+    reason="curator is installed without its pytest11 entry "
+    "point here: `pip install -e .` registers it",
+)
 def test_pytest_finds_the_plugin_through_its_entry_point(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "pytest", "--help"], cwd=tmp_path, capture_output=True,
-                         text=True, env=subprocess_env(), timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "--help"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=120,
+    )
     assert "--curator-bundle=PATH" in run.stdout
 
 
@@ -73,13 +104,17 @@ def outcomes(run: subprocess.CompletedProcess[str]) -> dict[str, int]:
 def test_tests_run_once_per_fixture_with_fixture_ids_and_record_evals(sample_bundle, suite):
     items = load_items(sample_bundle).items
     listed = pytest_run(suite, "--curator-bundle", str(sample_bundle), "--co")
-    ids = sorted(line.split("[")[1].rstrip("]") for line in listed.stdout.splitlines() if "::" in line)
+    ids = sorted(
+        line.split("[")[1].rstrip("]") for line in listed.stdout.splitlines() if "::" in line
+    )
     assert ids == sorted(i.id for i in items)  # documents to one test, threads to the other
 
     run = pytest_run(suite, "--curator-bundle", str(sample_bundle), "--curator-judge", "rules")
     counts = outcomes(run)
     assert counts.get("passed", 0) + counts.get("failed", 0) == len(items), run.stdout
-    assert counts["failed"] >= 1 and run.returncode == 1  # the example system misses adversarial ones
+    assert (
+        counts["failed"] >= 1 and run.returncode == 1
+    )  # the example system misses adversarial ones
     lines = evals(suite)
     documents = [i for i in items if i.kind == "document"]
     fields = [line for line in lines if line["kind"] == "field"]
@@ -93,38 +128,80 @@ def test_tests_run_once_per_fixture_with_fixture_ids_and_record_evals(sample_bun
 
 
 def test_filters_narrow_the_fixtures(sample_bundle, suite):
-    run = pytest_run(suite, "--curator-bundle", str(sample_bundle), "--curator-judge", "rules", "--co",
-                     "--curator-adversarial", "--curator-mutation", "truncate")
-    chosen = sorted(line.split("[")[1].rstrip("]") for line in run.stdout.splitlines() if "::" in line)
+    run = pytest_run(
+        suite,
+        "--curator-bundle",
+        str(sample_bundle),
+        "--curator-judge",
+        "rules",
+        "--co",
+        "--curator-adversarial",
+        "--curator-mutation",
+        "truncate",
+    )
+    chosen = sorted(
+        line.split("[")[1].rstrip("]") for line in run.stdout.splitlines() if "::" in line
+    )
     expected = sorted(i.id for i in load_items(sample_bundle).items if "truncate" in i.mutations)
     assert chosen == expected and len(chosen) >= 2  # a truncated lease and a truncated thread
-    run = pytest_run(suite, "--curator-bundle", str(sample_bundle), "--co", "--curator-category", "bilingual",
-                     "--curator-doc-type", "invoice")
+    run = pytest_run(
+        suite,
+        "--curator-bundle",
+        str(sample_bundle),
+        "--co",
+        "--curator-category",
+        "bilingual",
+        "--curator-doc-type",
+        "invoice",
+    )
     chosen = [line for line in run.stdout.splitlines() if "::" in line]
     assert len(chosen) == 2 and "test_extracts_every_field[invoice-bilingual-" in chosen[0]
-    assert chosen[1].endswith("test_summary_meets_every_rubric[no-fixture]")  # the marker kept no thread
+    assert chosen[1].endswith(
+        "test_summary_meets_every_rubric[no-fixture]"
+    )  # the marker kept no thread
 
 
 def test_repetitions_and_xdist_give_the_same_evals_file(sample_bundle, suite, tmp_path):
-    serial = pytest_run(suite, "--curator-bundle", str(sample_bundle), "--curator-judge", "rules",
-                        CURATOR_EVALS="2")
+    serial = pytest_run(
+        suite, "--curator-bundle", str(sample_bundle), "--curator-judge", "rules", CURATOR_EVALS="2"
+    )
     assert sum(outcomes(serial).values()) == 2 * len(load_items(sample_bundle).items)
     one = (suite / "evals.jsonl").read_bytes()
     assert {line["run_number"] for line in evals(suite)} == {0, 1}
     parallel_suite = tmp_path / "parallel"
     shutil.copytree(suite, parallel_suite, ignore=shutil.ignore_patterns("evals.jsonl", "judge"))
-    parallel = pytest_run(parallel_suite, "-n", "2", "--curator-bundle", str(sample_bundle),
-                          "--curator-judge", "rules", CURATOR_EVALS="2")
-    assert outcomes(parallel) == outcomes(serial) and "bringing up nodes" in parallel.stdout, parallel.stdout
-    assert (parallel_suite / "evals.jsonl").read_bytes() == one  # merged and sorted by the controller
+    parallel = pytest_run(
+        parallel_suite,
+        "-n",
+        "2",
+        "--curator-bundle",
+        str(sample_bundle),
+        "--curator-judge",
+        "rules",
+        CURATOR_EVALS="2",
+    )
+    assert outcomes(parallel) == outcomes(serial) and "bringing up nodes" in parallel.stdout, (
+        parallel.stdout
+    )
+    assert (
+        parallel_suite / "evals.jsonl"
+    ).read_bytes() == one  # merged and sorted by the controller
     assert not (parallel_suite / "evals.jsonl.parts").exists()
 
 
 def test_the_openai_judge_over_http_and_its_cache(sample_bundle, suite, judge_server):
     server = judge_server("reader")
     env = {"OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": PLANTED_KEY}
-    args = ("--curator-bundle", str(sample_bundle), "--curator-judge", "openai", "--curator-judge-model", "m",
-            "--curator-kind", "thread")
+    args = (
+        "--curator-bundle",
+        str(sample_bundle),
+        "--curator-judge",
+        "openai",
+        "--curator-judge-model",
+        "m",
+        "--curator-kind",
+        "thread",
+    )
     first = pytest_run(suite, *args, **env)
     assert first.returncode in (0, 1), first.stdout + first.stderr
     calls = server.calls

@@ -13,12 +13,22 @@ from curator.model import EvalLine, Prediction
 from tests.conftest import run_cli
 from tests.eval.conftest import JUDGE_MODEL
 
-MATTERMOST_MEMBERS = ("name", "timestamp", "run_number", "rubric", "output", "reasoning", "score", "pass")
+MATTERMOST_MEMBERS = (
+    "name",
+    "timestamp",
+    "run_number",
+    "rubric",
+    "output",
+    "reasoning",
+    "score",
+    "pass",
+)
 
 
 def eval_run(bundle: Path, system: str = "perfect", *extra: str, out: str = "out"):
-    return run_cli("eval", "run", str(bundle), "--system", f"tests.eval.systems:{system}",
-                   "--out", out, *extra)
+    return run_cli(
+        "eval", "run", str(bundle), "--system", f"tests.eval.systems:{system}", "--out", out, *extra
+    )
 
 
 def read_lines(path: Path) -> list[dict]:
@@ -31,7 +41,9 @@ def judgements(bundle: Path) -> tuple[int, int]:
     return sum(len(i.rubrics) for i in items), sum(1 for i in items if i.kind == "thread")
 
 
-def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(sample_bundle, eval_env, judge_server):
+def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(
+    sample_bundle, eval_env, judge_server
+):
     server = judge_server("reader")
     eval_env(server)
     run = eval_run(sample_bundle, "perfect", "--judge", "openai", "--repeat", "2", "--json")
@@ -41,7 +53,9 @@ def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(sampl
     # Run 2 gives the same answers, so it is served from the cache: one call per judgement.
     assert server.calls == rubrics + threads == summary["judge_calls"]
     assert summary["judge_cached"] == rubrics + threads and summary["judge_errors"] == 0
-    assert summary["fixtures"] == len(read_manifest(sample_bundle).fixtures) and summary["flaky"] == []
+    assert (
+        summary["fixtures"] == len(read_manifest(sample_bundle).fixtures) and summary["flaky"] == []
+    )
 
     items = load_items(sample_bundle).items
     lines = read_lines(Path("out/evals.jsonl"))
@@ -51,7 +65,9 @@ def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(sampl
     for line in lines:
         EvalLine.model_validate(line)
         assert list(line)[:8] == list(MATTERMOST_MEMBERS)  # Mattermost's viewer reads these
-        assert line["fixture_sha256"] == shas[line["fixture_id"]] and line["bundle_version"] == "1.0.0"
+        assert (
+            line["fixture_sha256"] == shas[line["fixture_id"]] and line["bundle_version"] == "1.0.0"
+        )
         assert line["pass"] is True and line["timestamp"] == "2026-01-01T00:00:00Z"
     judged = [line for line in lines if line["kind"] == "rubric"]
     assert {line["judge"] for line in judged} == {f"openai:{JUDGE_MODEL}"}
@@ -60,7 +76,9 @@ def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(sampl
     assert all(line["verified"] and line["evidence"] and line["latency_ms"] > 0 for line in first)
     assert all(isinstance(line["prompt_tokens"], int) for line in first)
     fields = [line for line in lines if line["kind"] == "field"]
-    assert all(line["score"] == 1.0 and line["rubric"].startswith(f"{line['field']} = ") for line in fields)
+    assert all(
+        line["score"] == 1.0 and line["rubric"].startswith(f"{line['field']} = ") for line in fields
+    )
 
     predictions = [Prediction.model_validate(p) for p in read_lines(Path("out/predictions.jsonl"))]
     assert all(p.runs.repetitions == 2 and p.runs.passed == 2 for p in predictions)
@@ -85,7 +103,10 @@ def test_a_run_writes_mattermost_eval_lines_and_predictions_the_gate_takes(sampl
     assert Path("again/predictions.jsonl").read_text() == Path("out/predictions.jsonl").read_text()
 
     def without_system_latency(path: str) -> list[dict]:  # the system's own timing differs per run
-        return [{**line, "latency_ms": None} if line["kind"] == "field" else line for line in read_lines(Path(path))]
+        return [
+            {**line, "latency_ms": None} if line["kind"] == "field" else line
+            for line in read_lines(Path(path))
+        ]
 
     assert without_system_latency("again/evals.jsonl") == without_system_latency("out/evals.jsonl")
 
@@ -96,24 +117,38 @@ def test_relabelling_a_fixture_invalidates_exactly_its_verdicts(own_bundle, eval
     first = own_bundle("1.0.0")
     assert eval_run(first, "perfect", "--judge", "openai").exit_code == 0
     thread = next(i for i in load_items(first).items if i.kind == "thread" and i.labels.reference)
-    relabel = run_cli("label", "set", thread.id, "--rubric", 'The answer says "thirty days".',
-                      store=own_bundle.store.root)
+    relabel = run_cli(
+        "label",
+        "set",
+        thread.id,
+        "--rubric",
+        'The answer says "thirty days".',
+        store=own_bundle.store.root,
+    )
     assert relabel.exit_code == 0, relabel.stderr
     second = own_bundle("1.1.0")
     before = server.calls
     run = eval_run(second, "perfect", "--judge", "openai", "--json", out="second")
     assert run.exit_code == 0, run.stderr
     # Its new line hash misses every cached verdict of it, and only of it.
-    assert server.calls - before == (len(thread.rubrics) + 1) + 1  # rubrics + the new one, faithfulness
-    assert json.loads(run.stdout)["judge_cached"] == sum(judgements(first)) - len(thread.rubrics) - 1
+    assert (
+        server.calls - before == (len(thread.rubrics) + 1) + 1
+    )  # rubrics + the new one, faithfulness
+    assert (
+        json.loads(run.stdout)["judge_cached"] == sum(judgements(first)) - len(thread.rubrics) - 1
+    )
 
 
-def test_offline_replays_the_cache_and_refuses_a_missing_verdict(sample_bundle, eval_env, judge_server):
+def test_offline_replays_the_cache_and_refuses_a_missing_verdict(
+    sample_bundle, eval_env, judge_server
+):
     server = judge_server("reader")
     eval_env(server)
     missing = eval_run(sample_bundle, "perfect", "--judge", "openai", "--offline", out="offline")
     assert missing.exit_code == 2 and server.calls == 0
-    assert missing.stderr.count("\n") == 1 and missing.stderr.startswith("curator: error: --offline: no cached verdict")
+    assert missing.stderr.count("\n") == 1 and missing.stderr.startswith(
+        "curator: error: --offline: no cached verdict"
+    )
     assert not Path("offline").exists()
     assert eval_run(sample_bundle, "perfect", "--judge", "openai").exit_code == 0
     server.stop()  # offline never needs it
@@ -122,7 +157,9 @@ def test_offline_replays_the_cache_and_refuses_a_missing_verdict(sample_bundle, 
     assert Path("replay/predictions.jsonl").read_text() == Path("out/predictions.jsonl").read_text()
 
 
-def test_a_fixture_that_passes_in_some_runs_and_fails_in_others_is_flaky(sample_bundle, eval_env, judge_server):
+def test_a_fixture_that_passes_in_some_runs_and_fails_in_others_is_flaky(
+    sample_bundle, eval_env, judge_server
+):
     eval_env(judge_server("reader"))
     run = eval_run(sample_bundle, "flipping", "--judge", "openai", "--repeat", "4", "--json")
     assert run.exit_code == 0, run.stderr
@@ -131,7 +168,9 @@ def test_a_fixture_that_passes_in_some_runs_and_fails_in_others_is_flaky(sample_
     assert set(summary["pass_rates"].values()) == {0.5}
     runs = {line["run_number"] for line in read_lines(Path("out/evals.jsonl"))}
     assert runs == {0, 1, 2, 3}
-    gate = run_cli("gate", "--bundle", str(sample_bundle), "--predictions", "out/predictions.jsonl", "--json")
+    gate = run_cli(
+        "gate", "--bundle", str(sample_bundle), "--predictions", "out/predictions.jsonl", "--json"
+    )
     report = json.loads(gate.stdout)
     checks = {c["name"]: c["status"] for c in report["gates"]}
     assert gate.exit_code == 1 and checks["flaky_share"] == "fail" and checks["pass_rate"] == "fail"
@@ -141,8 +180,17 @@ def test_a_fixture_that_passes_in_some_runs_and_fails_in_others_is_flaky(sample_
 def test_verdicts_that_flip_between_runs_make_a_thread_flaky(sample_bundle, eval_env, judge_server):
     server = judge_server("flip")
     eval_env(server)
-    run = eval_run(sample_bundle, "run_stamped", "--judge", "openai", "--repeat", "2", "--concurrency", "1",
-                   "--json")
+    run = eval_run(
+        sample_bundle,
+        "run_stamped",
+        "--judge",
+        "openai",
+        "--repeat",
+        "2",
+        "--concurrency",
+        "1",
+        "--json",
+    )
     assert run.exit_code == 0, run.stderr
     summary = json.loads(run.stdout)
     threads = {i.id for i in load_items(sample_bundle).items if i.kind == "thread"}
@@ -150,7 +198,9 @@ def test_verdicts_that_flip_between_runs_make_a_thread_flaky(sample_bundle, eval
     assert summary["judge_cached"] == 0  # each run's answer differs, so each is judged
 
 
-def test_curator_evals_sets_the_repetitions_as_goevals_does(sample_bundle, eval_env, judge_server, monkeypatch):
+def test_curator_evals_sets_the_repetitions_as_goevals_does(
+    sample_bundle, eval_env, judge_server, monkeypatch
+):
     eval_env(judge_server("reader"))
     monkeypatch.setenv("CURATOR_EVALS", "3")
     run = eval_run(sample_bundle, "perfect", "--judge", "rules", "--json")
@@ -162,7 +212,8 @@ def test_curator_evals_sets_the_repetitions_as_goevals_does(sample_bundle, eval_
 
 
 def test_a_system_that_raises_stalls_or_returns_nonsense_is_an_error_for_that_fixture(
-        sample_bundle, eval_env, judge_server):
+    sample_bundle, eval_env, judge_server
+):
     eval_env(judge_server("reader"))
     run = eval_run(sample_bundle, "troubled", "--judge", "rules", "--timeout", "0.5", "--json")
     assert run.exit_code == 0, run.stderr
@@ -172,26 +223,49 @@ def test_a_system_that_raises_stalls_or_returns_nonsense_is_an_error_for_that_fi
     assert all(errors[i] == "system raised RuntimeError: extractor crashed" for i in invoices)
     assert any(e == "system timed out after 0.5s" for e in errors.values())
     assert any(e.startswith("a system returns an Answer") for e in errors.values())
-    assert all(line["pass"] is False and line["failure_class"] == "system_error"
-               for line in lines if line["error"] and line["kind"] == "field")
+    assert all(
+        line["pass"] is False and line["failure_class"] == "system_error"
+        for line in lines
+        if line["error"] and line["kind"] == "field"
+    )
     threads = [line for line in lines if line["kind"] == "rubric"]
     assert threads and all(line["pass"] for line in threads)  # the run went on
     assert json.loads(run.stdout)["system_errors"] == len(set(errors))
 
 
-def test_faithfulness_is_measured_and_its_drop_fails_the_gate(sample_bundle, eval_env, judge_server):
+def test_faithfulness_is_measured_and_its_drop_fails_the_gate(
+    sample_bundle, eval_env, judge_server
+):
     eval_env(judge_server("reader"))
     assert eval_run(sample_bundle, "perfect", "--judge", "openai", out="good").exit_code == 0
     assert run_cli("judge", "calibrate", str(sample_bundle), "--judge", "openai").exit_code == 0
-    good = run_cli("gate", "--bundle", str(sample_bundle), "--predictions", "good/predictions.jsonl",
-                   "--out", "good-report")
+    good = run_cli(
+        "gate",
+        "--bundle",
+        str(sample_bundle),
+        "--predictions",
+        "good/predictions.jsonl",
+        "--out",
+        "good-report",
+    )
     assert good.exit_code == 0, good.stdout
     assert eval_run(sample_bundle, "unfaithful", "--judge", "openai", out="bad").exit_code == 0
-    faithfulness = [p["metrics"]["faithfulness"] for p in read_lines(Path("bad/predictions.jsonl"))
-                    if p.get("metrics", {}).get("faithfulness") is not None]
+    faithfulness = [
+        p["metrics"]["faithfulness"]
+        for p in read_lines(Path("bad/predictions.jsonl"))
+        if p.get("metrics", {}).get("faithfulness") is not None
+    ]
     assert faithfulness and max(faithfulness) < 1  # the made-up $9,999.00 is unsupported
-    bad = run_cli("gate", "--bundle", str(sample_bundle), "--predictions", "bad/predictions.jsonl",
-                  "--baseline", "good-report/report.json", "--json")
+    bad = run_cli(
+        "gate",
+        "--bundle",
+        str(sample_bundle),
+        "--predictions",
+        "bad/predictions.jsonl",
+        "--baseline",
+        "good-report/report.json",
+        "--json",
+    )
     report = json.loads(bad.stdout)
     assert bad.exit_code == 1
     assert next(c for c in report["gates"] if c["name"] == "faithfulness_drop")["status"] == "fail"

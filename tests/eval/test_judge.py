@@ -19,8 +19,13 @@ from tests.eval.conftest import PLANTED_KEY
 from tests.eval.judge_server import POLICIES
 
 SOURCE = "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n@ben: I will send the letter."
-CASE = RubricCase("rent-a-0000000a", "a" * 64, "States the new monthly rent of $2,050.00.",
-                  "The rent rises to $2,050.00 from March 1, 2025.", SOURCE)
+CASE = RubricCase(
+    "rent-a-0000000a",
+    "a" * 64,
+    "States the new monthly rent of $2,050.00.",
+    "The rent rises to $2,050.00 from March 1, 2025.",
+    SOURCE,
+)
 FAST = JudgeSettings(timeout=0.5, max_retries=2, backoff=0.01, concurrency=2)
 
 
@@ -35,21 +40,35 @@ def http_judge(judge_server, monkeypatch):
     return make
 
 
-@pytest.mark.parametrize(("policy", "passed", "verified", "failure_class", "error", "calls"), [
-    ("good", True, True, None, None, 1),
-    ("failing", False, True, "omission", None, 1),
-    ("unverified", False, False, "unverified", None, 1),  # a quote from nowhere never passes
-    ("malformed", True, True, None, None, 1),  # repaired once by json-repair
-    ("garbage", False, False, "judge_error", "not a JSON object", 1),
-    ("error500", False, False, "judge_error", "answered 500 (after 2 retries)", 3),
-    ("flaky500", True, True, None, None, 2),  # the retry succeeds
-    ("slow", False, False, "judge_error", "did not answer within 0.5s", 3),
-    ("echo401", False, False, "judge_error", "answered 401: {\"error\": {\"message\": \"Incorrect API key: Bearer [key]", 1),
-])
+@pytest.mark.parametrize(
+    ("policy", "passed", "verified", "failure_class", "error", "calls"),
+    [
+        ("good", True, True, None, None, 1),
+        ("failing", False, True, "omission", None, 1),
+        ("unverified", False, False, "unverified", None, 1),  # a quote from nowhere never passes
+        ("malformed", True, True, None, None, 1),  # repaired once by json-repair
+        ("garbage", False, False, "judge_error", "not a JSON object", 1),
+        ("error500", False, False, "judge_error", "answered 500 (after 2 retries)", 3),
+        ("flaky500", True, True, None, None, 2),  # the retry succeeds
+        ("slow", False, False, "judge_error", "did not answer within 0.5s", 3),
+        (
+            "echo401",
+            False,
+            False,
+            "judge_error",
+            'answered 401: {"error": {"message": "Incorrect API key: Bearer [key]',
+            1,
+        ),
+    ],
+)
 def test_scripted_verdicts(http_judge, policy, passed, verified, failure_class, error, calls):
     judge, server = http_judge(policy)
     verdict = judge.judge(CASE)
-    assert (verdict.passed, verdict.verified, verdict.failure_class) == (passed, verified, failure_class)
+    assert (verdict.passed, verdict.verified, verdict.failure_class) == (
+        passed,
+        verified,
+        failure_class,
+    )
     assert verdict.passes(0.6) is passed
     assert (error is None and verdict.error is None) or error in verdict.error
     assert server.calls == calls and server.authorized == calls
@@ -63,9 +82,13 @@ def test_policies_cover_what_the_issue_scripts():
 
 def test_faithfulness_is_supported_statements_over_all(http_judge):
     judge, _ = http_judge("reader")
-    case = RubricCase(CASE.fixture_id, CASE.fixture_sha256, "",
-                      "The rent rises to $2,050.00. It starts on March 1, 2025. A deposit of $900.00 is due.",
-                      SOURCE)
+    case = RubricCase(
+        CASE.fixture_id,
+        CASE.fixture_sha256,
+        "",
+        "The rent rises to $2,050.00. It starts on March 1, 2025. A deposit of $900.00 is due.",
+        SOURCE,
+    )
     result = judge.faithfulness(case)
     assert [s.supported for s in result.statements] == [True, True, False]
     assert result.score == pytest.approx(2 / 3)
@@ -75,22 +98,37 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
     judge = RulesJudge()
     rubric = 'Says "the letter" and @ben.w, matches /rent (rises|goes up)/ and gives $2,050 on 2025-03-01.'
     assert [c.label for c in checks(rubric)] == [
-        '"the letter"', "@ben.w", "/rent (rises|goes up)/", "$2,050 (amount)", "2025-03-01 (date)"]
+        '"the letter"',
+        "@ben.w",
+        "/rent (rises|goes up)/",
+        "$2,050 (amount)",
+        "2025-03-01 (date)",
+    ]
     output = "The rent goes up to 2050 USD on March 1, 2025; @ben.w sends the letter."
     verdict = judge.judge(RubricCase("x-0000000a", "a" * 64, rubric, output, SOURCE))
     assert verdict.passed and verdict.score == 1 and verdict.verified
-    half = judge.judge(RubricCase("x-0000000a", "a" * 64, rubric, "@ben.wu: the letter, rent rises.", SOURCE))
-    assert not half.passed and half.score == pytest.approx(2 / 5) and half.failure_class == "omission"
-    assert "missing @ben.w, $2,050 (amount), 2025-03-01 (date)" in half.reasoning  # @ben.wu is another handle
+    half = judge.judge(
+        RubricCase("x-0000000a", "a" * 64, rubric, "@ben.wu: the letter, rent rises.", SOURCE)
+    )
+    assert (
+        not half.passed and half.score == pytest.approx(2 / 5) and half.failure_class == "omission"
+    )
+    assert (
+        "missing @ben.w, $2,050 (amount), 2025-03-01 (date)" in half.reasoning
+    )  # @ben.wu is another handle
     nothing = judge.judge(RubricCase("x-0000000a", "a" * 64, "is helpful", "yes", SOURCE))
-    assert not nothing.passes(0) and nothing.error.startswith("the rules judge finds nothing to check")
+    assert not nothing.passes(0) and nothing.error.startswith(
+        "the rules judge finds nothing to check"
+    )
 
 
 def test_evidence_must_be_quoted_from_the_fixture_or_the_output():
     assert quoted_in('"The new  MONTHLY rent is $2,050.00"', SOURCE)
     assert quoted_in("The new monthly rent … March 1, 2025", SOURCE)  # elided, parts in order
     assert not quoted_in("March 1, 2025 ... The new monthly rent", SOURCE)
-    assert not quoted_in("", SOURCE) and not quoted_in("the rent is $3,000.00", SOURCE, "another text")
+    assert not quoted_in("", SOURCE) and not quoted_in(
+        "the rent is $3,000.00", SOURCE, "another text"
+    )
 
 
 def test_the_cache_keys_on_line_rubric_output_judge_and_prompt(tmp_path):
@@ -99,7 +137,11 @@ def test_the_cache_keys_on_line_rubric_output_judge_and_prompt(tmp_path):
     judge.judge(CASE)
     judge.judge(CASE)
     assert (judge.counts.calls, judge.counts.cached) == (1, 1)
-    for changed in ({"fixture_sha256": "b" * 64}, {"rubric": "States $2,050.00."}, {"output": "$2,050.00"}):
+    for changed in (
+        {"fixture_sha256": "b" * 64},
+        {"rubric": "States $2,050.00."},
+        {"output": "$2,050.00"},
+    ):
         judge.judge(RubricCase(**{**CASE.__dict__, **changed}))
     assert judge.counts.calls == 4
     reread = CachedJudge(RulesJudge(), VerdictCache(tmp_path), offline=True)
@@ -109,47 +151,101 @@ def test_the_cache_keys_on_line_rubric_output_judge_and_prompt(tmp_path):
     assert len(VerdictCache(tmp_path)) == 4
 
 
-def test_calibration_refuses_a_judge_that_passes_known_bad_answers(sample_bundle, eval_env, judge_server):
+def test_calibration_refuses_a_judge_that_passes_known_bad_answers(
+    sample_bundle, eval_env, judge_server
+):
     eval_env(judge_server("lenient"))
     run = run_cli("judge", "calibrate", str(sample_bundle), "--judge", "openai", "--json")
     assert run.exit_code == 1
     record = json.loads(run.stdout)
-    assert record["false_pass_rate"] == 1.0 and record["known_bad"] >= 3 and record["reference"] >= 5
-    assert record["shortfalls"] == ["accuracy " + f"{record['accuracy']:.3f} < 0.9", "false-pass rate 1.000 > 0.1"]
+    assert (
+        record["false_pass_rate"] == 1.0 and record["known_bad"] >= 3 and record["reference"] >= 5
+    )
+    assert record["shortfalls"] == [
+        "accuracy " + f"{record['accuracy']:.3f} < 0.9",
+        "false-pass rate 1.000 > 0.1",
+    ]
     stored = CalibrationRecord.model_validate_json(Path(record["record"]).read_bytes())
     assert stored.bundle_version == "1.0.0" and stored.judge == "openai:judge-model"
     # Its verdicts are refused by the gate, whatever they say.
-    assert run_cli("eval", "run", str(sample_bundle), "--system", "tests.eval.systems:perfect",
-                   "--judge", "openai").exit_code == 0
-    gate = run_cli("gate", "--bundle", str(sample_bundle), "--predictions", "eval-out/predictions.jsonl")
+    assert (
+        run_cli(
+            "eval",
+            "run",
+            str(sample_bundle),
+            "--system",
+            "tests.eval.systems:perfect",
+            "--judge",
+            "openai",
+        ).exit_code
+        == 0
+    )
+    gate = run_cli(
+        "gate", "--bundle", str(sample_bundle), "--predictions", "eval-out/predictions.jsonl"
+    )
     assert gate.exit_code == 1 and "false-pass rate 1.000 > 0.1" in gate.stdout
 
     rules = run_cli("judge", "calibrate", str(sample_bundle), "--judge", "rules")
     assert rules.exit_code == 0, rules.stdout
     assert "accuracy 1.000, false-pass rate 0.000" in rules.stdout
-    assert "1/1 agree  States the new monthly rent of $2,050.00." in rules.stdout  # the known-bad one
+    assert (
+        "1/1 agree  States the new monthly rent of $2,050.00." in rules.stdout
+    )  # the known-bad one
 
 
-def test_the_api_key_is_never_printed_logged_or_written(sample_bundle, eval_env, judge_server, tmp_path, caplog,
-                                                        monkeypatch):
+def test_the_api_key_is_never_printed_logged_or_written(
+    sample_bundle, eval_env, judge_server, tmp_path, caplog, monkeypatch
+):
     caplog.set_level(logging.DEBUG)
     outputs = []
     for policy in ("reader", "error500", "garbage", "echo401"):
         eval_env(judge_server(policy))
-        monkeypatch.setenv("CURATOR_JUDGE_DIR", str(tmp_path / f"judge-{policy}"))  # no verdict replayed
-        for args in (("eval", "run", str(sample_bundle), "--system", "tests.eval.systems:perfect",
-                      "--judge", "openai", "--out", policy),
-                     ("eval", "run", str(sample_bundle), "--system", "tests.eval.systems:perfect",
-                      "--judge", "openai", "--out", f"{policy}-json", "--json"),
-                     ("judge", "calibrate", str(sample_bundle), "--judge", "openai"),
-                     ("gate", "--bundle", str(sample_bundle), "--predictions", f"{policy}/predictions.jsonl",
-                      "--out", f"{policy}-gate"),
-                     ("--debug", "judge", "calibrate", str(sample_bundle), "--judge", "openai", "--json")):
+        monkeypatch.setenv(
+            "CURATOR_JUDGE_DIR", str(tmp_path / f"judge-{policy}")
+        )  # no verdict replayed
+        for args in (
+            (
+                "eval",
+                "run",
+                str(sample_bundle),
+                "--system",
+                "tests.eval.systems:perfect",
+                "--judge",
+                "openai",
+                "--out",
+                policy,
+            ),
+            (
+                "eval",
+                "run",
+                str(sample_bundle),
+                "--system",
+                "tests.eval.systems:perfect",
+                "--judge",
+                "openai",
+                "--out",
+                f"{policy}-json",
+                "--json",
+            ),
+            ("judge", "calibrate", str(sample_bundle), "--judge", "openai"),
+            (
+                "gate",
+                "--bundle",
+                str(sample_bundle),
+                "--predictions",
+                f"{policy}/predictions.jsonl",
+                "--out",
+                f"{policy}-gate",
+            ),
+            ("--debug", "judge", "calibrate", str(sample_bundle), "--judge", "openai", "--json"),
+        ):
             run = run_cli(*args)
             outputs += [run.stdout, run.stderr]
     assert any("answered 401: " in text for text in outputs)  # the server's message, key scrubbed
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
-    assert any(p.name == "verdicts.jsonl" for p in written) and any(p.name == "evals.jsonl" for p in written)
+    assert any(p.name == "verdicts.jsonl" for p in written) and any(
+        p.name == "evals.jsonl" for p in written
+    )
     leaks = [str(p) for p in written if PLANTED_KEY.encode() in p.read_bytes()]
     leaks += [f"output {i}" for i, text in enumerate(outputs) if PLANTED_KEY in text]
     leaks += ["log"] if PLANTED_KEY in caplog.text else []

@@ -22,7 +22,16 @@ def test_init_list_show(tmp_path):
 
 def test_label_set_and_history(store):
     lease = add_lease(store)
-    result = run_cli("label", "set", lease, "monthly_rent=1250", "--reason", "rent checked", "--json", store=store.root)
+    result = run_cli(
+        "label",
+        "set",
+        lease,
+        "monthly_rent=1250",
+        "--reason",
+        "rent checked",
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["rev"] == 2
     history = json.loads(run_cli("label", "history", lease, "--json", store=store.root).stdout)
@@ -40,9 +49,13 @@ def test_expected_absent_field(store):
 
 def test_rubrics_on_threads(store):
     thread = add_thread(store)
-    result = run_cli("label", "set", thread, "--rubric", "attributes the fix to @bo.chen", store=store.root)
+    result = run_cli(
+        "label", "set", thread, "--rubric", "attributes the fix to @bo.chen", store=store.root
+    )
     assert result.exit_code == 0, result.stderr
-    assert [r.text for r in store.load(thread).labels.rubrics][-1] == "attributes the fix to @bo.chen"
+    assert [r.text for r in store.load(thread).labels.rubrics][
+        -1
+    ] == "attributes the fix to @bo.chen"
     assert run_cli("label", "set", thread, "tenant=x", store=store.root).exit_code == 2
 
 
@@ -77,7 +90,11 @@ def test_missing_store(tmp_path):
 
 @pytest.mark.parametrize(
     "file,garbage",
-    [("fixture.json", "{not json"), ("content.json", '{"content": {"kind": "spreadsheet"}}'), ("labels.jsonl", '{"rev": "one"}\n')],
+    [
+        ("fixture.json", "{not json"),
+        ("content.json", '{"content": {"kind": "spreadsheet"}}'),
+        ("labels.jsonl", '{"rev": "one"}\n'),
+    ],
 )
 def test_malformed_store_files(store, file, garbage):
     lease = add_lease(store)
@@ -107,8 +124,10 @@ def test_validate_finds_drifted_evidence_and_lineage(store):
     content.write_text(content.read_text().replace("Dana Whitfield", "Dana Whitfielt"))
     result = run_cli("validate", store=store.root)
     assert result.exit_code == 1
-    assert ("field tenant: the text at its evidence reads 'Dana Whitfielt', which is neither 'Dana Whitfield' "
-            "nor an accepted variant") in result.stdout
+    assert (
+        "field tenant: the text at its evidence reads 'Dana Whitfielt', which is neither 'Dana Whitfield' "
+        "nor an accepted variant"
+    ) in result.stdout
 
 
 def test_validate_reports_stale_variants(store):
@@ -116,11 +135,15 @@ def test_validate_reports_stale_variants(store):
 
     lease = add_lease(store)
     record = store.load(lease)
-    variant = record.fixture.model_copy(update={
-        "id": "lease-variant-0000abcd",
-        "category": "truncated",
-        "lineage": Lineage(parent=lease, parent_label_rev=1, mutations=[MutationStep(name="truncate", seed=1)]),
-    })
+    variant = record.fixture.model_copy(
+        update={
+            "id": "lease-variant-0000abcd",
+            "category": "truncated",
+            "lineage": Lineage(
+                parent=lease, parent_label_rev=1, mutations=[MutationStep(name="truncate", seed=1)]
+            ),
+        }
+    )
     store.create_fixture(variant, record.content, record.revisions)
     assert run_cli("validate", store=store.root).exit_code == 0
     assert run_cli("label", "set", lease, "monthly_rent=1250", store=store.root).exit_code == 0
@@ -136,17 +159,22 @@ def test_help_lists_commands_without_importing_heavy_libraries():
     from tests.conftest import CURATOR, subprocess_env
 
     code = "import sys, runpy; sys.argv=['curator','--help'];\ntry: runpy.run_module('curator', run_name='__main__')\nexcept SystemExit: pass\nheavy=[m for m in ('pydantic','datasets','presidio_analyzer','pdfplumber','pytesseract','label_studio_sdk','pandas') if m in sys.modules]\nprint('HEAVY', heavy)"
-    out = subprocess.run([CURATOR[0], "-c", code], env=subprocess_env(), capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [CURATOR[0], "-c", code], env=subprocess_env(), capture_output=True, text=True, check=True
+    ).stdout
     assert "validate" in out and "label" in out
     assert "HEAVY []" in out
 
 
 def test_label_set_finds_evidence_written_differently(store):
     lease = add_lease(store)
-    assert run_cli("label", "set", lease, "lease_start_date=2024-01-15", store=store.root).exit_code == 0
+    assert (
+        run_cli("label", "set", lease, "lease_start_date=2024-01-15", store=store.root).exit_code
+        == 0
+    )
     label = store.load(lease).labels.fields["lease_start_date"]
     text = store.load(lease).content.pages[0].text
-    assert text[label.evidence.start:label.evidence.end] == "January 15, 2024"
+    assert text[label.evidence.start : label.evidence.end] == "January 15, 2024"
     assert run_cli("validate", store=store.root).exit_code == 0
 
 
@@ -160,6 +188,10 @@ def test_status_moves_fixtures_all_or_none(store):
     assert run_cli("status", lease, "--to", "active", store=store.root).exit_code == 0
     assert store.load_fixture(lease).status == "active"
     fixture = store.load_fixture(lease)
-    store.save_fixture(fixture.model_copy(update={"status": Status.reviewed, "review": ReviewState(conflict_fields=["tenant"])}))
+    store.save_fixture(
+        fixture.model_copy(
+            update={"status": Status.reviewed, "review": ReviewState(conflict_fields=["tenant"])}
+        )
+    )
     result = run_cli("status", lease, "--to", "active", store=store.root)
     assert result.exit_code == 2 and "disagree on tenant" in result.stderr

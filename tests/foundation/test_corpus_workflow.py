@@ -16,7 +16,7 @@ MINUTES = CORPUS / "pdfplumber-2023-06-20-PV.pdf"  # French municipal minutes, t
 CLAIMS = CORPUS / "pdfplumber-issue-140-example.pdf"  # a retailer's claims table
 
 
-MINUTES_TYPE = '''
+MINUTES_TYPE = """
 [doc_types.minutes]
 description = "Minutes of a municipal committee meeting"
 
@@ -29,7 +29,7 @@ description = "The number of the request the committee decided on."
 type = "date"
 labels = ["Avis public"]
 description = "The day the public notice was published."
-'''
+"""
 
 
 @pytest.fixture
@@ -50,7 +50,9 @@ def test_import_warns_per_file_when_no_type_is_guessed(corpus_store):
         assert item["doc_type"] is None
         (line,) = [w for w in warnings if name in w]
         assert line.startswith(f"curator: warning: {item['id']}: {name}: no document type guessed")
-        assert "of 7 lease fields" in line and f"curator label set {item['id']} --doc-type T" in line
+        assert (
+            "of 7 lease fields" in line and f"curator label set {item['id']} --doc-type T" in line
+        )
     problems = json.loads(run_cli("validate", "--json", store=store.root).stdout)["problems"]
     assert {p["fixture"] for p in problems} == {c["id"] for c in created.values()}
     assert all("needs a doc type" in p["problem"] for p in problems)
@@ -60,23 +62,37 @@ def test_doc_type_evidence_and_text_on_real_minutes(corpus_store):
     store, created, _ = corpus_store
     minutes, claims = created[MINUTES.name]["id"], created[CLAIMS.name]["id"]
 
-    assert run_cli("label", "set", minutes, "--doc-type", "minutes", store=store.root).exit_code == 0
+    assert (
+        run_cli("label", "set", minutes, "--doc-type", "minutes", store=store.root).exit_code == 0
+    )
     assert store.load_fixture(minutes).doc_type == "minutes"
     # a date is found however the document writes it: "2023-06-07" is "7 juin 2023" here
-    result = run_cli("label", "set", minutes, "notice_date=2023-06-07", "request=2023-0379", "--json",
-                     store=store.root)
+    result = run_cli(
+        "label",
+        "set",
+        minutes,
+        "notice_date=2023-06-07",
+        "request=2023-0379",
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     fields = json.loads(result.stdout)["fields"]
     assert fields["notice_date"]["evidence_text"] == "7 juin 2023"
     page = store.load(minutes).content.pages[fields["request"]["evidence"]["page"] - 1].text
-    assert page[fields["request"]["evidence"]["start"]:fields["request"]["evidence"]["end"]] == "2023-0379"
+    assert (
+        page[fields["request"]["evidence"]["start"] : fields["request"]["evidence"]["end"]]
+        == "2023-0379"
+    )
 
     before = snapshot(store.root)
     refused = run_cli("label", "set", minutes, "request=2099-9999", store=store.root)
     assert refused.exit_code == 2 and "looked through its 2 page(s)" in refused.stderr
     # no amendment template for minutes: a contradiction would put a lease's words in them
     refused = run_cli("mutate", minutes, "--contradict", "notice_date", store=store.root)
-    assert refused.exit_code == 2 and "doc type 'minutes' has no amendment template" in refused.stderr
+    assert (
+        refused.exit_code == 2 and "doc type 'minutes' has no amendment template" in refused.stderr
+    )
     assert snapshot(store.root) == before
 
     shown = run_cli("show", minutes, "--text", store=store.root).stdout

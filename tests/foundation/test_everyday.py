@@ -25,22 +25,39 @@ def test_status_where_moves_many_at_once_and_dry_run_writes_nothing(store):
     lease, invoice, made = _store_with_variants(store)
     noise = {made[(lease, "--ocr-noise")], made[(invoice, "--ocr-noise")]}
     before = snapshot(store.root)
-    dry = run_cli("status", "--to", "reviewed", "--where", "category=ocr-noise,adversarial=true", "--dry-run",
-                  "--json", store=store.root)
+    dry = run_cli(
+        "status",
+        "--to",
+        "reviewed",
+        "--where",
+        "category=ocr-noise,adversarial=true",
+        "--dry-run",
+        "--json",
+        store=store.root,
+    )
     assert dry.exit_code == 0, dry.stderr
     report = json.loads(dry.stdout)
     assert set(report["changed"]) == noise and report["dry_run"] is True
     assert report["from"] == {i: "active" for i in noise}
     assert snapshot(store.root) == before
-    text = run_cli("status", "--to", "reviewed", "--where", "category=ocr-noise", "--dry-run", store=store.root).stdout
+    text = run_cli(
+        "status", "--to", "reviewed", "--where", "category=ocr-noise", "--dry-run", store=store.root
+    ).stdout
     assert "would move 2 fixture(s) to reviewed (dry run: nothing written)" in text
 
     done = run_cli("status", "--to", "reviewed", "--where", "category=ocr-noise", store=store.root)
     assert done.exit_code == 0 and "moved 2 fixture(s) to reviewed" in done.stdout
     assert {f.id for f in store.select(status="reviewed")} == noise
     # a key twice is either value; the rest of the keys must all hold
-    both = run_cli("status", "--to", "retired", "--where", "status=reviewed,status=active,mutation=truncate,"
-                   "doc_type=invoice", "--json", store=store.root)
+    both = run_cli(
+        "status",
+        "--to",
+        "retired",
+        "--where",
+        "status=reviewed,status=active,mutation=truncate,doc_type=invoice",
+        "--json",
+        store=store.root,
+    )
     assert json.loads(both.stdout)["changed"] == [made[(invoice, "--truncate")]]
 
 
@@ -49,7 +66,10 @@ def test_status_where_refusals_are_one_line_and_write_nothing(store):
     before = snapshot(store.root)
     for args, message in [
         (["--where", "colour=red"], "unknown key 'colour' (known: status, kind, doc_type"),
-        (["--where", "status=done"], "status 'done' is none of draft, needs-review, reviewed, active, retired"),
+        (
+            ["--where", "status=done"],
+            "status 'done' is none of draft, needs-review, reviewed, active, retired",
+        ),
         (["--where", "category"], "KEY=VALUE"),
         (["--where", "category=nothing-like-it"], "no fixture matches"),
         ([lease, "--where", "category=clean"], "IDs or --where, not both"),
@@ -85,7 +105,11 @@ def test_range_errors_name_a_valid_range(store):
     invoice = samples.add(store, "invoice", 2)  # 1 page
     single = samples.add(store, "thread", 4, posts=1)
     for fixture, args, message in [
-        (invoice, ["--pages", "1"], "has 1 page, so no page can be cut (--pages needs a document of 2 pages or more"),
+        (
+            invoice,
+            ["--pages", "1"],
+            "has 1 page, so no page can be cut (--pages needs a document of 2 pages or more",
+        ),
         (lease, ["--pages", "2"], "has 2 pages; keep between 1 and 1"),
         (lease, ["--truncate", "1.5"], "between 0 and 1"),
         (lease, ["--ocr-noise", "0.5"], "must be in (0, 0.3]"),
@@ -93,4 +117,7 @@ def test_range_errors_name_a_valid_range(store):
     ]:
         result = run_cli("mutate", fixture, *args, store=store.root)
         assert result.exit_code == 2 and message in result.stderr, (args, result.stderr)
-    assert "keep between 1 and 0" not in run_cli("mutate", invoice, "--pages", "1", store=store.root).stderr
+    assert (
+        "keep between 1 and 0"
+        not in run_cli("mutate", invoice, "--pages", "1", store=store.root).stderr
+    )

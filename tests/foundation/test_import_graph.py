@@ -88,7 +88,9 @@ def test_a_cycle_under_type_checking_or_in_a_function_is_found(tmp_path):
     (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "sub" / "__init__.py").write_text("")
-    (package / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.sub import b\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.sub import b\n"
+    )
     (package / "sub" / "b.py").write_text("def f():\n    from ..c import g\n")
     (package / "c.py").write_text("from pkg import a\n")
     (package / "d.py").write_text("from pkg.sub import b\n")

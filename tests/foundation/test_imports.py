@@ -53,7 +53,9 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _targets(module: str, path: Path, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
+def _targets(
+    module: str, path: Path, node: ast.Import | ast.ImportFrom, known: set[str]
+) -> set[str]:
     if isinstance(node, ast.Import):
         return {alias.name for alias in node.names if alias.name in known}
     if node.level:  # relative: resolve against this module's package
@@ -92,7 +94,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for target in sorted(graph.get(node, ())):
             if state.get(target) == "open":
-                return stack[stack.index(target):] + [target]
+                return stack[stack.index(target) :] + [target]
             if target not in state:
                 cycle = visit(target)
                 if cycle:
@@ -118,6 +120,8 @@ def test_the_checker_sees_lazy_imports_and_submodules():
     # The check must be able to fail: the graph holds known edges of both shapes.
     graph = import_graph()
     assert "curator.store" in graph["curator.labels"] or "curator.config" in graph["curator.labels"]
-    assert "curator.anonymise.pseudonyms" in graph["curator.anonymise.rewrite"]  # `from pkg import module`
+    assert (
+        "curator.anonymise.pseudonyms" in graph["curator.anonymise.rewrite"]
+    )  # `from pkg import module`
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None

@@ -30,14 +30,25 @@ def test_a_value_not_in_the_content_is_refused_saying_where_it_looked(store):
 
 def test_no_evidence_keeps_the_value_with_its_reason(store):
     lease = add_lease(store)
-    result = run_cli("label", "set", lease, "tenant=Nobody At All", "--no-evidence", "the tenant changed by phone",
-                     "--json", store=store.root)
+    result = run_cli(
+        "label",
+        "set",
+        lease,
+        "tenant=Nobody At All",
+        "--no-evidence",
+        "the tenant changed by phone",
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     tenant = json.loads(result.stdout)["fields"]["tenant"]
     assert tenant["value"] == "Nobody At All" and tenant["evidence"] is None
     assert tenant["no_evidence"] == "the tenant changed by phone"
     assert run_cli("validate", store=store.root).exit_code == 0
-    assert "[no evidence: the tenant changed by phone]" in run_cli("label", "history", lease, store=store.root).stdout
+    assert (
+        "[no evidence: the tenant changed by phone]"
+        in run_cli("label", "history", lease, store=store.root).stdout
+    )
     # the same value again keeps its reason; another value not in the content needs its own
     assert run_cli("label", "set", lease, "tenant=nobody at all", store=store.root).exit_code == 0
     assert store.load(lease).labels.fields["tenant"].no_evidence == "the tenant changed by phone"
@@ -57,7 +68,9 @@ def test_validate_reports_every_value_with_neither_evidence_nor_reason(store):
     lease = add_lease(store)
     labels = store.directory(lease) / "labels.jsonl"
     revision = json.loads(labels.read_text().splitlines()[-1])
-    revision["fields"]["tenant"]["evidence"] = None  # as labels were written before evidence was required
+    revision["fields"]["tenant"]["evidence"] = (
+        None  # as labels were written before evidence was required
+    )
     revision["fields"]["landlord"] = {"type": "person", "value": "Nobody At All"}
     labels.write_text(labels.read_text() + json.dumps({**revision, "rev": 2}) + "\n")
     result = run_cli("validate", "--json", store=store.root)
@@ -69,15 +82,32 @@ def test_validate_reports_every_value_with_neither_evidence_nor_reason(store):
 
 def test_accepted_variants_are_type_aware(store):
     lease = add_lease(store)
-    result = run_cli("label", "set", lease, "--accept", "tenant=DANA WHITFIELD", "--accept", "tenant=D. Whitfield",
-                     "--accept", "lease_start_date=2024-01-15", "--accept", "monthly_rent=1,250", "--json",
-                     store=store.root)
+    result = run_cli(
+        "label",
+        "set",
+        lease,
+        "--accept",
+        "tenant=DANA WHITFIELD",
+        "--accept",
+        "tenant=D. Whitfield",
+        "--accept",
+        "lease_start_date=2024-01-15",
+        "--accept",
+        "monthly_rent=1,250",
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     fields = json.loads(result.stdout)["fields"]
     # a date or amount equal to the value, or a name differing only in case, adds nothing: scoring accepts it already
     assert fields["tenant"]["variants"] == ["D. Whitfield"]
     assert fields["lease_start_date"]["variants"] == [] and fields["monthly_rent"]["variants"] == []
-    assert run_cli("label", "set", lease, "--drop-accept", "tenant=D. Whitfield", store=store.root).exit_code == 0
+    assert (
+        run_cli(
+            "label", "set", lease, "--drop-accept", "tenant=D. Whitfield", store=store.root
+        ).exit_code
+        == 0
+    )
     assert store.load(lease).labels.fields["tenant"].variants == []
     before = snapshot(store.root)
     for args, message in [
@@ -92,26 +122,55 @@ def test_accepted_variants_are_type_aware(store):
 
 def test_the_same_value_again_keeps_its_variants(store):
     lease = add_lease(store)
-    assert run_cli("label", "set", lease, "--accept", "tenant=D. Whitfield", store=store.root).exit_code == 0
+    assert (
+        run_cli(
+            "label", "set", lease, "--accept", "tenant=D. Whitfield", store=store.root
+        ).exit_code
+        == 0
+    )
     assert run_cli("label", "set", lease, "tenant=dana whitfield", store=store.root).exit_code == 0
     assert store.load(lease).labels.fields["tenant"].variants == ["D. Whitfield"]
 
 
 def test_rubric_evidence_posts_from_the_cli(store):
     thread = add_thread(store)
-    result = run_cli("label", "set", thread, "--rubric", "says who will look", "--evidence-post", "p2", "--json",
-                     store=store.root)
+    result = run_cli(
+        "label",
+        "set",
+        thread,
+        "--rubric",
+        "says who will look",
+        "--evidence-post",
+        "p2",
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     rubrics = {r["text"]: r["evidence_posts"] for r in json.loads(result.stdout)["rubrics"]}
     assert rubrics["says who will look"] == ["p2"]
     # naming an existing rubric again sets its posts
-    assert run_cli("label", "set", thread, "--rubric", "mentions that the deploy is red", "--evidence-post", "p1",
-                   store=store.root).exit_code == 0
+    assert (
+        run_cli(
+            "label",
+            "set",
+            thread,
+            "--rubric",
+            "mentions that the deploy is red",
+            "--evidence-post",
+            "p1",
+            store=store.root,
+        ).exit_code
+        == 0
+    )
     assert store.load(thread).labels.rubrics[0].evidence_posts == ["p1"]
     before = snapshot(store.root)
-    line = _error(run_cli("label", "set", thread, "--rubric", "x", "--evidence-post", "p9", store=store.root))
+    line = _error(
+        run_cli("label", "set", thread, "--rubric", "x", "--evidence-post", "p9", store=store.root)
+    )
     assert "no post 'p9' in this thread (its posts: p1, p2)" in line
-    assert "--rubric" in _error(run_cli("label", "set", thread, "--evidence-post", "p1", store=store.root))
+    assert "--rubric" in _error(
+        run_cli("label", "set", thread, "--evidence-post", "p1", store=store.root)
+    )
     assert snapshot(store.root) == before
 
 
@@ -120,12 +179,16 @@ def test_doc_type_set_as_a_revision_with_its_fields(store):
     fixture = store.load_fixture(lease)
     store.save_fixture(fixture.model_copy(update={"doc_type": None}))
     assert "needs a doc type (curator label set" in run_cli("validate", store=store.root).stdout
-    result = run_cli("label", "set", lease, "--doc-type", "invoice", "--reason", "misfiled", store=store.root)
+    result = run_cli(
+        "label", "set", lease, "--doc-type", "invoice", "--reason", "misfiled", store=store.root
+    )
     assert result.exit_code == 0, result.stderr
     assert "(doc type invoice)" in result.stdout
     record = store.load(lease)
     assert record.fixture.doc_type == "invoice" and record.labels.doc_type == "invoice"
-    assert record.labels.fields == {}  # no lease field is an invoice field, and no invoice phrase is in it
+    assert (
+        record.labels.fields == {}
+    )  # no lease field is an invoice field, and no invoice phrase is in it
     result = run_cli("label", "set", lease, "--doc-type", "lease", "--json", store=store.root)
     assert result.exit_code == 0, result.stderr
     suggested = json.loads(result.stdout)["fields"]
@@ -135,8 +198,11 @@ def test_doc_type_set_as_a_revision_with_its_fields(store):
     thread = add_thread(store)
     before = snapshot(store.root)
     assert "unknown doc type 'memo' (known: invoice, lease)" in _error(
-        run_cli("label", "set", lease, "--doc-type", "memo", store=store.root))
-    assert "a thread has no doc type" in _error(run_cli("label", "set", thread, "--doc-type", "lease", store=store.root))
+        run_cli("label", "set", lease, "--doc-type", "memo", store=store.root)
+    )
+    assert "a thread has no doc type" in _error(
+        run_cli("label", "set", thread, "--doc-type", "lease", store=store.root)
+    )
     assert snapshot(store.root) == before
 
 

@@ -5,13 +5,25 @@ from curator.normalise import UnparsableValue, check, normalise, same_value
 
 @pytest.mark.parametrize(
     "written",
-    ["2024-01-15", "January 15, 2024", "15 Jan 2024", "Jan 15th, 2024", "15th of January 2024", "01/15/2024", "15.01.2024", "2024/1/15", "15 janvier 2024"],
+    [
+        "2024-01-15",
+        "January 15, 2024",
+        "15 Jan 2024",
+        "Jan 15th, 2024",
+        "15th of January 2024",
+        "01/15/2024",
+        "15.01.2024",
+        "2024/1/15",
+        "15 janvier 2024",
+    ],
 )
 def test_dates_in_any_common_form_are_equal(written):
     assert normalise(written, "date") == "2024-01-15"
 
 
-@pytest.mark.parametrize("written", ["$1,250.00", "1250", "USD 1,250", "1,250", "1.250,00 €", "$1250.0", "1 250,00 EUR"])
+@pytest.mark.parametrize(
+    "written", ["$1,250.00", "1250", "USD 1,250", "1,250", "1.250,00 €", "$1250.0", "1 250,00 EUR"]
+)
 def test_money_with_or_without_symbols(written):
     assert normalise(written, "money") == "1250.00"
 
@@ -31,7 +43,16 @@ def test_text_ignores_case_and_whitespace():
     assert not same_value("Maria Lopez", "Mario Lopez", "person")
 
 
-@pytest.mark.parametrize("value,kind", [("next tuesday", "date"), ("2024-02-30", "date"), ("twelve", "money"), ("", "number"), ("NaN", "money")])
+@pytest.mark.parametrize(
+    "value,kind",
+    [
+        ("next tuesday", "date"),
+        ("2024-02-30", "date"),
+        ("twelve", "money"),
+        ("", "number"),
+        ("NaN", "money"),
+    ],
+)
 def test_unparsable_values_raise(value, kind):
     with pytest.raises(UnparsableValue):
         check(value, kind)
@@ -45,10 +66,10 @@ def test_find_value_in_any_written_form():
     from curator.normalise import find_value
 
     text = "Start: January 15, 2024. Rent 1.250,00 EUR due. Tenant: Dana  Whitfield"
-    (start, end), = find_value(text, "2024-01-15", "date")
+    ((start, end),) = find_value(text, "2024-01-15", "date")
     assert text[start:end] == "January 15, 2024"
-    (start, end), = find_value(text, "$1,250", "money")
+    ((start, end),) = find_value(text, "$1,250", "money")
     assert text[start:end] == "1.250,00 EUR"
-    (start, end), = find_value(text, "dana whitfield", "person")
+    ((start, end),) = find_value(text, "dana whitfield", "person")
     assert text[start:end] == "Dana  Whitfield"
     assert find_value(text, "2024-02-01", "date") == []

@@ -20,7 +20,9 @@ def test_shipped_sample_store_is_valid_and_complete():
         assert labels is not None, record.fixture.id
         assert labels.fields or labels.rubrics, record.fixture.id
         for name, label in labels.fields.items():
-            assert label.expected_absent or label.evidence is not None, f"{record.fixture.id}:{name} has no evidence"
+            assert label.expected_absent or label.evidence is not None, (
+                f"{record.fixture.id}:{name} has no evidence"
+            )
 
 
 def test_sample_store_is_built_by_the_checkout_it_ships_in(tmp_path):
@@ -28,9 +30,17 @@ def test_sample_store_is_built_by_the_checkout_it_ships_in(tmp_path):
     the sample store with main's anonymiser: '02734 Adams Springs Suite 648' shipped as
     written, though this checkout's detector knows 'Springs'."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    probe = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='probe'); "
-             "import curator; print(curator.__file__)")
+    probe = (
+        "import runpy, sys; runpy.run_path(sys.argv[1], run_name='probe'); "
+        "import curator; print(curator.__file__)"
+    )
     script = REPO / "scripts" / "build_sample_store.py"
-    done = subprocess.run([sys.executable, "-c", probe, str(script)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(script)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert Path(done.stdout.strip()).resolve() == (REPO / "curator" / "__init__.py").resolve()

@@ -57,14 +57,19 @@ def test_the_index_is_written_with_the_fixtures_and_answers_find_by_sources(stor
     assert found(fresh, source(store, lease)) == lease
     assert found(fresh, "0" * 64) is None
     asked = [source(store, thread), "0" * 64, source(store, lease), source(store, thread)]
-    assert fresh.find_by_sources(asked) == {source(store, lease): lease, source(store, thread): thread}
+    assert fresh.find_by_sources(asked) == {
+        source(store, lease): lease,
+        source(store, thread): thread,
+    }
 
 
 def test_a_write_that_adds_no_fixture_leaves_the_index_alone(store):
     lease = add_lease(store)
     path = store.local_path(SOURCES_FILE)
     before = path.stat().st_mtime_ns, path.stat().st_ino
-    set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test")
+    set_labels(
+        store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test"
+    )
     assert (path.stat().st_mtime_ns, path.stat().st_ino) == before
 
 
@@ -108,9 +113,14 @@ def test_a_transaction_that_changes_a_source_keeps_the_index_in_step(store):
 def test_variants_are_no_source(store):
     lease = add_lease(store)
     record = store.load(lease)
-    lineage = Lineage(parent=lease, parent_label_rev=1,
-                      mutations=[MutationStep(name="truncate", params={"fraction": 0.5}, seed=1)])
-    variant = record.fixture.model_copy(update={"id": fixture_id("variant", b"1"), "lineage": lineage})
+    lineage = Lineage(
+        parent=lease,
+        parent_label_rev=1,
+        mutations=[MutationStep(name="truncate", params={"fraction": 0.5}, seed=1)],
+    )
+    variant = record.fixture.model_copy(
+        update={"id": fixture_id("variant", b"1"), "lineage": lineage}
+    )
     store.create_fixture(variant, record.content, record.revisions)  # same provenance as its parent
     indexed = saved_index(store)
     assert len(indexed) == 2 and indexed[lease] == source(store, lease)
@@ -169,9 +179,20 @@ def test_a_held_lock_is_waited_for_then_one_line_error(store, tmp_path, monkeypa
     try:
         monkeypatch.setattr(store_module, "LOCK_WAIT_SECONDS", 0.3)
         with pytest.raises(CuratorError, match="^the store is locked by another curator process$"):
-            set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test")
+            set_labels(
+                store,
+                lease,
+                assignments={"monthly_rent": "$1,300.00"},
+                author="me",
+                no_evidence="test",
+            )
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
     assert not store.local_path("lock").exists()  # the root folder is locked: nothing is created
-    assert set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test").rev == 2
+    assert (
+        set_labels(
+            store, lease, assignments={"monthly_rent": "$1,300.00"}, author="me", no_evidence="test"
+        ).rev
+        == 2
+    )

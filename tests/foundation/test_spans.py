@@ -50,7 +50,11 @@ def test_edit_outside_text_is_refused():
 
 
 def test_find_all_ignores_case():
-    assert find_all("Anna met ANNA and anna", "anna", ignore_case=True) == [(0, 4), (9, 13), (18, 22)]
+    assert find_all("Anna met ANNA and anna", "anna", ignore_case=True) == [
+        (0, 4),
+        (9, 13),
+        (18, 22),
+    ]
     assert find_all("Anna met ANNA", "anna") == []
 
 
@@ -71,7 +75,10 @@ def test_untouched_spans_keep_their_text(case, data):
     new, mapping = apply_edits(text, edits)
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
-    touched = any(e.start < end and start < e.end or (e.start == e.end and start < e.start < end) for e in edits)
+    touched = any(
+        e.start < end and start < e.end or (e.start == e.end and start < e.start < end)
+        for e in edits
+    )
     if not touched and end > start:
         new_start, new_end = mapping.span(start, end)
         assert new[new_start:new_end] == text[start:end]
@@ -103,11 +110,14 @@ def test_two_maps_compose_into_one_that_rebuilds_the_final_text(data):
     final, second = apply_edits(middle, edits(middle))
     both = first.then(second)
     rebuilt, cursor = [], 0
-    for old_start, old_end, new_start, new_end in zip(both.old_starts, both.old_ends, both.new_starts, both.new_ends,
-                                                      strict=True):
+    for old_start, old_end, new_start, new_end in zip(
+        both.old_starts, both.old_ends, both.new_starts, both.new_ends, strict=True
+    ):
         rebuilt += [text[cursor:old_start], final[new_start:new_end]]
         cursor = old_end
     assert "".join([*rebuilt, text[cursor:]]) == final
     for i in range(len(text)):
         if not any(s <= i < e for s, e in zip(both.old_starts, both.old_ends, strict=True)):
-            assert final[both.offset(i)] == text[i] and both.offset(i) == second.offset(first.offset(i))
+            assert final[both.offset(i)] == text[i] and both.offset(i) == second.offset(
+                first.offset(i)
+            )

@@ -39,7 +39,9 @@ def test_open_finds_the_nearest_store_upward(tmp_path, monkeypatch):
 
 
 def test_fixture_ids_are_readable_and_stable():
-    assert fixture_id("Lease: 42 Quill Lane!", b"abc") == fixture_id("Lease: 42 Quill Lane!", b"abc")
+    assert fixture_id("Lease: 42 Quill Lane!", b"abc") == fixture_id(
+        "Lease: 42 Quill Lane!", b"abc"
+    )
     assert fixture_id("Lease: 42 Quill Lane!", b"abc").startswith("lease-42-quill-lane-")
     assert fixture_id("x", b"a") != fixture_id("x", b"b")
 
@@ -50,8 +52,14 @@ def test_create_load_and_revise(store):
     assert record.fixture.kind == "document"
     assert record.directory.parent.name == "goldens"
     assert record.labels.fields["monthly_rent"].evidence.page == 1
-    revision = set_labels(store, lease, assignments={"monthly_rent": "$1,300.00"}, reason="amended", author="me",
-                          no_evidence="amended by letter")
+    revision = set_labels(
+        store,
+        lease,
+        assignments={"monthly_rent": "$1,300.00"},
+        reason="amended",
+        author="me",
+        no_evidence="amended by letter",
+    )
     assert revision.rev == 2
     assert [r.rev for r in store.load(lease).revisions] == [1, 2]
     assert store.load(lease).labels.fields["tenant"].value == "Dana Whitfield"  # carried over
@@ -114,7 +122,9 @@ APPENDER = textwrap.dedent(
 def test_two_processes_never_lose_each_others_revisions(store):
     lease = add_lease(store)
     children = [
-        subprocess.Popen([CURATOR[0], "-c", APPENDER, str(store.root), lease, "15", who], env=subprocess_env())
+        subprocess.Popen(
+            [CURATOR[0], "-c", APPENDER, str(store.root), lease, "15", who], env=subprocess_env()
+        )
         for who in ("alice", "bob")
     ]
     assert [child.wait(timeout=120) for child in children] == [0, 0]
@@ -152,10 +162,24 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
     child.wait()
     assert (store.directory(lease) / "labels.jsonl").read_bytes() == before
     assert store.load(lease).labels.fields["monthly_rent"].value == "$1,250.00"
-    result = subprocess.run([*CURATOR, "--store", str(store.root), "validate"], env=subprocess_env(), capture_output=True, text=True)
+    result = subprocess.run(
+        [*CURATOR, "--store", str(store.root), "validate"],
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     # The lock died with the process: the next writer gets in.
-    assert set_labels(store, lease, assignments={"monthly_rent": "$1,260.00"}, author="next", no_evidence="test").rev == 2
+    assert (
+        set_labels(
+            store,
+            lease,
+            assignments={"monthly_rent": "$1,260.00"},
+            author="next",
+            no_evidence="test",
+        ).rev
+        == 2
+    )
 
 
 def test_revision_model_round_trips():

@@ -21,10 +21,21 @@ pytestmark = pytest.mark.skipif(
 
 
 def go_test(bundle: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CURATOR_BUNDLE": str(bundle), "GOPROXY": "off", "GOTOOLCHAIN": "local",
-           "CGO_ENABLED": "0"}
-    return subprocess.run([GO or "go", "test", "-count=1", "-v", "./..."], cwd=HERE, env=env,
-                          capture_output=True, text=True, timeout=300)
+    env = {
+        **os.environ,
+        "CURATOR_BUNDLE": str(bundle),
+        "GOPROXY": "off",
+        "GOTOOLCHAIN": "local",
+        "CGO_ENABLED": "0",
+    }
+    return subprocess.run(
+        [GO or "go", "test", "-count=1", "-v", "./..."],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_every_thread_file_of_the_sample_bundle_loads_in_the_eval_package_layout(sample_bundle):
@@ -33,13 +44,18 @@ def test_every_thread_file_of_the_sample_bundle_loads_in_the_eval_package_layout
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"checked {len(threads)} thread files" in run.stdout
     for entry in threads:  # one subtest per file, named by the manifest's file list
-        assert f"--- PASS: TestBundleThreadFilesLoadLikeTheEvalPackage/{Path(entry.files[0]).name}" in run.stdout
+        assert (
+            f"--- PASS: TestBundleThreadFilesLoadLikeTheEvalPackage/{Path(entry.files[0]).name}"
+            in run.stdout
+        )
 
 
 def test_a_thread_file_without_its_team_or_an_author_fails_the_go_test(sample_bundle, tmp_path):
     broken = tmp_path / "bundle"
     shutil.copytree(sample_bundle, broken)
-    path = next(p for p in sorted((broken / "mattermost").glob("*.json")) if p.name != "rubrics.json")
+    path = next(
+        p for p in sorted((broken / "mattermost").glob("*.json")) if p.name != "rubrics.json"
+    )
     data = json.loads(path.read_text())
     data.pop("team")
     path.write_text(json.dumps(data))

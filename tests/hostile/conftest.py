@@ -76,12 +76,18 @@ def sample(tmp_path: Path) -> Store:
     return copy_sample_store(tmp_path / "sample")
 
 
-def run(sandbox: Sandbox, *args: str | Path, store: Store | None = None, fault: str = "", **env: str) -> ChildRun:
+def run(
+    sandbox: Sandbox, *args: str | Path, store: Store | None = None, fault: str = "", **env: str
+) -> ChildRun:
     """`python -m curator ARGS` in the sandbox; its exit code, output and peak memory.
 
     `fault`: Python run in the child first, to inject a fault (the only mocking here).
     """
-    start = ["-c", f"import sys\n{fault}\nfrom curator.cli import main\nmain(sys.argv[1:])"] if fault else ["-m", "curator"]
+    start = (
+        ["-c", f"import sys\n{fault}\nfrom curator.cli import main\nmain(sys.argv[1:])"]
+        if fault
+        else ["-m", "curator"]
+    )
     argv = [sys.executable, *start] + (["--store", str(store.root)] if store else [])
     argv += [str(a) for a in args]
     return measured(argv, sandbox.cwd, sandbox.env(**env))
@@ -91,10 +97,19 @@ def measured(argv: list[str], cwd: Path, env: dict[str, str]) -> ChildRun:
     """Run `argv` through peak_rss.py (see there why) and return what it did."""
     with tempfile.TemporaryDirectory(prefix="curator-peak-") as folder:
         peak = Path(folder) / "peak"
-        done = subprocess.run([sys.executable, str(PEAK_RSS), str(peak), *argv], cwd=cwd, env=env,
-                              stdin=subprocess.DEVNULL, capture_output=True)
-        return ChildRun(done.returncode, done.stdout.decode("utf-8", "replace"),
-                        done.stderr.decode("utf-8", "replace"), int(peak.read_text()) / 1024)
+        done = subprocess.run(
+            [sys.executable, str(PEAK_RSS), str(peak), *argv],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+        )
+        return ChildRun(
+            done.returncode,
+            done.stdout.decode("utf-8", "replace"),
+            done.stderr.decode("utf-8", "replace"),
+            int(peak.read_text()) / 1024,
+        )
 
 
 def tree(root: Path) -> dict[str, tuple]:
@@ -111,7 +126,12 @@ def tree(root: Path) -> dict[str, tuple]:
             elif stat.S_ISDIR(info.st_mode):
                 found[key] = ("dir", stat.S_IMODE(info.st_mode))
             elif stat.S_ISREG(info.st_mode):
-                found[key] = ("file", stat.S_IMODE(info.st_mode), info.st_size, _head(path, info.st_size))
+                found[key] = (
+                    "file",
+                    stat.S_IMODE(info.st_mode),
+                    info.st_size,
+                    _head(path, info.st_size),
+                )
             else:
                 found[key] = ("other", info.st_mode)
     return found
@@ -127,9 +147,16 @@ def _head(path: Path, size: int) -> bytes:
         return first + handle.read()
 
 
-def assert_refused(result: ChildRun, *, says: str = "", store: Store | None = None,
-                   store_before: dict | None = None, sandbox: Sandbox | None = None,
-                   outside_before: dict | None = None, exit_code: int = 2) -> None:
+def assert_refused(
+    result: ChildRun,
+    *,
+    says: str = "",
+    store: Store | None = None,
+    store_before: dict | None = None,
+    sandbox: Sandbox | None = None,
+    outside_before: dict | None = None,
+    exit_code: int = 2,
+) -> None:
     """The promises of every refused case (see the module doc)."""
     assert result.exit_code == exit_code, result
     lines = result.stderr.splitlines()

@@ -40,7 +40,9 @@ def write_archive(path: Path, members: list[tuple[tarfile.TarInfo, bytes | None]
     return path
 
 
-def entry(name: str, kind: bytes = tarfile.REGTYPE, data: bytes | None = None, **fields: object) -> tuple:
+def entry(
+    name: str, kind: bytes = tarfile.REGTYPE, data: bytes | None = None, **fields: object
+) -> tuple:
     info = tarfile.TarInfo(name)
     info.type = kind
     if data is not None:
@@ -89,10 +91,13 @@ def _bomb(path: Path, declared: int, chunk_mb: int = 16) -> Path:
     return path
 
 
-@pytest.mark.parametrize("declared_mb, says", [
-    (2200, "over the limit of 2048 MB"),  # refused from its header, before one byte is inflated
-    (1500, "a gzip bomb"),  # within the size limit: refused by the compression ratio
-])
+@pytest.mark.parametrize(
+    "declared_mb, says",
+    [
+        (2200, "over the limit of 2048 MB"),  # refused from its header, before one byte is inflated
+        (1500, "a gzip bomb"),  # within the size limit: refused by the compression ratio
+    ],
+)
 def test_a_gzip_bomb_fails_fast_in_little_memory(sandbox, declared_mb, says):
     archive = _bomb(sandbox.inputs / "bomb.tar.gz", declared_mb * MB)
     assert archive.stat().st_size < 4 * MB
@@ -116,8 +121,11 @@ def test_a_huge_tar_header_is_refused(sandbox, real_archive):
 @pytest.mark.parametrize("damage", ["not-gzip", "truncated", "garbage-after-gzip-header"])
 def test_a_damaged_archive_is_one_line(sandbox, real_archive, damage):
     data = real_archive.read_bytes()
-    broken = {"not-gzip": b"not an archive at all\n" * 10, "truncated": data[: len(data) // 2],
-              "garbage-after-gzip-header": data[:10] + os.urandom(2000)}[damage]
+    broken = {
+        "not-gzip": b"not an archive at all\n" * 10,
+        "truncated": data[: len(data) // 2],
+        "garbage-after-gzip-header": data[:10] + os.urandom(2000),
+    }[damage]
     archive = sandbox.inputs / "1.0.0.tar.gz"
     archive.write_bytes(broken)
     assert_refused(run(sandbox, "bundle", "verify", archive), says="1.0.0.tar.gz")

@@ -51,7 +51,9 @@ def test_an_id_that_is_no_fixture_id_is_refused(sandbox, sample, case, command):
     before, around = tree(sample.root), sandbox.outside()
     args = [arg.replace("{id}", fixture_id) for arg in COMMANDS[command]]
     result = run(sandbox, *args, store=sample)
-    assert_refused(result, store=sample, store_before=before, sandbox=sandbox, outside_before=around)
+    assert_refused(
+        result, store=sample, store_before=before, sandbox=sandbox, outside_before=around
+    )
     assert tree(sample.root.parent) == outside  # the decoy next to the store is untouched
 
 
@@ -69,10 +71,19 @@ def test_a_symlinked_fixture_folder_is_never_followed(sandbox, sample, tmp_path)
     link = sample.root / "goldens" / fixture["id"]
     link.symlink_to(elsewhere)
     outside, before, around = tree(elsewhere), tree(sample.root), sandbox.outside()
-    for args in (["label", "set", fixture["id"], "--rubric", "x"], ["status", fixture["id"], "--to", "retired"],
-                 ["show", fixture["id"]]):
-        assert_refused(run(sandbox, *args, store=sample), says="symbolic link", store=sample,
-                       store_before=before, sandbox=sandbox, outside_before=around)
+    for args in (
+        ["label", "set", fixture["id"], "--rubric", "x"],
+        ["status", fixture["id"], "--to", "retired"],
+        ["show", fixture["id"]],
+    ):
+        assert_refused(
+            run(sandbox, *args, store=sample),
+            says="symbolic link",
+            store=sample,
+            store_before=before,
+            sandbox=sandbox,
+            outside_before=around,
+        )
     assert tree(elsewhere) == outside
     # Not a fixture of the store: validate names it as a stray, list and bundles leave it out.
     found = run(sandbox, "validate", store=sample)
@@ -88,17 +99,31 @@ def test_a_symlinked_fixture_file_is_never_read_or_written(sandbox, sample, tmp_
     labels.symlink_to(outside_labels)
     before, around, kept = tree(sample.root), sandbox.outside(), outside_labels.read_bytes()
     result = run(sandbox, "label", "set", LEASE, "--rubric", "planted", store=sample)
-    assert_refused(result, says="symbolic link", store=sample, store_before=before, sandbox=sandbox,
-                   outside_before=around)
+    assert_refused(
+        result,
+        says="symbolic link",
+        store=sample,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
     assert outside_labels.read_bytes() == kept
 
 
-@pytest.mark.parametrize("version", ["../1.0.0", "1.0.0/../../x", "1.0.0\n", "/tmp/1.0.0", "v1.0.0", "1.0"])
+@pytest.mark.parametrize(
+    "version", ["../1.0.0", "1.0.0/../../x", "1.0.0\n", "/tmp/1.0.0", "v1.0.0", "1.0"]
+)
 def test_a_bundle_version_that_is_no_version_is_refused(sandbox, sample, version):
     before, around = tree(sample.root), sandbox.outside()
     result = run(sandbox, "bundle", "build", version, "--format", "jsonl", store=sample)
-    assert_refused(result, says="is not a semantic version", store=sample, store_before=before,
-                   sandbox=sandbox, outside_before=around)
+    assert_refused(
+        result,
+        says="is not a semantic version",
+        store=sample,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
 
 
 def test_a_symlinked_bundle_folder_is_refused(sandbox, sample, tmp_path):
@@ -108,21 +133,46 @@ def test_a_symlinked_bundle_folder_is_refused(sandbox, sample, tmp_path):
     (sample.root / "bundles" / "1.0.0").symlink_to(elsewhere)
     before, around = tree(sample.root), sandbox.outside()
     result = run(sandbox, "bundle", "build", "1.0.0", "--format", "jsonl", store=sample)
-    assert_refused(result, says="symbolic link", store=sample, store_before=before, sandbox=sandbox,
-                   outside_before=around)
+    assert_refused(
+        result,
+        says="symbolic link",
+        store=sample,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
     assert list(elsewhere.iterdir()) == []
 
 
 def test_a_mutation_name_from_a_hand_edited_fixture_never_becomes_a_path(sandbox, sample, tmp_path):
-    variant = next(p for p in sorted((sample.root / "adversarial").iterdir())
-                   if p.is_dir() and json.loads((p / "fixture.json").read_text())["kind"] == "thread"
-                   and json.loads((p / "fixture.json").read_text())["lineage"])
+    variant = next(
+        p
+        for p in sorted((sample.root / "adversarial").iterdir())
+        if p.is_dir()
+        and json.loads((p / "fixture.json").read_text())["kind"] == "thread"
+        and json.loads((p / "fixture.json").read_text())["lineage"]
+    )
     data = json.loads((variant / "fixture.json").read_text())
     data["lineage"]["mutations"][0]["name"] = "../../../../../escaped"
     (variant / "fixture.json").write_text(json.dumps(data))
     around = sandbox.outside()
-    result = run(sandbox, "bundle", "build", "1.0.0", "--format", "jsonl,mattermost", "--status", "active",
-                 "--status", "draft", "--status", "needs-review", "--status", "reviewed", store=sample)
+    result = run(
+        sandbox,
+        "bundle",
+        "build",
+        "1.0.0",
+        "--format",
+        "jsonl,mattermost",
+        "--status",
+        "active",
+        "--status",
+        "draft",
+        "--status",
+        "needs-review",
+        "--status",
+        "reviewed",
+        store=sample,
+    )
     assert result.exit_code == 0, result
     names = sorted(p.name for p in (sample.root / "bundles" / "1.0.0" / "mattermost").iterdir())
     assert any(name.endswith(".escaped.json") for name in names), names

@@ -23,8 +23,10 @@ def _nested(depth: int) -> str:
 
 
 def _thread(props: str = "{}", message: str = '"hello"') -> str:
-    return ('{"posts": {"p1": {"id": "p1", "user_id": "u1", "channel_id": "c1", "create_at": 1, '
-            f'"message": {message}, "props": {props}}}}}, "users": {{"u1": {{"id": "u1", "username": "sam"}}}}}}')
+    return (
+        '{"posts": {"p1": {"id": "p1", "user_id": "u1", "channel_id": "c1", "create_at": 1, '
+        f'"message": {message}, "props": {props}}}}}, "users": {{"u1": {{"id": "u1", "username": "sam"}}}}}}'
+    )
 
 
 def _chat(time: str = '"2024-01-01T00:00:00Z"', text: str = '"hi"', extra: str = "") -> str:
@@ -33,20 +35,38 @@ def _chat(time: str = '"2024-01-01T00:00:00Z"', text: str = '"hi"', extra: str =
 
 JSON_INPUTS = {
     "thread-nested-300": ("deep.json", _thread(props=_nested(300)), "nested deeper than 64 levels"),
-    "chat-nested-5000": ("deep.jsonl", _chat(extra=', "x": ' + _nested(5000)), "nested deeper than 64 levels"),
-    "chat-nested-200000": ("deeper.jsonl", _chat(extra=', "x": ' + _nested(200_000)), "nested deeper"),
+    "chat-nested-5000": (
+        "deep.jsonl",
+        _chat(extra=', "x": ' + _nested(5000)),
+        "nested deeper than 64 levels",
+    ),
+    "chat-nested-200000": (
+        "deeper.jsonl",
+        _chat(extra=', "x": ' + _nested(200_000)),
+        "nested deeper",
+    ),
     "lone-surrogate": ("surrogate.jsonl", _chat(text='"x\\ud800y"'), "lone surrogate"),
     "lone-surrogate-key": ("surrogate.json", _thread(props='{"\\udc00": 1}'), "lone surrogate"),
     "5001-digit-integer": ("digits.jsonl", _chat(time="9" * 5001), "more than 100 digits"),
-    "5001-digit-float": ("float.json", _thread(props='{"x": 1.' + "5" * 5000 + "}"), "more than 100 digits"),
+    "5001-digit-float": (
+        "float.json",
+        _thread(props='{"x": 1.' + "5" * 5000 + "}"),
+        "more than 100 digits",
+    ),
     "nan": ("nan.json", _thread(props='{"x": NaN}'), "NaN is not JSON"),
     "huge-time": ("time.jsonl", _chat(time="99999999999999999999"), "its time is out of range"),
     "not-utf8": ("latin1.jsonl", _chat(text='"caf\xe9"'), "not UTF-8 text"),
     # 3 MB that json.loads would turn into 70 MB of empty objects: counted before parsing.
-    "million-empty-objects": ("many.json", _thread(props="[" + "{}," * 1_100_000 + "{}]"),
-                              "more than 1,000,000 values"),
-    "values-over-many-lines": ("many.jsonl", _chat(extra=', "x": [' + "0," * 99_999 + "0]") * 11,
-                               "many.jsonl:10: more than 1,000,000 values"),  # 100,004 values a line
+    "million-empty-objects": (
+        "many.json",
+        _thread(props="[" + "{}," * 1_100_000 + "{}]"),
+        "more than 1,000,000 values",
+    ),
+    "values-over-many-lines": (
+        "many.jsonl",
+        _chat(extra=', "x": [' + "0," * 99_999 + "0]") * 11,
+        "many.jsonl:10: more than 1,000,000 values",
+    ),  # 100,004 values a line
 }
 
 
@@ -54,11 +74,19 @@ JSON_INPUTS = {
 def test_hostile_json_is_one_line_and_changes_nothing(sandbox, fresh_store, case):
     name, text, says = JSON_INPUTS[case]
     source = sandbox.inputs / name
-    source.write_bytes(text.encode("latin-1") if case == "not-utf8" else text.encode("utf-8", "surrogatepass"))
+    source.write_bytes(
+        text.encode("latin-1") if case == "not-utf8" else text.encode("utf-8", "surrogatepass")
+    )
     before, around = tree(fresh_store.root), sandbox.outside()
     result = run(sandbox, "import", source, store=fresh_store)
-    assert_refused(result, says=says, store=fresh_store, store_before=before, sandbox=sandbox,
-                   outside_before=around)
+    assert_refused(
+        result,
+        says=says,
+        store=fresh_store,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
     assert f"{name}" in result.stderr  # it names the file (and line, for JSONL)
 
 
@@ -70,7 +98,15 @@ def test_every_reader_of_input_json_refuses_the_same_way(sandbox, sample, reader
     bad.write_text('{"x": ' + _nested(300) + "}\n")
     if reader == "gate":
         bundle = build_bundle(sample, "1.0.0", formats="jsonl").path
-        args = ["gate", "--bundle", bundle, "--predictions", bad, "--out", sandbox.tmp / "gate-report"]
+        args = [
+            "gate",
+            "--bundle",
+            bundle,
+            "--predictions",
+            bad,
+            "--out",
+            sandbox.tmp / "gate-report",
+        ]
     else:
         args = ["view", bad, "--check"] if reader == "view" else ["promote", bad]
     before, around = tree(sample.root), sandbox.outside()
@@ -80,8 +116,14 @@ def test_every_reader_of_input_json_refuses_the_same_way(sandbox, sample, reader
         assert "line 1: nested deeper than 64 levels" in result.stdout
         assert tree(sample.root) == before and sandbox.outside() == around
     else:
-        assert_refused(result, says="nested deeper than 64 levels", store=sample, store_before=before,
-                       sandbox=sandbox, outside_before=around)
+        assert_refused(
+            result,
+            says="nested deeper than 64 levels",
+            store=sample,
+            store_before=before,
+            sandbox=sandbox,
+            outside_before=around,
+        )
 
 
 def test_json_over_the_size_limit_is_refused_before_it_is_read(sandbox, fresh_store):
@@ -90,8 +132,14 @@ def test_json_over_the_size_limit_is_refused_before_it_is_read(sandbox, fresh_st
     big.write_text(_thread(message='"' + "word " * 400_000 + '"'))
     before, around = tree(fresh_store.root), sandbox.outside()
     result = run(sandbox, "import", big, store=fresh_store)
-    assert_refused(result, says="over the limit of 1 MB (raise [limits] max_json_mb", store=fresh_store,
-                   store_before=before, sandbox=sandbox, outside_before=around)
+    assert_refused(
+        result,
+        says="over the limit of 1 MB (raise [limits] max_json_mb",
+        store=fresh_store,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
 
 
 def _set_limits(store: Store, *lines: str) -> None:
@@ -116,13 +164,24 @@ def _special_files(inputs: Path) -> dict[str, tuple[Path, str]]:
         "sparse-1gb-jsonl": (_sparse(inputs / "sparse.jsonl", GB), "over the limit of 32 MB"),
         "fifo": (inputs / "pipe.json", "not a regular file"),
         "char-device": (inputs / "zero.pdf", "not a regular file"),
-        "folder-named-pdf": (inputs / "folder.pdf", "no .json, .jsonl, .pdf, .png, .jpg or .tif files"),
+        "folder-named-pdf": (
+            inputs / "folder.pdf",
+            "no .json, .jsonl, .pdf, .png, .jpg or .tif files",
+        ),
         "empty": (inputs / "empty.pdf", "empty file"),
         "blank-lines": (inputs / "blank.jsonl", "empty file"),
     }
 
 
-SPECIAL = ["sparse-1gb-pdf", "sparse-1gb-jsonl", "fifo", "char-device", "folder-named-pdf", "empty", "blank-lines"]
+SPECIAL = [
+    "sparse-1gb-pdf",
+    "sparse-1gb-jsonl",
+    "fifo",
+    "char-device",
+    "folder-named-pdf",
+    "empty",
+    "blank-lines",
+]
 
 
 @pytest.mark.parametrize("case", SPECIAL)
@@ -130,8 +189,14 @@ def test_files_that_are_huge_endless_or_no_files(sandbox, fresh_store, case):
     path, says = _special_files(sandbox.inputs)[case]
     before, around = tree(fresh_store.root), sandbox.outside()
     result = run(sandbox, "import", path, store=fresh_store)
-    assert_refused(result, says=says, store=fresh_store, store_before=before, sandbox=sandbox,
-                   outside_before=around)
+    assert_refused(
+        result,
+        says=says,
+        store=fresh_store,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
 
 
 # ---------------------------------------------------------------- PDFs and images
@@ -149,7 +214,9 @@ def _pdf(objects: list[bytes]) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
     for offset in offsets:
         out.write(b"%010d 00000 n \n" % offset)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    )
     return out.getvalue()
 
 
@@ -157,32 +224,46 @@ def _image_pdf(width: int, height: int) -> bytes:
     """One page showing an image whose dictionary says width x height RGB: a few hundred
     bytes that would take width x height x 4 bytes to render."""
     data = zlib.compress(bytes(1024))
-    return _pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im 5 0 R >> >> "
-        b"/Contents 4 0 R >>",
-        b"<< /Length 32 >>\nstream\nq 612 0 0 792 0 0 cm /Im Do Q   \nendstream",
-        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 "
-        b"/Filter /FlateDecode /Length %d >>\nstream\n" % (width, height, len(data)) + data + b"\nendstream",
-    ])
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im 5 0 R >> >> "
+            b"/Contents 4 0 R >>",
+            b"<< /Length 32 >>\nstream\nq 612 0 0 792 0 0 cm /Im Do Q   \nendstream",
+            b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 "
+            b"/Filter /FlateDecode /Length %d >>\nstream\n"
+            % (width, height, len(data))
+            + data
+            + b"\nendstream",
+        ]
+    )
 
 
 def _many_pages(count: int) -> bytes:
     kids = b" ".join(b"3 0 R" for _ in range(count))  # one page object, listed `count` times
-    return _pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % count,
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
-    ])
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % count,
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+        ]
+    )
 
 
 def _png_header_only(width: int, height: int) -> bytes:
     def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(64))) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(64)))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _locked_pdf() -> bytes:
@@ -206,7 +287,11 @@ def _gif() -> bytes:
 
 DOCUMENTS = {
     "pdf-image-50000x50000": ("bomb.pdf", lambda: _image_pdf(50_000, 50_000), "decodes to 9537 MB"),
-    "pdf-6000-pages": ("pages.pdf", lambda: _many_pages(6000), "6000 pages is over the limit of 5000"),
+    "pdf-6000-pages": (
+        "pages.pdf",
+        lambda: _many_pages(6000),
+        "6000 pages is over the limit of 5000",
+    ),
     "pdf-password": ("locked.pdf", _locked_pdf, "password-protected"),
     "png-100000x100000": ("bomb.png", lambda: _png_header_only(100_000, 100_000), "decodes to"),
     "gif-named-png": ("picture.png", _gif, "a GIF image"),
@@ -222,8 +307,14 @@ def test_documents_that_would_take_all_the_memory_are_refused_first(sandbox, fre
     source.write_bytes(make())
     before, around = tree(fresh_store.root), sandbox.outside()
     result = run(sandbox, "import", source, store=fresh_store)
-    assert_refused(result, says=says, store=fresh_store, store_before=before, sandbox=sandbox,
-                   outside_before=around)
+    assert_refused(
+        result,
+        says=says,
+        store=fresh_store,
+        store_before=before,
+        sandbox=sandbox,
+        outside_before=around,
+    )
 
 
 def test_a_tiff_with_more_frames_than_the_limit_is_refused(sandbox, fresh_store):
@@ -235,8 +326,12 @@ def test_a_tiff_with_more_frames_than_the_limit_is_refused(sandbox, fresh_store)
     frames[0].save(source, save_all=True, append_images=frames[1:])
     before = tree(fresh_store.root)
     result = run(sandbox, "import", source, store=fresh_store)
-    assert_refused(result, says="4 pages is over the limit of 3 (raise [limits] max_pages",
-                   store=fresh_store, store_before=before)
+    assert_refused(
+        result,
+        says="4 pages is over the limit of 3 (raise [limits] max_pages",
+        store=fresh_store,
+        store_before=before,
+    )
 
 
 def test_a_page_of_14400_points_is_read_within_the_memory_bound(sandbox, fresh_store):
@@ -246,11 +341,15 @@ def test_a_page_of_14400_points_is_read_within_the_memory_bound(sandbox, fresh_s
     from curator.limits import DOCUMENT_MEMORY_MB
 
     source = sandbox.inputs / "poster.pdf"
-    source.write_bytes(_pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] >>",
-    ]))
+    source.write_bytes(
+        _pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] >>",
+            ]
+        )
+    )
     assert len(source.read_bytes()) < 2000
     result = run(sandbox, "import", source, "--json", store=fresh_store)
     assert result.exit_code in (0, 2) and "Traceback" not in result.stderr, result
@@ -261,8 +360,10 @@ def test_a_page_of_14400_points_is_read_within_the_memory_bound(sandbox, fresh_s
 
 def test_a_corrupt_pdf_error_quotes_nothing_from_the_file(sandbox, fresh_store):
     source = sandbox.inputs / "broken.pdf"
-    source.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages Jane_Planted_Doe >> endobj\ntrailer\n"
-                       b"<< /Root 1 0 R >>\n%%EOF\n")
+    source.write_bytes(
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages Jane_Planted_Doe >> endobj\ntrailer\n"
+        b"<< /Root 1 0 R >>\n%%EOF\n"
+    )
     result = run(sandbox, "import", source, store=fresh_store)
     assert_refused(result, says="broken.pdf")
     assert "Planted" not in result.stderr

@@ -15,9 +15,14 @@ from curator.model import LimitSettings
 from tests.conftest import REPO
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=40,
 )
 
@@ -34,13 +39,20 @@ def test_every_committed_input_reads_as_json_loads_reads_it():
     assert len(files) > 10
     for path in files:
         assert parse(path.read_bytes(), path.name) == json.loads(path.read_bytes()), path
-    for path in [*(REPO / "examples").rglob("*.jsonl"), *(REPO / "tests" / "data").rglob("*.jsonl")]:
+    for path in [
+        *(REPO / "examples").rglob("*.jsonl"),
+        *(REPO / "tests" / "data").rglob("*.jsonl"),
+    ]:
         lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         assert [value for _, value in parse_lines(path.read_bytes(), path.name)] == lines, path
 
 
 def test_the_new_store_template_shows_the_defaults_in_force():
     block = default_config_text().split("# [limits]\n", 1)[1]
-    shown = tomllib.loads("\n".join(line.removeprefix("# ") for line in block.splitlines() if line.startswith("# max")))
+    shown = tomllib.loads(
+        "\n".join(
+            line.removeprefix("# ") for line in block.splitlines() if line.startswith("# max")
+        )
+    )
     assert LimitSettings(**shown) == LimitSettings()
     assert set(shown) == set(LimitSettings.model_fields)

@@ -40,8 +40,8 @@ def group_members(group: int) -> dict[int, str]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue  # gone meanwhile
-        name = stat[stat.index("(") + 1: stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
         state, pgrp = fields[0], int(fields[2])
         if pgrp == group and state != "Z":
             found[int(entry)] = name
@@ -55,24 +55,46 @@ def wait_for(condition, timeout: float, what: str) -> None:
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("signum, code, says", [
-    (signal.SIGKILL, -signal.SIGKILL, None),
-    (signal.SIGTERM, 143, "curator: error: terminated"),
-    (signal.SIGINT, 130, "curator: error: interrupted"),
-], ids=["SIGKILL", "SIGTERM", "SIGINT"])
-def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(sandbox, fresh_store, signum, code, says):
+@pytest.mark.parametrize(
+    "signum, code, says",
+    [
+        (signal.SIGKILL, -signal.SIGKILL, None),
+        (signal.SIGTERM, 143, "curator: error: terminated"),
+        (signal.SIGINT, 130, "curator: error: interrupted"),
+    ],
+    ids=["SIGKILL", "SIGTERM", "SIGINT"],
+)
+def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(
+    sandbox, fresh_store, signum, code, says
+):
     before = tree(fresh_store.root)
     child = subprocess.Popen(
-        [sys.executable, "-m", "curator", "--store", str(fresh_store.root), "import", str(LONG_SCAN),
-         "--ocr", "always", "--workers", "2"],
-        cwd=sandbox.cwd, env=sandbox.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "curator",
+            "--store",
+            str(fresh_store.root),
+            "import",
+            str(LONG_SCAN),
+            "--ocr",
+            "always",
+            "--workers",
+            "2",
+        ],
+        cwd=sandbox.cwd,
+        env=sandbox.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: what the scan looks in
         # Ctrl-C as a terminal delivers it: a suite started in the background (`make test &`,
         # nohup) hands its children SIGINT ignored, and Python keeps an inherited SIG_IGN
         preexec_fn=interruptible,
     )
     try:
-        wait_for(lambda: "tesseract" in group_members(child.pid).values(), 180, "a running Tesseract")
+        wait_for(
+            lambda: "tesseract" in group_members(child.pid).values(), 180, "a running Tesseract"
+        )
         workers = group_members(child.pid)
         assert len(workers) >= 4, workers  # the import, two workers, at least one Tesseract
         os.kill(child.pid, signum)

@@ -29,7 +29,10 @@ REFUSED = {
     "mutate-unknown-fixture": (["mutate", "unknown-fixture-0000aaaa", "--truncate"], ""),
     "bundle-nothing-to-bundle": (["bundle", "build", "1.0.0", "--status", "retired"], ""),
     "bundle-unknown-format": (["bundle", "build", "1.0.0", "--format", "xml"], ""),
-    "review-no-server": (["review", "push", "--url", "http://127.0.0.1:9", "--api-key", "k" * 12], ""),
+    "review-no-server": (
+        ["review", "push", "--url", "http://127.0.0.1:9", "--api-key", "k" * 12],
+        "",
+    ),
 }
 
 
@@ -39,8 +42,9 @@ def test_a_refused_command_changes_no_byte_of_the_store(sandbox, sample, case, s
     from tests.conftest import REPO
 
     if state == "in-use":  # vault, source index, caches: a store that has imported before
-        assert run(sandbox, "import", CORPUS / "pdfs" / "pdfplumber-issue-140-example.pdf",
-                   store=sample).exit_code in (0, 2)
+        assert run(
+            sandbox, "import", CORPUS / "pdfs" / "pdfplumber-issue-140-example.pdf", store=sample
+        ).exit_code in (0, 2)
         assert (sample.root / ".curator").is_dir()
     # A thread the sample store has not imported (its bytes differ from the example's).
     thread = sandbox.inputs / "thread.json"
@@ -49,6 +53,8 @@ def test_a_refused_command_changes_no_byte_of_the_store(sandbox, sample, case, s
     args = [arg.replace("{thread}", str(thread)) for arg in args]
     before, around = tree(sample.root), sandbox.outside()
     result = run(sandbox, *args, store=sample, fault=fault)
-    assert_refused(result, store=sample, store_before=before, sandbox=sandbox, outside_before=around)
+    assert_refused(
+        result, store=sample, store_before=before, sandbox=sandbox, outside_before=around
+    )
     if state == "fresh-clone":
         assert not (sample.root / ".curator").exists()

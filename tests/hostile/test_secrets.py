@@ -31,8 +31,12 @@ def found(result: ChildRun, *roots: Path) -> list[str]:
         for path in root.rglob("*"):
             if path.is_file() and not path.is_symlink():
                 places[str(path)] = path.read_bytes()
-    return [f"{needle!r} in {where}" for where, data in places.items() for needle in NEEDLES
-            if needle.encode() in data]
+    return [
+        f"{needle!r} in {where}"
+        for where, data in places.items()
+        for needle in NEEDLES
+        if needle.encode() in data
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -63,19 +67,55 @@ def review_cases(url: str) -> dict[str, tuple[list[str], dict[str, str], str]]:
     """case -> (arguments, environment, fault to inject)."""
     return {
         "key-with-newline": (["review", "pull", "--url", url, "--api-key", SPLIT_KEY], {}, ""),
-        "key-with-newline-from-env": (["review", "pull", "--url", url], {"LABEL_STUDIO_API_KEY": SPLIT_KEY}, ""),
-        "key-with-newline-debug": (["--debug", "review", "pull", "--url", url, "--api-key", SPLIT_KEY], {}, ""),
-        "http-library-quotes-key": (["review", "pull", "--url", url, "--api-key", SPLIT_KEY], {}, NO_HEADER_CHECK),
-        "http-library-quotes-key-debug": (["--debug", "review", "pull", "--url", url],
-                                          {"LABEL_STUDIO_API_KEY": SPLIT_KEY}, NO_HEADER_CHECK),
-        "key-in-url": (["review", "push", "--url", url.replace("://", f"://admin:{KEY}@"), "--api-key", "x" * 8],
-                       {}, ""),
-        "server-gone": (["--debug", "review", "pull", "--url", "http://127.0.0.1:9", "--api-key", KEY], {}, ""),
+        "key-with-newline-from-env": (
+            ["review", "pull", "--url", url],
+            {"LABEL_STUDIO_API_KEY": SPLIT_KEY},
+            "",
+        ),
+        "key-with-newline-debug": (
+            ["--debug", "review", "pull", "--url", url, "--api-key", SPLIT_KEY],
+            {},
+            "",
+        ),
+        "http-library-quotes-key": (
+            ["review", "pull", "--url", url, "--api-key", SPLIT_KEY],
+            {},
+            NO_HEADER_CHECK,
+        ),
+        "http-library-quotes-key-debug": (
+            ["--debug", "review", "pull", "--url", url],
+            {"LABEL_STUDIO_API_KEY": SPLIT_KEY},
+            NO_HEADER_CHECK,
+        ),
+        "key-in-url": (
+            [
+                "review",
+                "push",
+                "--url",
+                url.replace("://", f"://admin:{KEY}@"),
+                "--api-key",
+                "x" * 8,
+            ],
+            {},
+            "",
+        ),
+        "server-gone": (
+            ["--debug", "review", "pull", "--url", "http://127.0.0.1:9", "--api-key", KEY],
+            {},
+            "",
+        ),
     }
 
 
-CASES = ["key-with-newline", "key-with-newline-from-env", "key-with-newline-debug", "http-library-quotes-key",
-         "http-library-quotes-key-debug", "key-in-url", "server-gone"]
+CASES = [
+    "key-with-newline",
+    "key-with-newline-from-env",
+    "key-with-newline-debug",
+    "http-library-quotes-key",
+    "http-library-quotes-key-debug",
+    "key-in-url",
+    "server-gone",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -90,15 +130,32 @@ def test_no_key_in_any_output_or_file(sandbox, sample, listener, case):
 
 
 def test_a_debug_traceback_is_shown_redacted(sandbox, sample, listener):
-    result = run(sandbox, "--debug", "review", "pull", "--url", listener, "--api-key", SPLIT_KEY,
-                 store=sample, fault=NO_HEADER_CHECK)
+    result = run(
+        sandbox,
+        "--debug",
+        "review",
+        "pull",
+        "--url",
+        listener,
+        "--api-key",
+        SPLIT_KEY,
+        store=sample,
+        fault=NO_HEADER_CHECK,
+    )
     assert "Traceback" in result.stderr and "LocalProtocolError" in result.stderr
     assert "[redacted]" in result.stderr  # the library's message was there, the key was not
 
 
 def _chat(inputs: Path, both: dict[str, object] | None = None, **overrides: object) -> Path:
-    lines = [{"author": "sam", "text": "Is the invoice paid?", "time": "2024-02-01T10:00:00Z", "id": "m1"},
-             {"author": "kim", "text": "Yes.", "time": "2024-02-01T10:05:00Z", "id": "m2"}]
+    lines = [
+        {
+            "author": "sam",
+            "text": "Is the invoice paid?",
+            "time": "2024-02-01T10:00:00Z",
+            "id": "m1",
+        },
+        {"author": "kim", "text": "Yes.", "time": "2024-02-01T10:05:00Z", "id": "m2"},
+    ]
     for line in lines:
         line.update(both or {})
     lines[1].update(overrides)
@@ -109,15 +166,30 @@ def _chat(inputs: Path, both: dict[str, object] | None = None, **overrides: obje
 
 def _thread(inputs: Path) -> Path:
     path = inputs / "thread.json"
-    path.write_text(json.dumps({"posts": {"p1": {"id": "p1", "user_id": "u1", "message": "hi", "create_at": NAME}},
-                                "users": {"u1": {"id": "u1", "username": "sam"}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "posts": {"p1": {"id": "p1", "user_id": "u1", "message": "hi", "create_at": NAME}},
+                "users": {"u1": {"id": "u1", "username": "sam"}},
+            }
+        )
+    )
     return path
 
 
 def _record(inputs: Path) -> Path:
     path = inputs / "failure.json"
-    path.write_text(json.dumps({"trace_id": "t-1", "observed_at": NAME, "failure_mode": "hallucination",
-                                "input": {"text": f"Tenant: {NAME}"}, "output": {"text": "wrong"}}))
+    path.write_text(
+        json.dumps(
+            {
+                "trace_id": "t-1",
+                "observed_at": NAME,
+                "failure_mode": "hallucination",
+                "input": {"text": f"Tenant: {NAME}"},
+                "output": {"text": "wrong"},
+            }
+        )
+    )
     return path
 
 
@@ -129,8 +201,10 @@ def _evals(inputs: Path) -> Path:
 
 def _pdf(inputs: Path) -> Path:
     path = inputs / "broken.pdf"
-    path.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages (" + NAME.encode() + b") >> endobj\n"
-                     b"trailer << /Root 1 0 R >>\n%%EOF\n")
+    path.write_bytes(
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages (" + NAME.encode() + b") >> endobj\n"
+        b"trailer << /Root 1 0 R >>\n%%EOF\n"
+    )
     return path
 
 
@@ -156,10 +230,20 @@ def test_no_personal_value_of_a_refused_input_is_quoted(sandbox: Sandbox, sample
 def test_redact_finds_a_secret_in_every_shape_it_is_quoted_in():
     from curator.cli.redact import redact, secrets_in
 
-    secrets = secrets_in(["review", "pull", "--api-key", SPLIT_KEY], {"OPENAI_API_KEY": KEY, "HOME": "/root"})
+    secrets = secrets_in(
+        ["review", "pull", "--api-key", SPLIT_KEY], {"OPENAI_API_KEY": KEY, "HOME": "/root"}
+    )
     assert set(secrets) == {SPLIT_KEY, KEY}
-    quoted = [SPLIT_KEY, repr(SPLIT_KEY), json.dumps(SPLIT_KEY), repr(SPLIT_KEY.encode()), f"Bearer {KEY}"]
+    quoted = [
+        SPLIT_KEY,
+        repr(SPLIT_KEY),
+        json.dumps(SPLIT_KEY),
+        repr(SPLIT_KEY.encode()),
+        f"Bearer {KEY}",
+    ]
     for text in quoted:
         shown = redact(f"refused: {text}!", secrets)
         assert all(piece not in shown for piece in [KEY, *SPLIT_KEY.split()]), shown
-    assert redact("the word home stays", secrets_in([], {"HOME_KEY": "home"})) == "the word home stays"
+    assert (
+        redact("the word home stays", secrets_in([], {"HOME_KEY": "home"})) == "the word home stays"
+    )

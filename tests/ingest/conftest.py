@@ -69,12 +69,23 @@ def make_bad_inputs(folder: Path) -> dict[str, tuple[Path, str]]:
     files = {
         "malformed-json": ("malformed.json", b'{"posts": {"a": {"id": "a",}}}', "not valid JSON"),
         "truncated-json": ("truncated.json", thread[: len(thread) // 2], "not valid JSON"),
-        "not-an-export": ("config.json", b'{"name": "settings", "items": [1, 2]}', "not a Mattermost thread export"),
+        "not-an-export": (
+            "config.json",
+            b'{"name": "settings", "items": [1, 2]}',
+            "not a Mattermost thread export",
+        ),
         "json-array": ("list.json", b"[1, 2, 3]", "not a Mattermost thread export"),
         "no-posts": ("no-posts.json", b'{"posts": {}, "users": {}}', "no posts"),
-        "posts-not-a-map": ("posts-list.json", b'{"posts": [{"id": "a", "message": "hi"}]}',
-                            "'posts' must be a map"),
-        "post-not-an-object": ("post-string.json", b'{"posts": {"a": "hello"}}', "not a post object"),
+        "posts-not-a-map": (
+            "posts-list.json",
+            b'{"posts": [{"id": "a", "message": "hi"}]}',
+            "'posts' must be a map",
+        ),
+        "post-not-an-object": (
+            "post-string.json",
+            b'{"posts": {"a": "hello"}}',
+            "not a post object",
+        ),
         "empty-json": ("empty.json", b"", "empty file"),
         "empty-pdf": ("empty.pdf", b"", "empty file"),
         "not-a-pdf": ("notes.pdf", b"Meeting notes\nnothing to see here\n", "not a PDF"),
@@ -82,8 +93,11 @@ def make_bad_inputs(folder: Path) -> dict[str, tuple[Path, str]]:
         "truncated-pdf": ("truncated.pdf", lease[: len(lease) // 2], "corrupt PDF"),
         "password-pdf": ("locked.pdf", _pdf_bytes(locked), "password-protected"),
         "zero-page-pdf": ("zero-pages.pdf", _pdf_bytes(PdfWriter()), "no pages"),
-        "bad-chat-line": ("chat.jsonl", b'{"author": "a", "text": "hi", "time": 1}\n{"author": \n',
-                          "chat.jsonl:2"),
+        "bad-chat-line": (
+            "chat.jsonl",
+            b'{"author": "a", "text": "hi", "time": 1}\n{"author": \n',
+            "chat.jsonl:2",
+        ),
     }
     made = {}
     for case, (name, data, phrase) in files.items():

@@ -7,9 +7,24 @@ import pytest
 from tests.conftest import run_cli, snapshot
 from tests.ingest.conftest import EXAMPLES, make_bad_inputs
 
-CASES = ["malformed-json", "truncated-json", "not-an-export", "json-array", "no-posts", "posts-not-a-map",
-         "post-not-an-object", "empty-json", "empty-pdf", "not-a-pdf", "corrupt-pdf", "truncated-pdf",
-         "password-pdf", "zero-page-pdf", "bad-chat-line", "missing-path"]
+CASES = [
+    "malformed-json",
+    "truncated-json",
+    "not-an-export",
+    "json-array",
+    "no-posts",
+    "posts-not-a-map",
+    "post-not-an-object",
+    "empty-json",
+    "empty-pdf",
+    "not-a-pdf",
+    "corrupt-pdf",
+    "truncated-pdf",
+    "password-pdf",
+    "zero-page-pdf",
+    "bad-chat-line",
+    "missing-path",
+]
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +65,13 @@ def test_unknown_doc_type_category_and_extension_are_bad_usage(store, tmp_path):
     other = tmp_path / "notes.txt"
     other.write_text("hello")
     before = snapshot(store.root)
-    for args, phrase in [(["--doc-type", "contract", lease], "unknown doc type"),
-                         (["--category", "spicy", lease], "unknown category"),
-                         ([other], "unknown source type"),
-                         (["--rubric", " ", lease], "rubric cannot be empty"),
-                         ([tmp_path / "nothing-here"], "no such file")]:
+    for args, phrase in [
+        (["--doc-type", "contract", lease], "unknown doc type"),
+        (["--category", "spicy", lease], "unknown category"),
+        ([other], "unknown source type"),
+        (["--rubric", " ", lease], "rubric cannot be empty"),
+        ([tmp_path / "nothing-here"], "no such file"),
+    ]:
         result = run_cli("import", *args, store=store.root)
         assert result.exit_code == 2 and phrase in result.stderr, (args, result.stderr)
         assert len(result.stderr.splitlines()) == 1

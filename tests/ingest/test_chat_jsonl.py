@@ -38,17 +38,26 @@ def test_chat_log_becomes_one_thread_export_with_replies_under_their_roots():
 
 def test_split_threads_on_a_chat_log():
     parts = parse_chat_jsonl(read_source(LOG), split_threads=True)
-    assert sorted(sorted(p.content.export.posts) for p in parts) == [["m1", "m2", "m3"], ["m4"], ["m5", "m6"]]
+    assert sorted(sorted(p.content.export.posts) for p in parts) == [
+        ["m1", "m2", "m3"],
+        ["m4"],
+        ["m5", "m6"],
+    ]
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b'{"author": "a", "text": "hi"}\n', "log.jsonl:1: not a chat message: time"),
-    (b'{"author": "a", "text": "hi", "time": "yesterday"}\n', "not ISO 8601"),
-    (b'\n\n', "no messages"),
-    (b'{"author": "a", "text": "x", "time": 1, "id": "d"}\n{"author": "b", "text": "y", "time": 2, "id": "d"}\n',
-     "two messages have the same id"),
-    (b'\xff\xfe', "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"author": "a", "text": "hi"}\n', "log.jsonl:1: not a chat message: time"),
+        (b'{"author": "a", "text": "hi", "time": "yesterday"}\n', "not ISO 8601"),
+        (b"\n\n", "no messages"),
+        (
+            b'{"author": "a", "text": "x", "time": 1, "id": "d"}\n{"author": "b", "text": "y", "time": 2, "id": "d"}\n',
+            "two messages have the same id",
+        ),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
 def test_bad_chat_logs_say_what_is_wrong(tmp_path, data, message):
     with pytest.raises(CuratorError, match=message):
         parse_chat_jsonl(RawSource(tmp_path / "log.jsonl", data))

@@ -29,10 +29,13 @@ def words(text: str) -> set[str]:
     return {w.strip(".,:;|").casefold() for w in text.split()}
 
 
-@pytest.mark.parametrize("path, expected", [
-    (TYPEWRITER, {"linzensoep", "water", "uien"}),
-    (BAIONA, {"baiona", "trenbideak"}),
-])
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        (TYPEWRITER, {"linzensoep", "water", "uien"}),
+        (BAIONA, {"baiona", "trenbideak"}),
+    ],
+)
 def test_a_corpus_image_imports_as_a_one_page_scanned_document(store, path, expected):
     [created] = import_sources(store, [path]).created
     assert created["kind"] == "document" and [p["origin"] for p in created["pages"]] == ["ocr"]
@@ -74,19 +77,26 @@ def test_a_page_too_large_for_tesseract_is_downscaled_within_the_memory_bound(tm
     budget. Read in a child process whose peak memory is measured (OCR included), started
     through tests/hostile/peak_rss.py: a child of pytest itself would start with the pytest
     worker's peak as its own (729 MB, once 1,025 MB, where the reading alone peaks at 527 MB)."""
-    script = ("import sys, json\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
-              "from curator.ingest.source import read_source\n"
-              "p = parse_document(read_source(Path(sys.argv[1])), workers=1)\n"
-              "print(json.dumps({'text': p.content.pages[0].text, 'warnings': p.warnings}))")
+    script = (
+        "import sys, json\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
+        "from curator.ingest.source import read_source\n"
+        "p = parse_document(read_source(Path(sys.argv[1])), workers=1)\n"
+        "print(json.dumps({'text': p.content.pages[0].text, 'warnings': p.warnings}))"
+    )
     peak = tmp_path / "peak"
     with open(tmp_path / "out", "w+b") as out:
-        child = subprocess.run([sys.executable, str(PEAK_RSS), str(peak), sys.executable, "-c", script, str(HUGEMONO)],
-                               env=subprocess_env(), stdout=out)
+        child = subprocess.run(
+            [sys.executable, str(PEAK_RSS), str(peak), sys.executable, "-c", script, str(HUGEMONO)],
+            env=subprocess_env(),
+            stdout=out,
+        )
         out.seek(0)
         result = json.loads(out.read())
     assert child.returncode == 0
     assert "very big image" in result["text"]
-    assert result["warnings"] == ["page 1: too large to OCR whole; read at 17.1% of 300 dpi ([limits] max_page_pixels)"]
+    assert result["warnings"] == [
+        "page 1: too large to OCR whole; read at 17.1% of 300 dpi ([limits] max_page_pixels)"
+    ]
     assert int(peak.read_text()) / 1024 < DOCUMENT_MEMORY_MB
 
 
@@ -101,8 +111,16 @@ def test_every_common_image_mode_becomes_8_bit_grey_with_ink_dark(mode):
 
     page = Image.new("L", (40, 20), 255)
     page.paste(0, (10, 5, 30, 15))  # ink
-    image = page.convert(mode) if mode not in ("I;16", "I", "F") else Image.fromarray(
-        __import__("numpy").asarray(page).astype({"I;16": "uint16", "I": "int32", "F": "float32"}[mode]) * 200)
+    image = (
+        page.convert(mode)
+        if mode not in ("I;16", "I", "F")
+        else Image.fromarray(
+            __import__("numpy")
+            .asarray(page)
+            .astype({"I;16": "uint16", "I": "int32", "F": "float32"}[mode])
+            * 200
+        )
+    )
     grey = _greyscale(image)
     assert grey.mode == "L" and grey.getpixel((20, 10)) < 64 and grey.getpixel((2, 2)) > 192
 

@@ -19,8 +19,11 @@ ID_MAPS = {"posts", "users", "file_infos", "files"}
 
 
 def stored_text(root: Path) -> str:
-    return "\n".join(data.decode("utf-8", "replace") for name, data in snapshot(root).items()
-                     if name.startswith(("goldens/", "adversarial/")))
+    return "\n".join(
+        data.decode("utf-8", "replace")
+        for name, data in snapshot(root).items()
+        if name.startswith(("goldens/", "adversarial/"))
+    )
 
 
 def personal_values(export: dict) -> set[str]:
@@ -45,8 +48,16 @@ def shape(value, key: str = ""):
 def test_thread_import_is_anonymised_keeps_shape_and_records_provenance(store, tmp_path):
     rubric_file = tmp_path / "rubrics.txt"
     rubric_file.write_text("# one per line\nThe answer is polite.\n\n", encoding="utf-8")
-    result = run_cli("import", THREAD, "--rubric", TRUTH["threads/lease-question.json"]["rubrics"][0],
-                     "--rubrics", rubric_file, "--json", store=store.root)
+    result = run_cli(
+        "import",
+        THREAD,
+        "--rubric",
+        TRUTH["threads/lease-question.json"]["rubrics"][0],
+        "--rubrics",
+        rubric_file,
+        "--json",
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     [created] = report["created"]
@@ -62,8 +73,10 @@ def test_thread_import_is_anonymised_keeps_shape_and_records_provenance(store, t
     assert fixture.id == fixture_id(fixture.title, f"{fixture.provenance.source_sha256}:".encode())
     # Rubrics from --rubric and --rubrics become one revision.
     [revision] = record.revisions
-    assert [r.text for r in revision.rubrics] == [TRUTH["threads/lease-question.json"]["rubrics"][0],
-                                                  "The answer is polite."]
+    assert [r.text for r in revision.rubrics] == [
+        TRUTH["threads/lease-question.json"]["rubrics"][0],
+        "The answer is polite.",
+    ]
     # Nothing personal from the raw export is stored.
     text = stored_text(store.root)
     for value in personal_values(raw):
@@ -73,7 +86,10 @@ def test_thread_import_is_anonymised_keeps_shape_and_records_provenance(store, t
     stored = json.loads((record.directory / "content.json").read_text())["content"]["export"]
     assert shape(stored) == shape(raw)
     card = next(p for p in stored["posts"].values() if "card" in p["props"])
-    assert json.loads(card["props"]["card"])["rent"] == TRUTH["pdfs/lease-maple.pdf"]["fields"]["monthly_rent"]
+    assert (
+        json.loads(card["props"]["card"])["rent"]
+        == TRUTH["pdfs/lease-maple.pdf"]["fields"]["monthly_rent"]
+    )
     # Warnings name the (anonymised) ids that really are in the stored thread.
     missing = [w for w in fixture.warnings if "not in users" in w]
     assert len(missing) == 2
@@ -188,7 +204,10 @@ def test_a_leak_reported_by_the_anonymiser_refuses_the_whole_import(store, monke
     result = run_cli("import", THREAD, LEASE, store=store.root)
     assert result.exit_code == 2
     # the user's own terminal is told the term, where it is and how to keep it; the store gets nothing
-    assert "1 piece(s) of personal data could not be rewritten, first 'x' (person) at page 1" in result.stderr
+    assert (
+        "1 piece(s) of personal data could not be rewritten, first 'x' (person) at page 1"
+        in result.stderr
+    )
     assert "curator import --keep x" in result.stderr
     assert snapshot(store.root) == before
 
@@ -203,7 +222,9 @@ def test_an_anonymiser_that_loses_posts_is_refused(store, monkeypatch):
         result = real(content, vault, **kwargs)
         export = result.content.export
         dropped = export.model_copy(update={"posts": dict(list(export.posts.items())[:-1])})
-        return type(result)(result.content.model_copy(update={"export": dropped}), result.revisions, [])
+        return type(result)(
+            result.content.model_copy(update={"export": dropped}), result.revisions, []
+        )
 
     monkeypatch.setattr(anonymise_package, "anonymise", merging)
     before = snapshot(store.root)
@@ -220,7 +241,9 @@ def test_same_inputs_same_key_and_clock_give_byte_identical_fixtures(tmp_path, m
     monkeypatch.setenv("CURATOR_AUTHOR", "tester")
     stores = [Store.init(tmp_path / name) for name in ("one", "two")]
     for store in stores:
-        import_sources(store, [THREAD, CHANNEL, LEASE], rubrics=["The answer is polite."], split_threads=True)
+        import_sources(
+            store, [THREAD, CHANNEL, LEASE], rubrics=["The answer is polite."], split_threads=True
+        )
     first, second = (snapshot(s.root) for s in stores)
     assert first == second and any(name.startswith("goldens/") for name in first)
 
@@ -233,16 +256,25 @@ def test_two_imports_at_once_keep_every_fixture_and_every_pseudonym(store):
 
     sources = [THREAD, CHANNEL, THREAD]  # two different sources, one of them twice
     env = subprocess_env()
-    procs = [subprocess.Popen([*CURATOR, "--store", str(store.root), "import", str(source), "--json"],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for source in sources]
+    procs = [
+        subprocess.Popen(
+            [*CURATOR, "--store", str(store.root), "import", str(source), "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for source in sources
+    ]
     reports = []
     for proc in procs:
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err.decode()
         reports.append(json.loads(out))
     assert len(store.ids()) == 2
-    assert sum(len(r["created"]) for r in reports) == 2 and sum(len(r["skipped"]) for r in reports) == 1
+    assert (
+        sum(len(r["created"]) for r in reports) == 2
+        and sum(len(r["skipped"]) for r in reports) == 1
+    )
     originals = {o.casefold() for o in Vault.open(store).originals()}
     for source in (THREAD, CHANNEL):
         for user in json.loads(source.read_text())["users"].values():
@@ -264,7 +296,8 @@ def test_a_failing_tesseract_is_one_error_line_and_writes_nothing(store, monkeyp
     result = run_cli("import", THREAD, scan, "--workers", "1", store=store.root)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"]
+        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"
+    ]
     assert snapshot(store.root) == before
 
 
@@ -277,4 +310,7 @@ def test_a_file_named_after_a_person_is_stored_under_an_anonymised_name(store, t
     stored = store.load_fixture(created["id"]).provenance.source_name
     assert created["source"] == named.name and created["stored_source_name"] == stored
     assert stored.endswith("-thread.json") and "/" not in stored
-    assert user["first_name"].lower() not in stored.lower() and user["last_name"].lower() not in stored.lower()
+    assert (
+        user["first_name"].lower() not in stored.lower()
+        and user["last_name"].lower() not in stored.lower()
+    )

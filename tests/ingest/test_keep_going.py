@@ -10,7 +10,14 @@ from tests.conftest import run_cli, snapshot
 from tests.corpus import CORPUS_DIR as CORPUS
 from tests.ingest.conftest import EXAMPLES, make_bad_inputs
 
-BAD = ["malformed-json", "not-an-export", "corrupt-pdf", "password-pdf", "bad-chat-line", "empty-pdf"]
+BAD = [
+    "malformed-json",
+    "not-an-export",
+    "corrupt-pdf",
+    "password-pdf",
+    "bad-chat-line",
+    "empty-pdf",
+]
 
 
 def _folder(tmp_path):
@@ -30,7 +37,9 @@ def test_keep_going_imports_the_good_files_and_reports_each_bad_one(store, tmp_p
     folder, reasons = _folder(tmp_path)
     result = run_cli("import", folder, "--keep-going", store=store.root)
     assert result.exit_code == 2
-    errors = [line for line in result.stderr.splitlines() if not line.startswith("curator: warning: ")]
+    errors = [
+        line for line in result.stderr.splitlines() if not line.startswith("curator: warning: ")
+    ]
     assert len(errors) == len(BAD) and all(line.startswith("curator: error: ") for line in errors)
     for name, phrase in reasons.items():
         [line] = [line for line in errors if f"{name}" in line]
@@ -46,7 +55,9 @@ def test_keep_going_json_lists_what_failed(store, tmp_path):
     assert result.exit_code == 2 and len(report["created"]) == 3
     assert sorted(item["source"] for item in report["failed"]) == sorted(reasons)
     again = run_cli("import", folder, "--keep-going", "--json", store=store.root)
-    assert len(json.loads(again.stdout)["skipped"]) == 3  # the good ones, once imported, are skipped
+    assert (
+        len(json.loads(again.stdout)["skipped"]) == 3
+    )  # the good ones, once imported, are skipped
 
 
 def test_without_keep_going_one_bad_file_imports_nothing(store, tmp_path):
@@ -58,5 +69,7 @@ def test_without_keep_going_one_bad_file_imports_nothing(store, tmp_path):
 
 
 def test_keep_going_with_only_good_files_exits_0(store):
-    result = run_cli("import", EXAMPLES / "threads" / "lease-question.json", "--keep-going", store=store.root)
+    result = run_cli(
+        "import", EXAMPLES / "threads" / "lease-question.json", "--keep-going", store=store.root
+    )
     assert result.exit_code == 0 and "curator: error" not in result.stderr

@@ -43,8 +43,11 @@ def test_ocr_never_keeps_an_empty_page_and_warns(clean_scan):
 
 def test_ocr_always_reads_text_pages_too(tmp_path):
     path = tmp_path / "short.pdf"
-    path.write_bytes(generate.text_pdf([["INVOICE", "Invoice Number: INV-2024-0001", "Total Amount: $12.50"]],
-                                       font_size=16))
+    path.write_bytes(
+        generate.text_pdf(
+            [["INVOICE", "Invoice Number: INV-2024-0001", "Total Amount: $12.50"]], font_size=16
+        )
+    )
     parsed = parse_document(read_source(path), ocr="always", workers=1)
     [page] = parsed.content.pages
     assert page.origin == "ocr" and page.ocr_confidence is not None
@@ -70,9 +73,15 @@ def test_sideways_scan_is_turned_upright():
 
 
 def test_language_is_detected_per_page_and_deterministically(tmp_path):
-    french = ["CONTRAT DE BAIL", "Le locataire paie le loyer mensuel le premier jour de chaque mois.",
-              "Le dépôt de garantie est restitué dans un délai de deux mois après la fin du bail."]
-    english = ["LEASE", "The tenant pays the monthly rent on the first day of each month to the landlord."]
+    french = [
+        "CONTRAT DE BAIL",
+        "Le locataire paie le loyer mensuel le premier jour de chaque mois.",
+        "Le dépôt de garantie est restitué dans un délai de deux mois après la fin du bail.",
+    ]
+    english = [
+        "LEASE",
+        "The tenant pays the monthly rent on the first day of each month to the landlord.",
+    ]
     path = tmp_path / "bilingual.pdf"
     path.write_bytes(generate.text_pdf([english, french]))
     parsed = parse_document(read_source(path))
@@ -107,7 +116,9 @@ def test_several_pdfs_share_one_ocr_pool_and_keep_their_own_pages(clean_scan, tm
     text = EXAMPLES / "pdfs" / "invoice-harbor.pdf"
     other = tmp_path / "copy-scan.pdf"
     other.write_bytes(path.read_bytes() + b"\n")  # another file, same page
-    first, middle, last = parse_documents([read_source(path), read_source(text), read_source(other)], workers=2)
+    first, middle, last = parse_documents(
+        [read_source(path), read_source(text), read_source(other)], workers=2
+    )
     assert [p.origin for p in middle.content.pages] == ["text-layer"]
     for parsed in (first, last):
         [page] = parsed.content.pages
@@ -128,7 +139,11 @@ def test_a_long_text_layer_is_parsed_in_forked_workers_page_for_page(monkeypatch
     alone = pdf.text_layer(source, workers=1)
     parts: list[int] = []
     real_forked_map = pdf.forked_map
-    monkeypatch.setattr(pdf, "forked_map", lambda task, shares: parts.append(len(shares)) or real_forked_map(task, shares))
+    monkeypatch.setattr(
+        pdf,
+        "forked_map",
+        lambda task, shares: parts.append(len(shares)) or real_forked_map(task, shares),
+    )
     monkeypatch.setattr(pdf, "PAGES_PER_WORKER", 1)
     assert pdf.text_layer(source, workers=2) == alone
     assert parts == [2]
@@ -150,5 +165,8 @@ def test_a_page_a_worker_cannot_parse_is_one_error_line(monkeypatch):
 
     monkeypatch.setattr(pdfplumber.page.Page, "extract_text", extract_text)
     monkeypatch.setattr(pdf, "PAGES_PER_WORKER", 1)
-    with pytest.raises(CuratorError, match=r"^pdfplumber-150109DSP-Milw-505-90D.pdf: corrupt PDF page 2 \(ValueError\)$"):
+    with pytest.raises(
+        CuratorError,
+        match=r"^pdfplumber-150109DSP-Milw-505-90D.pdf: corrupt PDF page 2 \(ValueError\)$",
+    ):
         pdf.text_layer(_corpus_pdf("pdfplumber-150109DSP-Milw-505-90D.pdf"), workers=2)

@@ -35,8 +35,10 @@ def test_text_layer_examples_get_every_true_field_suggested(name):
 
 def test_longest_label_phrase_wins_and_values_must_parse():
     spec = CONFIG.doc_types["lease"]
-    content = page("Rent is due monthly.\nMonthly Rent: $900.00\nDeposit: two months\n"
-                   "Security Deposit: $1,800.00\nPremises Address: 1 Elm St, Springfield\n")
+    content = page(
+        "Rent is due monthly.\nMonthly Rent: $900.00\nDeposit: two months\n"
+        "Security Deposit: $1,800.00\nPremises Address: 1 Elm St, Springfield\n"
+    )
     fields = suggest_fields(content, spec)
     assert fields["monthly_rent"].value == "$900.00"
     assert fields["security_deposit"].value == "$1,800.00"  # "two months" is no amount
@@ -46,8 +48,10 @@ def test_longest_label_phrase_wins_and_values_must_parse():
 
 
 def test_value_stops_at_a_column_gap():
-    fields = suggest_fields(page("Invoice Date: March 3, 2024      Due Date: April 2, 2024\n"),
-                            CONFIG.doc_types["invoice"])
+    fields = suggest_fields(
+        page("Invoice Date: March 3, 2024      Due Date: April 2, 2024\n"),
+        CONFIG.doc_types["invoice"],
+    )
     assert fields["invoice_date"].value == "March 3, 2024"
 
 
@@ -57,6 +61,9 @@ def test_unrelated_text_guesses_no_doc_type():
 
 
 def test_examples_truth_covers_every_example():
-    files = {str(p.relative_to(EXAMPLES)) for p in Path(EXAMPLES).rglob("*")
-             if p.suffix in {".pdf", ".json", ".jsonl"} and p.parent.name != "failures"}
+    files = {
+        str(p.relative_to(EXAMPLES))
+        for p in Path(EXAMPLES).rglob("*")
+        if p.suffix in {".pdf", ".json", ".jsonl"} and p.parent.name != "failures"
+    }
     assert files - {"truth.json"} == set(TRUTH)

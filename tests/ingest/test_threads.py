@@ -79,4 +79,6 @@ def test_post_with_no_id_is_bad_input():
 
 def test_post_fields_of_the_wrong_type_are_bad_input():
     with pytest.raises(CuratorError, match="not a valid thread export: posts.x.create_at"):
-        parse_thread_export(RawSource(THREAD, b'{"posts": {"x": {"id": "x", "create_at": "soon"}}}'))
+        parse_thread_export(
+            RawSource(THREAD, b'{"posts": {"x": {"id": "x", "create_at": "soon"}}}')
+        )

@@ -14,7 +14,12 @@ LANGUAGES = ["fr", "de", "es", "it", "pt", "nl"]
 
 def test_shipped_glossaries_cover_every_label_phrase(config):
     assert set(LANGUAGES) <= set(shipped_languages())
-    phrases = {p for spec in config.doc_types.values() for field in spec.fields.values() for p in field.labels}
+    phrases = {
+        p
+        for spec in config.doc_types.values()
+        for field in spec.fields.values()
+        for p in field.labels
+    }
     for language in LANGUAGES:
         terms = glossary(config, language)
         missing = phrases - set(terms)
@@ -26,7 +31,9 @@ def test_shipped_glossaries_cover_every_label_phrase(config):
 @pytest.mark.parametrize("which", ["lease", "invoice"])
 def test_labels_translated_values_kept(samples_store, language, which):
     parent_id = getattr(samples_store, which)
-    result = run_cli("mutate", parent_id, "--bilingual", language, "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", parent_id, "--bilingual", language, "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     measured = info["mutations"][0]["measured"]
@@ -40,7 +47,11 @@ def test_labels_translated_values_kept(samples_store, language, which):
         assert f"\n{english}:" not in text
     for name, label in parent.labels.fields.items():
         new = variant.labels.fields[name]
-        assert (new.value, new.type, new.expected_absent) == (label.value, label.type, label.expected_absent)
+        assert (new.value, new.type, new.expected_absent) == (
+            label.value,
+            label.type,
+            label.expected_absent,
+        )
         assert new.evidence_text is None
     assert truth_problems(variant.content, variant.labels) == []
     assert variant.fixture.category == "bilingual"
@@ -57,10 +68,14 @@ def test_glossary_extended_in_curator_toml(samples_store):
         '\n[glossaries.fr]\n"Tenant" = "Preneur à bail"\n',
         encoding="utf-8",
     )
-    result = run_cli("mutate", samples_store.lease, "--bilingual", "sv", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--bilingual", "sv", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     assert variant_of(result.stdout)["mutations"][0]["measured"]["detected"] == "sv"
-    result = run_cli("mutate", samples_store.lease, "--bilingual", "fr", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--bilingual", "fr", "--json", store=samples_store.root
+    )
     variant = samples_store.store.load(variant_of(result.stdout)["id"])
     assert "Preneur à bail: " in variant.content.pages[0].text  # the store's phrase wins
 

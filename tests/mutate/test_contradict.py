@@ -13,7 +13,15 @@ from tests.mutate.conftest import variant_of
 
 
 def _contradict(samples_store, field, *extra):
-    result = run_cli("mutate", samples_store.lease, "--contradict", field, *extra, "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.lease,
+        "--contradict",
+        field,
+        *extra,
+        "--json",
+        store=samples_store.root,
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     return info, samples_store.store.load(samples_store.lease), samples_store.store.load(info["id"])
@@ -28,12 +36,16 @@ def test_rent_amended_by_a_realistic_amount(samples_store):
     assert label.value.startswith("$") and re.fullmatch(r"\$[\d,]+\.\d\d", label.value)
     last = variant.content.pages[-1].text
     assert last.startswith(parent.content.pages[-1].text)  # appended after the base text
-    amendment = last[len(parent.content.pages[-1].text):]
+    amendment = last[len(parent.content.pages[-1].text) :]
     assert "AMENDMENT No. 1" in amendment and f"Monthly Rent: {label.value}" in amendment
     assert re.search(r"Clause \d+ \(RENT\)", amendment)  # cites the clause
     measured = info["mutations"][0]["measured"]
     assert parse_date(measured["amendment_date"]) > parse_date(measured["document_date"])
-    assert label.authority and measured["amendment_date"] in label.authority and "later-dated" in label.authority
+    assert (
+        label.authority
+        and measured["amendment_date"] in label.authority
+        and "later-dated" in label.authority
+    )
     assert label.evidence.page == len(variant.content.pages)
     assert truth_problems(variant.content, variant.labels) == []
     for name, other in parent.labels.fields.items():
@@ -45,7 +57,9 @@ def test_rent_amended_by_a_realistic_amount(samples_store):
 
 def test_end_date_moves_later(samples_store):
     _, parent, variant = _contradict(samples_store, "lease_end_date")
-    assert parse_date(variant.labels.fields["lease_end_date"].value) > parse_date(parent.labels.fields["lease_end_date"].value)
+    assert parse_date(variant.labels.fields["lease_end_date"].value) > parse_date(
+        parent.labels.fields["lease_end_date"].value
+    )
 
 
 def test_tenant_becomes_another_person(samples_store):
@@ -60,12 +74,17 @@ def test_amendment_first_takes_authority_from_dates(samples_store):
     first = variant.content.pages[0].text
     assert first.startswith("AMENDMENT No. 1") and first.endswith(parent.content.pages[0].text)
     label = variant.labels.fields["monthly_rent"]
-    assert label.evidence.page == 1 and label.evidence.start < len(first) - len(parent.content.pages[0].text)
+    assert label.evidence.page == 1 and label.evidence.start < len(first) - len(
+        parent.content.pages[0].text
+    )
     assert "not its position" in label.authority
     assert info["mutations"][0]["params"] == {"field": "monthly_rent", "amendment_first": True}
     # every other span moved with the inserted text
     assert truth_problems(variant.content, variant.labels) == []
-    assert variant.labels.fields["tenant"].evidence.start > parent.labels.fields["tenant"].evidence.start
+    assert (
+        variant.labels.fields["tenant"].evidence.start
+        > parent.labels.fields["tenant"].evidence.start
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,7 +96,9 @@ def test_amendment_first_takes_authority_from_dates(samples_store):
     ],
 )
 def test_refusals_write_nothing(samples_store, args, message):
-    set_labels(samples_store.store, samples_store.lease, assignments={"security_deposit": ""}, author="t")
+    set_labels(
+        samples_store.store, samples_store.lease, assignments={"security_deposit": ""}, author="t"
+    )
     before = snapshot(samples_store.root)
     result = run_cli("mutate", samples_store.lease, *args, store=samples_store.root)
     assert result.exit_code == 2
@@ -86,13 +107,17 @@ def test_refusals_write_nothing(samples_store, args, message):
 
 
 def test_thread_is_refused(samples_store):
-    result = run_cli("mutate", samples_store.thread, "--contradict", "tenant", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.thread, "--contradict", "tenant", store=samples_store.root
+    )
     assert result.exit_code == 2 and "documents with a doc type" in result.stderr
 
 
 @pytest.mark.parametrize("field", ["total_amount", "invoice_number", "due_date", "vendor"])
 def test_invoice_fields_amended_in_the_original_style(samples_store, field):
-    result = run_cli("mutate", samples_store.invoice, "--contradict", field, "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.invoice, "--contradict", field, "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     measured = variant_of(result.stdout)["mutations"][0]["measured"]
     old, new = measured["old_value"], measured["new_value"]
@@ -107,35 +132,71 @@ def test_invoice_fields_amended_in_the_original_style(samples_store, field):
 
 def test_each_doc_type_contradicts_with_its_own_template(samples_store):
     """A lease is amended, an invoice corrected: the words come from curator.toml, per doc type."""
-    lease = variant_of(run_cli("mutate", samples_store.lease, "--contradict", "tenant", "--json",
-                               store=samples_store.root).stdout)
-    invoice = variant_of(run_cli("mutate", samples_store.invoice, "--contradict", "total_amount", "--json",
-                                 store=samples_store.root).stdout)
+    lease = variant_of(
+        run_cli(
+            "mutate",
+            samples_store.lease,
+            "--contradict",
+            "tenant",
+            "--json",
+            store=samples_store.root,
+        ).stdout
+    )
+    invoice = variant_of(
+        run_cli(
+            "mutate",
+            samples_store.invoice,
+            "--contradict",
+            "total_amount",
+            "--json",
+            store=samples_store.root,
+        ).stdout
+    )
     lease_text = samples_store.store.load(lease["id"]).content.pages[-1].text
     invoice_text = samples_store.store.load(invoice["id"]).content.pages[-1].text
     assert "AMENDMENT No. 1 TO THE LEASE AGREEMENT" in lease_text and "CORRECTION" not in lease_text
     assert "CORRECTION No. 1 TO THE INVOICE" in invoice_text and "AMENDMENT" not in invoice_text
     assert f"Total Amount: {invoice['mutations'][0]['measured']['new_value']}" in invoice_text
     # a second contradiction of the same document is numbered after the first
-    second = variant_of(run_cli("mutate", lease["id"], "--contradict", "monthly_rent", "--json",
-                                store=samples_store.root).stdout)
-    assert "AMENDMENT No. 2 TO THE LEASE AGREEMENT" in samples_store.store.load(second["id"]).content.pages[-1].text
+    second = variant_of(
+        run_cli(
+            "mutate",
+            lease["id"],
+            "--contradict",
+            "monthly_rent",
+            "--json",
+            store=samples_store.root,
+        ).stdout
+    )
+    assert (
+        "AMENDMENT No. 2 TO THE LEASE AGREEMENT"
+        in samples_store.store.load(second["id"]).content.pages[-1].text
+    )
 
 
 def test_a_doc_type_without_a_template_is_refused_in_one_line(samples_store):
     config = samples_store.root / "curator.toml"
     text = config.read_text()
     start = text.index('amendment = """AMENDMENT')
-    config.write_text(text[:start] + text[text.index('prevails."""', start) + len('prevails."""'):])
+    config.write_text(
+        text[:start] + text[text.index('prevails."""', start) + len('prevails."""') :]
+    )
     before = snapshot(samples_store.root)
-    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root
+    )
     assert result.exit_code == 2
-    assert result.stderr.count("\n") == 1 and "doc type 'lease' has no amendment template" in result.stderr
+    assert (
+        result.stderr.count("\n") == 1
+        and "doc type 'lease' has no amendment template" in result.stderr
+    )
     assert snapshot(samples_store.root) == before
 
 
 def test_a_template_with_an_unknown_placeholder_is_a_config_error(samples_store):
     config = samples_store.root / "curator.toml"
     config.write_text(config.read_text().replace("dated {document_date}.", "dated {signed_on}.", 1))
-    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root
+    )
     assert result.exit_code == 2 and "unknown placeholder {signed_on}" in result.stderr

@@ -47,7 +47,12 @@ def test_every_mutation_is_registered_by_name():
 def test_a_registered_function_is_all_a_new_mutation_needs(samples_store, config):
     @register("upper-test", category="other", owns="nothing")
     def upper(subject, rng, params):
-        return Outcome(subject.content, dict(subject.labels.fields), list(subject.labels.rubrics), {"ran": True})
+        return Outcome(
+            subject.content,
+            dict(subject.labels.fields),
+            list(subject.labels.rubrics),
+            {"ran": True},
+        )
 
     try:
         parent = samples_store.store.load(samples_store.thread)
@@ -67,22 +72,43 @@ def test_declared_options_become_command_options_and_steps():
     def keep(subject, rng, params):
         return Outcome(subject.content, dict(subject.labels.fields), list(subject.labels.rubrics))
 
-    register("repeat-test", category="other", owns="nothing",
-             options=[Option("--repeat-test", "times", int, "N", bare=2, help="Repeat N times.")])(keep)
-    register("loud-test", category="other", owns="nothing",
-             options=[Switch("--loud-test", of="--repeat-test", param="loud", help="Louder.")])(keep)
+    register(
+        "repeat-test",
+        category="other",
+        owns="nothing",
+        options=[Option("--repeat-test", "times", int, "N", bare=2, help="Repeat N times.")],
+    )(keep)
+    register(
+        "loud-test",
+        category="other",
+        owns="nothing",
+        options=[Switch("--loud-test", of="--repeat-test", param="loud", help="Louder.")],
+    )(keep)
     try:
         params = {p.name: p for p in mutation_options(click.command()(lambda **_: None)).params}
         assert params["repeat_test"].type == click.INT and params["repeat_test"].flag_value == 2
         assert params["loud_test"].is_flag
         assert "--repeat-test [N]" in option_usages()
         # In the order given; a switch with a param sets it on its option's step.
-        given = [("repeat_test", 3), ("truncate", None), ("ocr_noise", 0.1), ("loud_test", True), ("render", False)]
-        assert steps_from_options(given) == [Step("repeat-test", {"times": 3, "loud": True}), Step("ocr-noise", {"cer": 0.1})]
+        given = [
+            ("repeat_test", 3),
+            ("truncate", None),
+            ("ocr_noise", 0.1),
+            ("loud_test", True),
+            ("render", False),
+        ]
+        assert steps_from_options(given) == [
+            Step("repeat-test", {"times": 3, "loud": True}),
+            Step("ocr-noise", {"cer": 0.1}),
+        ]
         # a switch without one makes the step its own mutation, whatever order the switches came in
-        for switches in ([("render", True), ("noise_values", True)], [("noise_values", True), ("render", True)]):
+        for switches in (
+            [("render", True), ("noise_values", True)],
+            [("noise_values", True), ("render", True)],
+        ):
             assert steps_from_options([("ocr_noise", 0.1), *switches]) == [
-                Step("ocr-render", {"cer": 0.1, "noise_values": True})]
+                Step("ocr-render", {"cer": 0.1, "noise_values": True})
+            ]
         with pytest.raises(CuratorError, match="--loud-test goes with --repeat-test"):
             steps_from_options([("loud_test", True)])
         with pytest.raises(CuratorError, match="no mutation option 'shout'"):
@@ -93,18 +119,30 @@ def test_declared_options_become_command_options_and_steps():
 
 
 def test_lineage_and_revision(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--ocr-noise", "0.08", "--seed", "3", "--json",
-                     store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.lease,
+        "--ocr-noise",
+        "0.08",
+        "--seed",
+        "3",
+        "--json",
+        store=samples_store.root,
+    )
     info = variant_of(result.stdout)
     variant = samples_store.store.load(info["id"])
     parent = samples_store.store.load(samples_store.lease)
     assert variant.directory.parent.name == "adversarial"
     lineage = variant.fixture.lineage
     assert lineage.parent == samples_store.lease and lineage.parent_label_rev == 1
-    assert [(m.name, m.params, m.seed) for m in lineage.mutations] == [("ocr-noise", {"cer": 0.08}, 3)]
+    assert [(m.name, m.params, m.seed) for m in lineage.mutations] == [
+        ("ocr-noise", {"cer": 0.08}, 3)
+    ]
     assert "cer" in lineage.mutations[0].measured
     assert len(variant.revisions) == 1
-    assert variant.labels.source == "mutation:ocr-noise" and variant.labels.time == parent.labels.time
+    assert (
+        variant.labels.source == "mutation:ocr-noise" and variant.labels.time == parent.labels.time
+    )
     assert variant.fixture.created_at == parent.labels.time
     assert run_cli("validate", store=samples_store.root).exit_code == 0
 
@@ -116,8 +154,20 @@ def test_same_recipe_same_id_and_bytes_whatever_the_clock(tmp_path, monkeypatch)
         store = Store.init(tmp_path / name)
         parent = samples.add(store, "lease", 11)
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)  # mutating later changes nothing
-        result = run_cli("mutate", parent, "--truncate", "0.7", "--ocr-noise", "0.1", "--bilingual", "de",
-                         "--seed", "9", "--json", store=store.root)
+        result = run_cli(
+            "mutate",
+            parent,
+            "--truncate",
+            "0.7",
+            "--ocr-noise",
+            "0.1",
+            "--bilingual",
+            "de",
+            "--seed",
+            "9",
+            "--json",
+            store=store.root,
+        )
         assert result.exit_code == 0, result.stderr
         made.append((store, variant_of(result.stdout)["id"]))
     (store_a, id_a), (store_b, id_b) = made
@@ -134,8 +184,13 @@ def test_same_bytes_from_a_fresh_process(samples_store):
     for path in samples_store.store.directory(variant).iterdir():
         path.unlink()
     samples_store.store.directory(variant).rmdir()
-    child = subprocess.run([*CURATOR, "--store", str(samples_store.root), *args], capture_output=True, text=True,
-                           env=subprocess_env(PYTHONHASHSEED="12345"), check=False)
+    child = subprocess.run(
+        [*CURATOR, "--store", str(samples_store.root), *args],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(PYTHONHASHSEED="12345"),
+        check=False,
+    )
     assert child.returncode == 0, child.stderr
     assert variant_of(child.stdout)["id"] == variant
     assert _files(samples_store.store.directory(variant)) == before
@@ -144,13 +199,23 @@ def test_same_bytes_from_a_fresh_process(samples_store):
 def test_seed_and_order_change_the_variant():
     steps = [Step("truncate", {"fraction": 0.6}), Step("ocr-noise", {"cer": 0.05})]
     assert variant_id("lease-x-00000000", steps, 0) != variant_id("lease-x-00000000", steps, 1)
-    assert variant_id("lease-x-00000000", steps, 0) != variant_id("lease-x-00000000", steps[::-1], 0)
+    assert variant_id("lease-x-00000000", steps, 0) != variant_id(
+        "lease-x-00000000", steps[::-1], 0
+    )
     assert variant_id("lease-x-00000000", steps, 0).startswith("lease-x-truncate-ocr-noise-")
 
 
 def test_chain_in_order_given_takes_last_category(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", "--ocr-noise", "0.05",
-                     "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.lease,
+        "--contradict",
+        "monthly_rent",
+        "--ocr-noise",
+        "0.05",
+        "--json",
+        store=samples_store.root,
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     assert [m["name"] for m in info["mutations"]] == ["contradict", "ocr-noise"]
@@ -173,15 +238,25 @@ def test_running_again_writes_nothing(samples_store):
 
 def test_several_ids_all_or_nothing(samples_store):
     before = snapshot(samples_store.root)
-    result = run_cli("mutate", samples_store.lease, "lease-nope-00000000", "--truncate", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "lease-nope-00000000", "--truncate", store=samples_store.root
+    )
     assert result.exit_code == 2 and "lease-nope-00000000" in result.stderr
     assert snapshot(samples_store.root) == before
     # one id that cannot take the mutation stops the others too
-    result = run_cli("mutate", samples_store.thread, samples_store.single, "--truncate", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.thread, samples_store.single, "--truncate", store=samples_store.root
+    )
     assert result.exit_code == 2
     assert snapshot(samples_store.root) == before
-    result = run_cli("mutate", samples_store.lease, samples_store.invoice, "--ocr-noise", "--json",
-                     store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.lease,
+        samples_store.invoice,
+        "--ocr-noise",
+        "--json",
+        store=samples_store.root,
+    )
     assert result.exit_code == 0 and len(json.loads(result.stdout)["variants"]) == 2
 
 
@@ -206,24 +281,36 @@ def test_stale_variants_are_reported_and_refreshed(samples_store):
         result = run_cli("mutate", samples_store.lease, *option, "--json", store=samples_store.root)
         made[option[0]] = variant_of(result.stdout)["id"]
     # a variant of a variant: refreshed after its parent, in the same run
-    result = run_cli("mutate", made["--truncate"], "--pages", "1", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", made["--truncate"], "--pages", "1", "--json", store=samples_store.root
+    )
     grandchild = variant_of(result.stdout)["id"]
     assert run_cli("validate", store=samples_store.root).exit_code == 0
 
-    set_labels(samples_store.store, samples_store.lease, assignments={"tenant": ""}, reason="tenant redacted",
-               author="t")
+    set_labels(
+        samples_store.store,
+        samples_store.lease,
+        assignments={"tenant": ""},
+        reason="tenant redacted",
+        author="t",
+    )
     report = run_cli("validate", "--json", store=samples_store.root)
     assert report.exit_code == 1
     stale = {p["fixture"] for p in json.loads(report.stdout)["problems"] if p["kind"] == "stale"}
     assert stale == set(made.values())
-    again = variant_of(run_cli("mutate", samples_store.lease, "--ocr-noise", "0.1", "--json",
-                               store=samples_store.root).stdout)
+    again = variant_of(
+        run_cli(
+            "mutate", samples_store.lease, "--ocr-noise", "0.1", "--json", store=samples_store.root
+        ).stdout
+    )
     assert again["state"] == "stale"
 
     result = run_cli("mutate", "--refresh", "--json", store=samples_store.root)
     assert result.exit_code == 0, result.stderr
     refreshed = json.loads(result.stdout)["variants"]
-    assert [v["id"] for v in refreshed][:3] == sorted(made.values()) and refreshed[-1]["id"] == grandchild
+    assert [v["id"] for v in refreshed][:3] == sorted(made.values()) and refreshed[-1][
+        "id"
+    ] == grandchild
     assert run_cli("validate", store=samples_store.root).exit_code == 0
     for variant_id_ in [*made.values(), grandchild]:
         variant = samples_store.store.load(variant_id_)
@@ -233,14 +320,28 @@ def test_stale_variants_are_reported_and_refreshed(samples_store):
     assert samples_store.store.load(made["--truncate"]).fixture.lineage.parent_label_rev == 2
     # nothing stale now: refresh does nothing
     before = snapshot(samples_store.root)
-    assert json.loads(run_cli("mutate", "--refresh", "--json", store=samples_store.root).stdout)["variants"] == []
+    assert (
+        json.loads(run_cli("mutate", "--refresh", "--json", store=samples_store.root).stdout)[
+            "variants"
+        ]
+        == []
+    )
     assert snapshot(samples_store.root) == before
 
 
 def test_refresh_that_cannot_apply_writes_nothing(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--contradict", "monthly_rent", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.lease,
+        "--contradict",
+        "monthly_rent",
+        "--json",
+        store=samples_store.root,
+    )
     variant = variant_of(result.stdout)["id"]
-    set_labels(samples_store.store, samples_store.lease, assignments={"monthly_rent": ""}, author="t")
+    set_labels(
+        samples_store.store, samples_store.lease, assignments={"monthly_rent": ""}, author="t"
+    )
     before = snapshot(samples_store.root)
     result = run_cli("mutate", variant, "--refresh", store=samples_store.root)
     assert result.exit_code == 2 and "no value for 'monthly_rent'" in result.stderr
@@ -257,10 +358,14 @@ def test_rng_streams_are_independent_of_global_random(samples_store, config):
 
 
 def test_refresh_keeps_what_people_added(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--truncate", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--truncate", "--json", store=samples_store.root
+    )
     variant_id_ = variant_of(result.stdout)["id"]
     fixture = samples_store.store.load_fixture(variant_id_)
-    samples_store.store.save_fixture(fixture.model_copy(update={"tags": [*fixture.tags, "hard-case"]}))
+    samples_store.store.save_fixture(
+        fixture.model_copy(update={"tags": [*fixture.tags, "hard-case"]})
+    )
     set_labels(samples_store.store, samples_store.lease, assignments={"tenant": ""}, author="t")
     assert run_cli("mutate", "--refresh", store=samples_store.root).exit_code == 0
     assert "hard-case" in samples_store.store.load_fixture(variant_id_).tags
@@ -280,7 +385,10 @@ def test_a_variant_whose_truth_disagrees_with_its_text_is_never_written(samples_
         before = snapshot(samples_store.root)
         with pytest.raises(CuratorError) as refused:
             mutate(samples_store.store, [samples_store.lease], [Step("careless-test")])
-        assert "careless-test would make a variant whose truth disagrees with its text (field " in str(refused.value)
+        assert (
+            "careless-test would make a variant whose truth disagrees with its text (field "
+            in str(refused.value)
+        )
         assert str(refused.value).endswith("nothing written")
         assert snapshot(samples_store.root) == before
     finally:
@@ -294,6 +402,8 @@ def test_a_parent_whose_truth_disagrees_with_its_text_is_refused(samples_store):
     before = snapshot(samples_store.root)
     result = run_cli("mutate", samples_store.lease, "--truncate", store=samples_store.root)
     assert result.exit_code == 2
-    assert f"{samples_store.lease}: its truth disagrees with its text (field tenant: " in result.stderr
+    assert (
+        f"{samples_store.lease}: its truth disagrees with its text (field tenant: " in result.stderr
+    )
     assert "fix its labels with curator label set first" in result.stderr
     assert snapshot(samples_store.root) == before

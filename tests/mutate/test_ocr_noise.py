@@ -25,9 +25,17 @@ def _record(config, kind: str, seed: int) -> FixtureRecord:
     content, values = samples.lease(seed) if kind == "lease" else samples.invoice(seed)
     revision = revise(config, kind, content, None, assignments=values, author="t")
     fixture = Fixture(
-        id=f"{kind}-t-{seed:08x}", kind="document", doc_type=kind, category="clean", created_at=revision.time,
-        provenance=Provenance(source_sha256="0" * 64, source_name="x.pdf", importer="synthetic",
-                              imported_at=revision.time),
+        id=f"{kind}-t-{seed:08x}",
+        kind="document",
+        doc_type=kind,
+        category="clean",
+        created_at=revision.time,
+        provenance=Provenance(
+            source_sha256="0" * 64,
+            source_name="x.pdf",
+            importer="synthetic",
+            imported_at=revision.time,
+        ),
     )
     return FixtureRecord(fixture, content, [revision], None)
 
@@ -37,7 +45,9 @@ def _dp(a: str, b: str) -> int:
     for i, char_a in enumerate(a, start=1):
         current = [i]
         for j, char_b in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            )
         previous = current
     return previous[-1]
 
@@ -59,7 +69,9 @@ def test_calibration_within_15_percent(config, requested):
         variant = apply_chain(record, config, [Step("ocr-noise", {"cer": requested})], seed)
         clean = [p.text for p in record.content.pages]
         noised = [p.text for p in variant.content.pages]
-        true_cer = sum(levenshtein(a, b) for a, b in zip(clean, noised, strict=True)) / sum(map(len, clean))
+        true_cer = sum(levenshtein(a, b) for a, b in zip(clean, noised, strict=True)) / sum(
+            map(len, clean)
+        )
         assert abs(true_cer - requested) <= 0.15 * requested, (kind, seed, true_cer)
         recorded = variant.fixture.lineage.mutations[0].measured["cer"]
         assert recorded == pytest.approx(true_cer, abs=0.0005)  # what is recorded is what happened
@@ -93,7 +105,9 @@ def test_noise_values_records_what_a_reader_can_recover(config):
     accepted = unanswerable = 0
     for kind, seed in SAMPLE_DOCS:
         record = _record(config, kind, seed)
-        variant = apply_chain(record, config, [Step("ocr-noise", {"cer": 0.2, "noise_values": True})], seed)
+        variant = apply_chain(
+            record, config, [Step("ocr-noise", {"cer": 0.2, "noise_values": True})], seed
+        )
         assert truth_problems(variant.content, variant.revision) == []
         for name, label in variant.revision.fields.items():
             assert label.value == record.labels.fields[name].value  # the truth is the clean value
@@ -124,7 +138,9 @@ def test_channel_makes_the_kinds_of_errors_tesseract_makes():
     content, _ = samples.lease(3)
     all_texts = content.texts()
     edits = plan_noise(all_texts, 0.2, random.Random(5), {place: set() for place, _ in all_texts})
-    changes = [(text[e.start : e.end], e.replacement) for (place, text) in all_texts for e in edits[place]]
+    changes = [
+        (text[e.start : e.end], e.replacement) for (place, text) in all_texts for e in edits[place]
+    ]
     kinds = set()
     for old, new in changes:
         if old == " " and new == "":
@@ -144,11 +160,15 @@ def test_channel_makes_the_kinds_of_errors_tesseract_makes():
     assert kinds >= {"merge", "split", "insert", "delete", "glyph-pair", "punctuation", "confusion"}
     # and the measured distance of the plan is the real one
     for place, text in all_texts:
-        assert edits_distance(text, edits[place]) == levenshtein(text, apply_edits(text, edits[place])[0])
+        assert edits_distance(text, edits[place]) == levenshtein(
+            text, apply_edits(text, edits[place])[0]
+        )
 
 
 def test_cli_default_rate_and_record(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--ocr-noise", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--ocr-noise", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     step = info["mutations"][0]

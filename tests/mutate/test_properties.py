@@ -29,18 +29,46 @@ from curator.mutate.engine import Step, apply_chain
 from curator.normalise import format_date, same_value
 from curator.store import FixtureRecord
 
-FIRST = ["Ana", "Bram", "Chloé", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Mirela"]
+FIRST = [
+    "Ana",
+    "Bram",
+    "Chloé",
+    "Dmitri",
+    "Elena",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Mirela",
+]
 LAST = ["Okafor", "Lindqvist", "Marlowe", "Nakamura", "Oduya", "Petrov", "Quinn", "Rossi", "Clarke"]
 STREETS = ["Maple Court", "Harbour Road", "Elm Street", "Birchwood Lane", "Old Mill Close"]
-FILLER = ("the premises shall be kept clean and in good repair notice must be given in writing "
-          "modern cloud billing clause applies Oslo B8 S5 l1 rn cl 0O term renewal utilities").split()
+FILLER = (
+    "the premises shall be kept clean and in good repair notice must be given in writing "
+    "modern cloud billing clause applies Oslo B8 S5 l1 rn cl 0O term renewal utilities"
+).split()
 LANGUAGES = ["fr", "de", "es", "it", "pt", "nl"]
-REFUSALS = ("no value for", "1-post thread", "keep between", "read as", "no doc type", "label phrase",
-            "documents with a doc type", "applies to documents", "nothing to cut", "no page can be cut")
+REFUSALS = (
+    "no value for",
+    "1-post thread",
+    "keep between",
+    "read as",
+    "no doc type",
+    "label phrase",
+    "documents with a doc type",
+    "applies to documents",
+    "nothing to cut",
+    "no page can be cut",
+)
 
 person = st.builds(lambda f, last: f"{f} {last}", st.sampled_from(FIRST), st.sampled_from(LAST))
-address = st.builds(lambda n, s, z: f"{n} {s}, Springfield, IL {z}", st.integers(1, 9999),
-                    st.sampled_from(STREETS), st.integers(10000, 99999))
+address = st.builds(
+    lambda n, s, z: f"{n} {s}, Springfield, IL {z}",
+    st.integers(1, 9999),
+    st.sampled_from(STREETS),
+    st.integers(10000, 99999),
+)
 day = st.dates(date(2000, 1, 1), date(2040, 12, 31))
 dates = st.builds(format_date, day, st.integers(0, 3))
 money = st.builds(lambda n, c: f"${n:,}.{c:02d}", st.integers(100, 99999), st.integers(0, 99))
@@ -48,16 +76,30 @@ VALUE = {"person": person, "address": address, "date": dates, "money": money}
 
 
 def _fixture(kind: str, doc_type: str | None) -> Fixture:
-    return Fixture(id=f"{kind}-gen-00000000", kind=kind, doc_type=doc_type, category="clean", status="active",
-                   created_at="2026-01-01T00:00:00Z",
-                   provenance=Provenance(source_sha256="0" * 64, source_name="gen", importer="synthetic",
-                                         imported_at="2026-01-01T00:00:00Z"))
+    return Fixture(
+        id=f"{kind}-gen-00000000",
+        kind=kind,
+        doc_type=doc_type,
+        category="clean",
+        status="active",
+        created_at="2026-01-01T00:00:00Z",
+        provenance=Provenance(
+            source_sha256="0" * 64,
+            source_name="gen",
+            importer="synthetic",
+            imported_at="2026-01-01T00:00:00Z",
+        ),
+    )
 
 
 @st.composite
 def lease_records(draw, config):
     spec = config.doc_types["lease"]
-    names = draw(st.lists(st.sampled_from(sorted(spec.fields)), min_size=3, max_size=len(spec.fields), unique=True))
+    names = draw(
+        st.lists(
+            st.sampled_from(sorted(spec.fields)), min_size=3, max_size=len(spec.fields), unique=True
+        )
+    )
     values, lines = {}, []
     for name in names:
         value = draw(VALUE[spec.fields[name].type.value])
@@ -71,7 +113,9 @@ def lease_records(draw, config):
     pages = draw(st.integers(1, 3))
     chunks = [lines[i::pages] for i in range(pages)]
     texts = ["\n".join(chunk) or "Intentionally blank." for chunk in chunks]
-    content = DocumentContent(pages=[Page(number=n, text=t, origin="text-layer") for n, t in enumerate(texts, 1)])
+    content = DocumentContent(
+        pages=[Page(number=n, text=t, origin="text-layer") for n, t in enumerate(texts, 1)]
+    )
     revision = revise(config, "lease", content, None, assignments=values, author="gen")
     return FixtureRecord(_fixture("document", "lease"), content, [revision], None)
 
@@ -80,15 +124,24 @@ def lease_records(draw, config):
 def thread_records(draw):
     count = draw(st.integers(1, 6))
     posts = {
-        f"p{i}": Post(id=f"p{i}", create_at=draw(st.integers(0, 10**6)), user_id="u1",
-                      message=" ".join(draw(st.lists(st.sampled_from(FILLER), min_size=1, max_size=12))))
+        f"p{i}": Post(
+            id=f"p{i}",
+            create_at=draw(st.integers(0, 10**6)),
+            user_id="u1",
+            message=" ".join(draw(st.lists(st.sampled_from(FILLER), min_size=1, max_size=12))),
+        )
         for i in range(count)
     }
     rubrics = [
-        Rubric(text=f"rubric {i}", evidence_posts=draw(st.lists(st.sampled_from(sorted(posts)), unique=True, max_size=3)))
+        Rubric(
+            text=f"rubric {i}",
+            evidence_posts=draw(st.lists(st.sampled_from(sorted(posts)), unique=True, max_size=3)),
+        )
         for i in range(draw(st.integers(0, 3)))
     ]
-    revision = LabelRevision(rev=1, time="2026-01-01T00:00:00Z", author="gen", source="manual", rubrics=rubrics)
+    revision = LabelRevision(
+        rev=1, time="2026-01-01T00:00:00Z", author="gen", source="manual", rubrics=rubrics
+    )
     content = ThreadContent(export=ThreadExport(posts=posts))
     return FixtureRecord(_fixture("thread", None), content, [revision], None)
 
@@ -96,13 +149,24 @@ def thread_records(draw):
 def steps(config):
     fields = sorted(config.doc_types["lease"].fields)
     one = st.one_of(
-        st.builds(lambda f: Step("truncate", {"fraction": f}), st.sampled_from([0.2, 0.4, 0.5, 0.6, 0.75, 0.9])),
+        st.builds(
+            lambda f: Step("truncate", {"fraction": f}),
+            st.sampled_from([0.2, 0.4, 0.5, 0.6, 0.75, 0.9]),
+        ),
         st.just(Step("truncate", {"pages": 1})),
-        st.builds(lambda c, v: Step("ocr-noise", {"cer": c, **({"noise_values": True} if v else {})}),
-                  st.sampled_from([0.02, 0.05, 0.1, 0.2]), st.booleans()),
+        st.builds(
+            lambda c, v: Step("ocr-noise", {"cer": c, **({"noise_values": True} if v else {})}),
+            st.sampled_from([0.02, 0.05, 0.1, 0.2]),
+            st.booleans(),
+        ),
         st.builds(lambda lang: Step("bilingual", {"language": lang}), st.sampled_from(LANGUAGES)),
-        st.builds(lambda f, first: Step("contradict", {"field": f, **({"amendment_first": True} if first else {})}),
-                  st.sampled_from(fields), st.booleans()),
+        st.builds(
+            lambda f, first: Step(
+                "contradict", {"field": f, **({"amendment_first": True} if first else {})}
+            ),
+            st.sampled_from(fields),
+            st.booleans(),
+        ),
     )
     return st.lists(one, min_size=1, max_size=3)
 
@@ -112,7 +176,9 @@ def _check_chain(record: FixtureRecord, config, chain: list[Step], seed: int) ->
     try:
         variant = apply_chain(record, config, chain, seed)
     except CuratorError as error:
-        assert any(reason in str(error) for reason in REFUSALS), str(error)  # a refusal, said clearly
+        assert any(reason in str(error) for reason in REFUSALS), str(
+            error
+        )  # a refusal, said clearly
         event(f"refused: {next(r for r in REFUSALS if r in str(error))}")
         return
     event("applied")
@@ -129,7 +195,9 @@ def _check_chain(record: FixtureRecord, config, chain: list[Step], seed: int) ->
             assert label.value is None and label.evidence is None
             if not before.expected_absent:  # its located evidence was cut, and it is nowhere else
                 assert "truncate" in names and before.evidence is not None, name
-                assert locate(content, before.value, before.type) is None or name in contradicted, name
+                assert locate(content, before.value, before.type) is None or name in contradicted, (
+                    name
+                )
                 event("a cut value is expected absent")
             continue
         found = evidence_text(content, label.evidence)
@@ -163,7 +231,9 @@ def _check_chain(record: FixtureRecord, config, chain: list[Step], seed: int) ->
 
     # And the same recipe gives the same variant.
     again = apply_chain(record, config, chain, seed)
-    assert again.fixture == variant.fixture and again.content == content and again.revision == revision
+    assert (
+        again.fixture == variant.fixture and again.content == content and again.revision == revision
+    )
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -174,10 +244,20 @@ def test_document_chains_keep_truth_with_text(config, data, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(record=thread_records(), seed=st.integers(0, 2**31),
-       chain=st.lists(st.one_of(
-           st.builds(lambda f: Step("truncate", {"fraction": f}), st.sampled_from([0.3, 0.5, 0.8])),
-           st.builds(lambda c: Step("ocr-noise", {"cer": c}), st.sampled_from([0.02, 0.1]))), min_size=1, max_size=3))
+@given(
+    record=thread_records(),
+    seed=st.integers(0, 2**31),
+    chain=st.lists(
+        st.one_of(
+            st.builds(
+                lambda f: Step("truncate", {"fraction": f}), st.sampled_from([0.3, 0.5, 0.8])
+            ),
+            st.builds(lambda c: Step("ocr-noise", {"cer": c}), st.sampled_from([0.02, 0.1])),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
 def test_thread_chains_keep_rubrics_honest(config, record, seed, chain):
     _check_chain(record, config, chain, seed)
     try:
@@ -187,5 +267,8 @@ def test_thread_chains_keep_rubrics_honest(config, record, seed, chain):
     kept = set(variant.content.export.posts)
     for rubric in variant.revision.rubrics:
         assert set(rubric.evidence_posts) <= kept
-        assert rubric.evidence_posts or variant.fixture.status.value == "needs-review" or "truncate" not in {
-            s.name for s in chain}
+        assert (
+            rubric.evidence_posts
+            or variant.fixture.status.value == "needs-review"
+            or "truncate" not in {s.name for s in chain}
+        )

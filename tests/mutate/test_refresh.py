@@ -39,15 +39,24 @@ def test_a_value_the_kept_text_shows_is_never_made_absent(store):
     _forget_evidence(store, lease, "tenant")
     variant = _mutate(store, lease, "--truncate", "0.5")
     tenant = store.load(variant).labels.fields["tenant"]
-    assert not tenant.expected_absent and tenant.evidence.page == 1  # located before the cut, and kept
-    set_labels(store, lease, assignments={"landlord": store.load(lease).labels.fields["landlord"].value},
-               reason="re-checked", author="t")
+    assert (
+        not tenant.expected_absent and tenant.evidence.page == 1
+    )  # located before the cut, and kept
+    set_labels(
+        store,
+        lease,
+        assignments={"landlord": store.load(lease).labels.fields["landlord"].value},
+        reason="re-checked",
+        author="t",
+    )
     _forget_evidence(store, lease, "tenant")
     (refreshed,) = _refresh(store)
     assert refreshed["id"] == variant and "tenant" not in refreshed["expected_absent"]
     assert not store.load(variant).labels.fields["tenant"].expected_absent
     problems = json.loads(run_cli("validate", "--json", store=store.root).stdout)["problems"]
-    assert [p["fixture"] for p in problems] == [lease]  # the parent still lacks the span; the variant has it
+    assert [p["fixture"] for p in problems] == [
+        lease
+    ]  # the parent still lacks the span; the variant has it
 
 
 def test_a_cut_evidence_span_is_looked_for_again_in_the_kept_text(store, config):
@@ -61,9 +70,16 @@ def test_a_cut_evidence_span_is_looked_for_again_in_the_kept_text(store, config)
     start = last.index(landlord.value)
     from curator.model import Span
 
-    moved = landlord.model_copy(update={"evidence": Span(page=len(record.content.pages), start=start,
-                                                         end=start + len(landlord.value))})
-    labels = record.labels.model_copy(update={"fields": {**record.labels.fields, "landlord": moved}})
+    moved = landlord.model_copy(
+        update={
+            "evidence": Span(
+                page=len(record.content.pages), start=start, end=start + len(landlord.value)
+            )
+        }
+    )
+    labels = record.labels.model_copy(
+        update={"fields": {**record.labels.fields, "landlord": moved}}
+    )
     record = record.__class__(record.fixture, record.content, [labels], record.directory)
     variant = apply_chain(record, config, [Step("truncate", {"pages": 1})], 0)
     label = variant.revision.fields["landlord"]
@@ -76,13 +92,21 @@ def test_a_reviewed_decision_survives_a_mechanical_refresh(store):
     thread = samples.add(store, "thread", 3)
     set_labels(store, thread, add_rubrics=["The tone stays polite."], author="t")  # names no posts
     variant = _mutate(store, thread, "--truncate", "0.6")
-    assert store.load_fixture(variant).status is Status.needs_review  # a person must look at that rubric
-    assert run_cli("status", variant, "--to", "active", store=store.root).exit_code == 0  # a reviewer did
+    assert (
+        store.load_fixture(variant).status is Status.needs_review
+    )  # a person must look at that rubric
+    assert (
+        run_cli("status", variant, "--to", "active", store=store.root).exit_code == 0
+    )  # a reviewer did
 
     # The parent's rubric now names its evidence post: the cut decides it by rule.
     first = store.load(thread).content.export.ordered_posts()[0].id
-    set_labels(store, thread, edit=LabelEdit(add_rubrics=["The summary names the failing job."],
-                                             evidence_posts=[first]), author="t")
+    set_labels(
+        store,
+        thread,
+        edit=LabelEdit(add_rubrics=["The summary names the failing job."], evidence_posts=[first]),
+        author="t",
+    )
     (refreshed,) = _refresh(store)
     assert refreshed["status"] == "active" and store.load_fixture(variant).status is Status.active
 
@@ -94,11 +118,19 @@ def test_a_reviewed_decision_survives_a_mechanical_refresh(store):
 
 def test_an_active_document_variant_stays_active_after_its_parent_is_relabelled(store):
     lease = samples.add(store, "lease", 1)
-    variants = [_mutate(store, lease, *args) for args in (["--truncate", "0.9"], ["--ocr-noise", "0.1"],
-                                                          ["--contradict", "monthly_rent"])]
+    variants = [
+        _mutate(store, lease, *args)
+        for args in (
+            ["--truncate", "0.9"],
+            ["--ocr-noise", "0.1"],
+            ["--contradict", "monthly_rent"],
+        )
+    ]
     for variant in variants:
         assert store.load_fixture(variant).status is Status.active
-    set_labels(store, lease, assignments={"security_deposit": ""}, reason="deposit waived", author="t")
+    set_labels(
+        store, lease, assignments={"security_deposit": ""}, reason="deposit waived", author="t"
+    )
     refreshed = _refresh(store)
     assert sorted(r["id"] for r in refreshed) == sorted(variants)
     assert {r["status"] for r in refreshed} == {"active"}

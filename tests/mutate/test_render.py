@@ -34,8 +34,15 @@ def test_clean_render_reads_back_nearly_exactly():
 
 
 def test_render_variant_through_tesseract_is_calibrated_and_keeps_values(samples_store):
-    result = run_cli("mutate", samples_store.invoice, "--ocr-noise", "0.05", "--render", "--json",
-                     store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.invoice,
+        "--ocr-noise",
+        "0.05",
+        "--render",
+        "--json",
+        store=samples_store.root,
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     step = info["mutations"][0]
@@ -57,8 +64,16 @@ def test_render_variant_through_tesseract_is_calibrated_and_keeps_values(samples
 
 
 def test_render_with_noise_values_records_what_tesseract_left(samples_store):
-    result = run_cli("mutate", samples_store.invoice, "--ocr-noise", "0.2", "--render", "--noise-values",
-                     "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate",
+        samples_store.invoice,
+        "--ocr-noise",
+        "0.2",
+        "--render",
+        "--noise-values",
+        "--json",
+        store=samples_store.root,
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     assert info["mutations"][0]["params"] == {"cer": 0.2, "noise_values": True}

@@ -12,7 +12,9 @@ def _load(samples, variant_id):
 
 
 def test_document_cut_at_fraction_mid_sentence(samples_store):
-    result = run_cli("mutate", samples_store.lease, "--truncate", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease, "--truncate", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     assert info["mutations"][0]["params"] == {"fraction": 0.6}  # the default
@@ -22,7 +24,9 @@ def test_document_cut_at_fraction_mid_sentence(samples_store):
     kept = "".join(p.text for p in variant.content.pages)
     assert parent_text.startswith(kept)
     assert 0.55 <= len(kept) / len(parent_text) <= 0.7
-    assert kept[-1] not in ".!?:;\n" and parent_text[len(kept)].isspace()  # mid-sentence, whole word
+    assert (
+        kept[-1] not in ".!?:;\n" and parent_text[len(kept)].isspace()
+    )  # mid-sentence, whole word
     assert variant.fixture.category == "truncated"
     measured = variant.fixture.lineage.mutations[0].measured
     assert measured["kept_chars"] == len(kept)
@@ -42,7 +46,9 @@ def test_document_cut_at_fraction_mid_sentence(samples_store):
 
 
 def test_pages_keeps_first_pages(samples_store):
-    result = run_cli("mutate", samples_store.lease3, "--pages", "1", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.lease3, "--pages", "1", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     variant = _load(samples_store, variant_of(result.stdout)["id"])
     parent = samples_store.store.load(samples_store.lease3)
@@ -61,7 +67,9 @@ def test_pages_must_cut_something(samples_store):
 
 
 def test_thread_keeps_first_posts_and_drops_cut_rubrics(samples_store):
-    result = run_cli("mutate", samples_store.thread, "--truncate", "0.5", "--json", store=samples_store.root)
+    result = run_cli(
+        "mutate", samples_store.thread, "--truncate", "0.5", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     parent = samples_store.store.load(samples_store.thread)
@@ -70,13 +78,22 @@ def test_thread_keeps_first_posts_and_drops_cut_rubrics(samples_store):
     assert sorted(variant.content.export.posts) == sorted(ordered[:2])
     texts = [r.text for r in variant.labels.rubrics]
     assert texts == ["The summary names the failing job."]  # the other's evidence posts are all cut
-    assert info["mutations"][0]["measured"]["dropped_rubrics"] == ["The summary says what fixed it."]
+    assert info["mutations"][0]["measured"]["dropped_rubrics"] == [
+        "The summary says what fixed it."
+    ]
     assert variant.fixture.status.value == "active"
 
 
 def test_thread_rubric_without_evidence_posts_needs_review(samples_store):
-    set_labels(samples_store.store, samples_store.thread, add_rubrics=["The tone stays polite."], author="t")
-    result = run_cli("mutate", samples_store.thread, "--truncate", "--json", store=samples_store.root)
+    set_labels(
+        samples_store.store,
+        samples_store.thread,
+        add_rubrics=["The tone stays polite."],
+        author="t",
+    )
+    result = run_cli(
+        "mutate", samples_store.thread, "--truncate", "--json", store=samples_store.root
+    )
     assert result.exit_code == 0, result.stderr
     info = variant_of(result.stdout)
     assert info["status"] == "needs-review"
@@ -105,13 +122,26 @@ def test_cut_posts_take_their_attachments(samples_store, config):
 
     parent = samples_store.store.load(samples_store.thread)
     ordered = [p.id for p in parent.content.export.ordered_posts()]
-    export = parent.content.export.model_copy(update={
-        "file_infos": {"f1": {"id": "f1", "post_id": ordered[0]}, "f2": {"id": "f2", "post_id": ordered[-1]}},
-        "files": {"f1": "aGVsbG8=", "f2": "d29ybGQ="},
-    })
-    record = parent.__class__(parent.fixture, parent.content.model_copy(update={"export": export}),
-                              parent.revisions, parent.directory)
+    export = parent.content.export.model_copy(
+        update={
+            "file_infos": {
+                "f1": {"id": "f1", "post_id": ordered[0]},
+                "f2": {"id": "f2", "post_id": ordered[-1]},
+            },
+            "files": {"f1": "aGVsbG8=", "f2": "d29ybGQ="},
+        }
+    )
+    record = parent.__class__(
+        parent.fixture,
+        parent.content.model_copy(update={"export": export}),
+        parent.revisions,
+        parent.directory,
+    )
     variant = apply_chain(record, config, [Step("truncate", {"fraction": 0.5})], 0)
-    assert set(variant.content.export.file_infos) == {"f1"} and set(variant.content.export.files) == {"f1"}
+    assert set(variant.content.export.file_infos) == {"f1"} and set(
+        variant.content.export.files
+    ) == {"f1"}
     untouched = apply_chain(parent, config, [Step("truncate", {"fraction": 0.5})], 0)
-    assert "file_infos" not in untouched.content.model_dump(mode="json")["export"]  # Mattermost shape kept
+    assert (
+        "file_infos" not in untouched.content.model_dump(mode="json")["export"]
+    )  # Mattermost shape kept

@@ -37,25 +37,45 @@ def document(text: str) -> DocumentContent:
 
 def thread(messages: list[str]) -> ThreadContent:
     posts = {
-        f"p{i}": {"id": f"p{i}", "create_at": 1000 + i, "message": m, "user_id": "u1",
-                  "root_id": "" if i == 0 else "p0"}
+        f"p{i}": {
+            "id": f"p{i}",
+            "create_at": 1000 + i,
+            "message": m,
+            "user_id": "u1",
+            "root_id": "" if i == 0 else "p0",
+        }
         for i, m in enumerate(messages)
     }
-    return ThreadContent(export=ThreadExport.model_validate({"posts": posts, "users": {"u1": {"id": "u1"}}}))
+    return ThreadContent(
+        export=ThreadExport.model_validate({"posts": posts, "users": {"u1": {"id": "u1"}}})
+    )
 
 
-def add_fixture(store: Store, content, *, title: str = "lease", trace_id: str | None = None,
-                importer: str = "pdf") -> str:
+def add_fixture(
+    store: Store,
+    content,
+    *,
+    title: str = "lease",
+    trace_id: str | None = None,
+    importer: str = "pdf",
+) -> str:
     key = content.model_dump_json().encode()
     new_id = fixture_id(title, key)
     kind = Kind(content.kind)
     store.create_fixture(
         Fixture(
-            id=new_id, kind=kind, doc_type="lease" if kind is Kind.document else None,
-            category="clean", created_at="2026-01-01T00:00:00Z",
-            provenance=Provenance(source_sha256=hashlib.sha256(key).hexdigest(), source_name="x",
-                                  importer=importer, imported_at="2026-01-01T00:00:00Z",
-                                  trace_id=trace_id),
+            id=new_id,
+            kind=kind,
+            doc_type="lease" if kind is Kind.document else None,
+            category="clean",
+            created_at="2026-01-01T00:00:00Z",
+            provenance=Provenance(
+                source_sha256=hashlib.sha256(key).hexdigest(),
+                source_name="x",
+                importer=importer,
+                imported_at="2026-01-01T00:00:00Z",
+                trace_id=trace_id,
+            ),
         ),
         content,
         [],
@@ -90,8 +110,7 @@ def lease_failure(seed: int, trace: str, **extra) -> tuple[dict, dict[str, str]]
         f"Landlord: {people['landlord']}\nTenant: {people['tenant']}\n"
         "Lease Start Date: March 1, 2025\nLease End Date: February 28, 2026\n"
         "Monthly Rent: $1,875.00\nNo security deposit is required under this agreement.\n"
-        f"Notices to the tenant go to {email} or {phone}.\n"
-        + fake.paragraph(nb_sentences=6)
+        f"Notices to the tenant go to {email} or {phone}.\n" + fake.paragraph(nb_sentences=6)
     )
     record = {
         "trace_id": trace,
@@ -100,12 +119,14 @@ def lease_failure(seed: int, trace: str, **extra) -> tuple[dict, dict[str, str]]
         "note": f"Invented a deposit for {people['tenant']}; call {phone} to confirm.",
         "doc_type": "lease",
         "input": {"text": text},
-        "output": {"fields": {
-            "tenant": {"value": people["tenant"], "confidence": 0.97},
-            "landlord": {"value": people["landlord"], "confidence": 0.95},
-            "monthly_rent": {"value": "$1,875.00", "confidence": 0.9},
-            "security_deposit": {"value": "$3,750.00", "confidence": 0.88},
-        }},
+        "output": {
+            "fields": {
+                "tenant": {"value": people["tenant"], "confidence": 0.97},
+                "landlord": {"value": people["landlord"], "confidence": 0.95},
+                "monthly_rent": {"value": "$1,875.00", "confidence": 0.9},
+                "security_deposit": {"value": "$3,750.00", "confidence": 0.88},
+            }
+        },
         "corrections": {"fields": {"security_deposit": None}},
     }
     record.update(extra)

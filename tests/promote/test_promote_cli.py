@@ -14,12 +14,16 @@ FAILURES = REPO / "examples" / "failures"
 def test_batch_summary_text_and_exit_2_when_a_record_is_rejected(store, tmp_path):
     good, _ = lease_failure(21, "trace-cli-1")
     path = tmp_path / "batch.jsonl"
-    path.write_text(json.dumps(good) + "\n" + json.dumps({"trace_id": "t2"}) + "\n" + json.dumps(good) + "\n")
+    path.write_text(
+        json.dumps(good) + "\n" + json.dumps({"trace_id": "t2"}) + "\n" + json.dumps(good) + "\n"
+    )
     run = run_cli("promote", path, store=store.root)
     assert run.exit_code == 2
     lines = run.stdout.splitlines()
     assert lines[0].startswith("promoted   hallucination-lease-")
-    assert lines[1].startswith("duplicate  line 3, trace trace-cli-1: trace already promoted as hallucination-lease-")
+    assert lines[1].startswith(
+        "duplicate  line 3, trace trace-cli-1: trace already promoted as hallucination-lease-"
+    )
     assert lines[2].startswith("rejected   line 2: ")
     assert lines[-1] == "1 promoted, 1 duplicate, 1 rejected"
 
@@ -38,7 +42,10 @@ def test_json_output_is_one_document(store, tmp_path):
 def test_usage_errors_are_one_line_and_leave_the_store_alone(store, tmp_path):
     before = snapshot(store.root)
     run = run_cli("promote", tmp_path / "nope.jsonl", store=store.root)
-    assert run.exit_code == 2 and run.stderr == f"curator: error: {tmp_path / 'nope.jsonl'}: no such file\n"
+    assert (
+        run.exit_code == 2
+        and run.stderr == f"curator: error: {tmp_path / 'nope.jsonl'}: no such file\n"
+    )
     good, _ = lease_failure(23, "trace-cli-3")
     (tmp_path / "f.json").write_text(json.dumps(good))
     run = run_cli("promote", tmp_path / "f.json", "--failure-mode", "bogus", store=store.root)

@@ -56,7 +56,12 @@ def test_finds_near_duplicate_of_existing_fixture_and_not_unrelated_ones(store):
         match = index.most_similar("document", near, lambda i: store.load(i).content)
         assert match is not None and match.fixture_id == ids[5]
         assert 0.9 <= match.similarity < 1
-        assert index.most_similar("document", document(lease_text(99)), lambda i: store.load(i).content) is None
+        assert (
+            index.most_similar(
+                "document", document(lease_text(99)), lambda i: store.load(i).content
+            )
+            is None
+        )
         # Same text, other kind: a thread is never covered by a document.
         assert index.candidates("thread", thread([one_word_changed(texts[5])])) == []
 
@@ -76,7 +81,10 @@ def test_threshold_comes_from_curator_toml_and_changing_it_rebuilds(store):
     with DedupIndex(store) as index:
         assert index.rows == rows_per_band(0.3)
         assert index.sync() == 1  # new band width: re-indexed from scratch
-        assert index.most_similar("document", changed, lambda i: store.load(i).content).fixture_id == fixture
+        assert (
+            index.most_similar("document", changed, lambda i: store.load(i).content).fixture_id
+            == fixture
+        )
 
 
 def test_index_persists_and_syncs_incrementally(store):
@@ -93,7 +101,9 @@ def test_index_persists_and_syncs_incrementally(store):
     with DedupIndex(store) as index:
         assert index.sync() == 2  # one added, one removed
         assert index.by_trace("tr-2") == second and index.by_trace("tr-1") is None
-        assert [m.fixture_id for m in index.candidates("document", document(lease_text(2)))] == [second]
+        assert [m.fixture_id for m in index.candidates("document", document(lease_text(2)))] == [
+            second
+        ]
 
 
 def test_uncommitted_changes_are_dropped(store):

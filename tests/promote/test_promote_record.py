@@ -32,25 +32,45 @@ def write_jsonl(path: Path, lines: list[str]) -> Path:
 
 
 def test_jsonl_batch_keeps_good_records_and_rejects_each_bad_one_with_its_line(tmp_path):
-    path = write_jsonl(tmp_path / "failures.jsonl", [
-        json.dumps(good("a")),
-        "{not json",
-        json.dumps(good("b", failure_mode="made_up")),
-        "",
-        json.dumps(good("c", input={"text": "x", "pdf": "y.pdf"})),
-        json.dumps([1, 2]),
-        json.dumps({k: v for k, v in good("e").items() if k != "output"}),
-        json.dumps(good("f", observed_at="yesterday")),
-        json.dumps(good("g")),
-    ])
+    path = write_jsonl(
+        tmp_path / "failures.jsonl",
+        [
+            json.dumps(good("a")),
+            "{not json",
+            json.dumps(good("b", failure_mode="made_up")),
+            "",
+            json.dumps(good("c", input={"text": "x", "pdf": "y.pdf"})),
+            json.dumps([1, 2]),
+            json.dumps({k: v for k, v in good("e").items() if k != "output"}),
+            json.dumps(good("f", observed_at="yesterday")),
+            json.dumps(good("g")),
+        ],
+    )
     entries = read_records(path)
     assert [type(e).__name__ for e in entries] == [
-        "RecordLine", "Rejection", "Rejection", "Rejection", "Rejection", "Rejection", "Rejection", "RecordLine",
+        "RecordLine",
+        "Rejection",
+        "Rejection",
+        "Rejection",
+        "Rejection",
+        "Rejection",
+        "Rejection",
+        "RecordLine",
     ]
     rejected = {e.line: e for e in entries if isinstance(e, Rejection)}
-    assert set(rejected) == {2, 3, 5, 6, 7, 8}  # the blank line 4 is skipped, numbering is the file's
+    assert set(rejected) == {
+        2,
+        3,
+        5,
+        6,
+        7,
+        8,
+    }  # the blank line 4 is skipped, numbering is the file's
     assert rejected[2].reason.startswith("not valid JSON")
-    assert "unknown failure mode 'made_up'" in rejected[3].reason and "hallucination" in rejected[3].reason
+    assert (
+        "unknown failure mode 'made_up'" in rejected[3].reason
+        and "hallucination" in rejected[3].reason
+    )
     assert rejected[3].trace_id == "b"
     assert "exactly one of thread, pdf, pdf_base64, text" in rejected[5].reason
     assert "JSON object, not list" in rejected[6].reason
@@ -66,7 +86,9 @@ def test_single_pretty_json_record_and_error_line_inside_it(tmp_path):
     assert isinstance(entry, RecordLine) and entry.line == 1
     assert entry.record.output.fields["monthly_rent"].confidence == 0.93
 
-    broken = json.dumps(good(), indent=2).replace('"failure_mode": "hallucination",', '"failure_mode": "hallucination"')
+    broken = json.dumps(good(), indent=2).replace(
+        '"failure_mode": "hallucination",', '"failure_mode": "hallucination"'
+    )
     path.write_text(broken, encoding="utf-8")
     (entry,) = read_records(path)
     assert isinstance(entry, Rejection)
@@ -74,7 +96,9 @@ def test_single_pretty_json_record_and_error_line_inside_it(tmp_path):
 
 
 def test_bare_output_values_are_shorthand_for_value_objects():
-    record = FailureRecord.model_validate(good(output={"fields": {"tenant": "Bo Pell", "monthly_rent": 1500}}))
+    record = FailureRecord.model_validate(
+        good(output={"fields": {"tenant": "Bo Pell", "monthly_rent": 1500}})
+    )
     assert record.output.fields["tenant"].value == "Bo Pell"
     assert record.output.fields["monthly_rent"].value == 1500
     assert record.output.fields["tenant"].confidence is None

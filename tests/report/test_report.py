@@ -19,8 +19,16 @@ def _report(sample_runs, tmp_path, *extra):
 
 
 def _full(sample_runs, tmp_path):
-    return _report(sample_runs, tmp_path, "--gate", str(sample_runs["gate_regressed"]),
-                   "--runs", str(sample_runs["evals_good"]), "--runs", str(sample_runs["evals_regressed"]))
+    return _report(
+        sample_runs,
+        tmp_path,
+        "--gate",
+        str(sample_runs["gate_regressed"]),
+        "--runs",
+        str(sample_runs["evals_good"]),
+        "--runs",
+        str(sample_runs["evals_regressed"]),
+    )
 
 
 def test_the_page_is_self_contained(sample_runs, tmp_path):
@@ -34,7 +42,10 @@ def test_the_page_is_self_contained(sample_runs, tmp_path):
 def test_every_section_is_there_with_its_content(sample_runs, tmp_path):
     page = _full(sample_runs, tmp_path)
     for anchor, title, _ in SECTIONS:
-        assert f'<section id="{anchor}"><h2>{title}' in page and f'href="#{anchor}">{title}</a>' in page
+        assert (
+            f'<section id="{anchor}"><h2>{title}' in page
+            and f'href="#{anchor}">{title}</a>' in page
+        )
     assert 'aria-label="fixtures by category and mutation kind"' in page
     assert 'aria-label="accuracy by subset"' in page and 'aria-label="reliability diagram"' in page
     assert "Brier score 0." in page and 'aria-label="retrieval quality"' in page
@@ -44,10 +55,10 @@ def test_every_section_is_there_with_its_content(sample_runs, tmp_path):
 
 def test_failing_fixtures_show_excerpt_truth_and_answer(sample_runs, tmp_path):
     page = _full(sample_runs, tmp_path)
-    failures = page[page.index('<section id="failures">'):]
+    failures = page[page.index('<section id="failures">') :]
     # make_predictions' regressed run invents this organisation for hallucinations
     assert "Northwind Holdings Ltd" in failures
-    first = failures[failures.index('<details class="failure" open>'):]
+    first = failures[failures.index('<details class="failure" open>') :]
     first = first[: first.index("</details>")]
     assert '<pre class="excerpt">' in first and ">truth</th>" in first and ">answer</th>" in first
     assert "<mark>" in failures  # the evidence of a wrong field, highlighted in its page
@@ -59,7 +70,10 @@ def test_bundle_alone_says_what_is_missing(sample_runs, tmp_path):
     assert "No gate report or eval run given: nothing was scored." in page
     assert "No reliability diagram: no gate report given." in page
     assert "No eval runs given" in page
-    assert '<section id="composition">' in page and "Adversarial share 37% (10 of 27 fixtures)." in page  # the sample store
+    assert (
+        '<section id="composition">' in page
+        and "Adversarial share 37% (10 of 27 fixtures)." in page
+    )  # the sample store
 
 
 def test_same_inputs_give_the_same_bytes(sample_runs, tmp_path):
@@ -67,16 +81,23 @@ def test_same_inputs_give_the_same_bytes(sample_runs, tmp_path):
     assert _full(sample_runs, tmp_path / "b") == first
 
 
-@pytest.mark.parametrize("option, problem", [
-    ("--gate", "not a gate report"),
-    ("--runs", "evals.jsonl:1: not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "option, problem",
+    [
+        ("--gate", "not a gate report"),
+        ("--runs", "evals.jsonl:1: not valid JSON"),
+    ],
+)
 def test_bad_input_is_exit_2_and_writes_nothing(sample_runs, tmp_path, option, problem):
     bad = tmp_path / ("report.json" if option == "--gate" else "evals.jsonl")
     bad.write_text("{nope\n")
     out = tmp_path / "report.html"
-    run = run_cli("report", "--bundle", str(sample_runs["bundle"]), option, str(bad), "--out", str(out))
-    assert run.exit_code == 2 and run.stderr.startswith("curator: error: ") and problem in run.stderr
+    run = run_cli(
+        "report", "--bundle", str(sample_runs["bundle"]), option, str(bad), "--out", str(out)
+    )
+    assert (
+        run.exit_code == 2 and run.stderr.startswith("curator: error: ") and problem in run.stderr
+    )
     assert not out.exists()
 
 

@@ -16,8 +16,15 @@ from tests.conftest import REPO
 
 WIDTH = 1280
 SCREENSHOT = REPO / "build" / "screenshots" / "report.png"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 # Every text box of every chart: inside its chart (not cut off), clear of every other text
 # box and every bar and dot. The boxes are the browser's own: fonts are measured, not guessed.
@@ -47,7 +54,9 @@ WIDER_THAN_PAGE = """(width) => [...document.querySelectorAll('body *')]
 def _browser():
     chromium = shutil.which("chromium")
     if chromium is None:
-        pytest.skip("Debian's chromium is not installed and `make test` could not install it (apt-get install chromium)")
+        pytest.skip(
+            "Debian's chromium is not installed and `make test` could not install it (apt-get install chromium)"
+        )
     if importlib.util.find_spec("playwright") is None:
         pytest.skip("the playwright package is not installed (pip install -e '.[dev]')")
     return chromium
@@ -57,20 +66,38 @@ def test_report_in_headless_chromium(sample_runs, tmp_path):
     chromium = _browser()
     from playwright.sync_api import sync_playwright
 
-    page_file = write_report(sample_runs["bundle"], tmp_path / "report.html", gate=sample_runs["gate_regressed"],
-                             runs=[sample_runs["evals_good"], sample_runs["evals_regressed"]])
+    page_file = write_report(
+        sample_runs["bundle"],
+        tmp_path / "report.html",
+        gate=sample_runs["gate_regressed"],
+        runs=[sample_runs["evals_good"], sample_runs["evals_regressed"]],
+    )
     url = page_file.path.resolve().as_uri()
     with sync_playwright() as driver, tempfile.TemporaryDirectory() as profile:
         browser = driver.chromium.launch_persistent_context(
-            profile, executable_path=chromium, headless=True, args=FLAGS,
-            viewport={"width": WIDTH, "height": 900})
+            profile,
+            executable_path=chromium,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": WIDTH, "height": 900},
+        )
         try:
             page = browser.new_page()
             problems: list[str] = []
             requests: list[str] = []
-            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+            page.on(
+                "console",
+                lambda m: (
+                    problems.append(f"{m.type}: {m.text}")
+                    if m.type in ("error", "warning")
+                    else None
+                ),
+            )
             page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("request", lambda request: requests.append(request.url) if request.url != url else None)
+            page.on(
+                "request",
+                lambda request: requests.append(request.url) if request.url != url else None,
+            )
             page.goto(url, wait_until="load")
 
             assert problems == [] and requests == []
@@ -85,7 +112,9 @@ def test_report_in_headless_chromium(sample_runs, tmp_path):
             page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
             assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
             assert page.evaluate(WIDER_THAN_PAGE, WIDTH) == []
-            page.evaluate("document.querySelectorAll('details').forEach((d, i) => { d.open = i === 0; })")
+            page.evaluate(
+                "document.querySelectorAll('details').forEach((d, i) => { d.open = i === 0; })"
+            )
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOT), full_page=True)
         finally:

@@ -125,8 +125,17 @@ def start_server(template: Path, workdir: Path) -> Server:
     log = workdir / "server.log"
     out = open(log, "wb")  # noqa: SIM115 - closed with the process
     process = subprocess.Popen(
-        [str(binary), "start", "--no-browser", "--internal-host", "127.0.0.1",
-         "--port", str(port), "--data-dir", str(data_dir)],
+        [
+            str(binary),
+            "start",
+            "--no-browser",
+            "--internal-host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+        ],
         env=_environment(data_dir, port),
         stdout=out,
         stderr=subprocess.STDOUT,
@@ -180,8 +189,14 @@ class Browser:
         csrf = self._csrf(path)
         done = self.http.post(
             path,
-            data={"csrfmiddlewaretoken": csrf, "email": email, "password": password,
-                  "how_find_us": "Other", "elaborate": "tests", "allow_newsletters": "false"},
+            data={
+                "csrfmiddlewaretoken": csrf,
+                "email": email,
+                "password": password,
+                "how_find_us": "Other",
+                "elaborate": "tests",
+                "allow_newsletters": "false",
+            },
             headers={"Referer": f"{self.url}{path}", "X-CSRFToken": csrf},
         )
         done.raise_for_status()
@@ -199,7 +214,10 @@ class Browser:
             raise RuntimeError(f"login of {email} failed")
 
     def api(self, method: str, path: str, **kwargs: object) -> httpx.Response:
-        headers = {"X-CSRFToken": self.http.cookies.get("csrftoken") or "", "Referer": self.url + "/"}
+        headers = {
+            "X-CSRFToken": self.http.cookies.get("csrftoken") or "",
+            "Referer": self.url + "/",
+        }
         response = self.http.request(method, path, headers=headers, **kwargs)
         if response.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text[:300]}")
@@ -207,8 +225,11 @@ class Browser:
 
     def annotate(self, task_id: int, result: list[dict]) -> dict:
         """Submit an annotation on a task, as the labelling UI does when one clicks Submit."""
-        return self.api("POST", f"/api/tasks/{task_id}/annotations/",
-                        json={"result": result, "task": task_id, "lead_time": 12.5}).json()
+        return self.api(
+            "POST",
+            f"/api/tasks/{task_id}/annotations/",
+            json={"result": result, "task": task_id, "lead_time": 12.5},
+        ).json()
 
     def close(self) -> None:
         self.http.close()

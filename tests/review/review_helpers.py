@@ -45,7 +45,9 @@ def edited(result: list[dict[str, Any]], **values: str) -> list[dict[str, Any]]:
 
 
 def labelstudio_sources(store: Store, fixture_id: str) -> list[str]:
-    return [r.source for r in store.load(fixture_id).revisions if r.source.startswith("labelstudio:")]
+    return [
+        r.source for r in store.load(fixture_id).revisions if r.source.startswith("labelstudio:")
+    ]
 
 
 def files_containing(root: Path, secret: str) -> list[str]:

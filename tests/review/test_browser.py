@@ -20,8 +20,16 @@ from tests.conftest import REPO, run_cli
 pytestmark = pytest.mark.labelstudio
 
 CHROMIUM = Path(os.environ.get("CURATOR_CHROMIUM", "/usr/bin/chromium"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENS = REPO / "build" / "review-screens"
 EMAIL, PASSWORD = "carol@curator.test", "carol-password-123"
 EDITOR = ".lsf-main-view__annotation"  # the labelling area (not the task table beside it)
@@ -31,7 +39,9 @@ EDITOR = ".lsf-main-view__annotation"  # the labelling area (not the task table 
 def page(ls_server, admin, tmp_path_factory):
     """A labeller, signed up through the invite link, logged in to Label Studio in Chromium."""
     if not CHROMIUM.is_file():  # make test installs it; where it could not, it said so
-        pytest.skip(f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium (or set CURATOR_CHROMIUM)")
+        pytest.skip(
+            f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium (or set CURATOR_CHROMIUM)"
+        )
     from playwright.sync_api import sync_playwright
 
     invite = admin.organizations.invites.get_invite_link()
@@ -40,8 +50,12 @@ def page(ls_server, admin, tmp_path_factory):
     signup.close()
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), headless=True,
-            args=FLAGS, viewport={"width": 1400, "height": 2600})  # tall: the whole task, no scrolling
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1400, "height": 2600},
+        )  # tall: the whole task, no scrolling
         tab = context.new_page()
         tab.goto(f"{ls_server.url}/user/login/")
         tab.fill("input[name=email]", EMAIL)
@@ -65,17 +79,31 @@ def _open(page, store, ls_server, fixture_id: str, screenshot: str):
 
 
 def _push(store, ls_server, *ids):
-    result = run_cli("review", "push", *ids, "--url", ls_server.url, "--api-key", ls_server.legacy_token,
-                     store=store.root)
+    result = run_cli(
+        "review",
+        "push",
+        *ids,
+        "--url",
+        ls_server.url,
+        "--api-key",
+        ls_server.legacy_token,
+        store=store.root,
+    )
     assert result.exit_code == 0, result.stderr
 
 
-def test_a_document_task_shows_instructions_and_every_pre_annotated_value(review_store, ls_server, page):
+def test_a_document_task_shows_instructions_and_every_pre_annotated_value(
+    review_store, ls_server, page
+):
     lease = samples.add(review_store, "lease", 1)
     tenant = review_store.load(lease).labels.fields["tenant"].value
     variant = tenant.split()[-1].upper()
-    set_labels(review_store, lease, edit=LabelEdit(accept={"tenant": [variant]}, assignments={"security_deposit": ""}),
-               author="lead")
+    set_labels(
+        review_store,
+        lease,
+        edit=LabelEdit(accept={"tenant": [variant]}, assignments={"security_deposit": ""}),
+        author="lead",
+    )
     _push(review_store, ls_server, lease)
 
     editor = _open(page, review_store, ls_server, lease, "document-task.png")
@@ -94,11 +122,16 @@ def test_a_document_task_shows_instructions_and_every_pre_annotated_value(review
             continue
         box = editor.locator(f'[name^="{configs.value_control(name)}:"]')
         assert box.inner_text().strip() == label.value, name
-    assert editor.locator(f'[name^="{configs.variants_control("tenant")}:"]').inner_text().strip() == variant
+    assert (
+        editor.locator(f'[name^="{configs.variants_control("tenant")}:"]').inner_text().strip()
+        == variant
+    )
     assert _ticked(editor, "checkbox") == ["security_deposit"]
 
 
-def test_a_thread_task_shows_its_own_rubrics_and_posts_with_author_and_time(review_store, ls_server, page):
+def test_a_thread_task_shows_its_own_rubrics_and_posts_with_author_and_time(
+    review_store, ls_server, page
+):
     thread = samples.add(review_store, "thread", 3)
     _push(review_store, ls_server, thread)
 
@@ -116,9 +149,13 @@ def test_a_thread_task_shows_its_own_rubrics_and_posts_with_author_and_time(revi
     assert len(rows) == len(rubrics) < configs.MIN_RUBRIC_SLOTS  # unused slots show nothing
     for row, rubric in zip(rows, rubrics, strict=True):
         text = row.inner_text()
-        assert rubric.text in text and "pass" in text and "fail" in text  # each rubric beside its choices
+        assert (
+            rubric.text in text and "pass" in text and "fail" in text
+        )  # each rubric beside its choices
         assert _ticked(row, "radio") == ["pass"]  # pre-filled: it holds
-        assert _ticked(row, "checkbox") == rubric.evidence_posts  # its evidence posts, and no others
+        assert (
+            _ticked(row, "checkbox") == rubric.evidence_posts
+        )  # its evidence posts, and no others
     # no orphan choices: exactly one pass/fail pair per rubric in the whole task
     assert editor.locator("input[type=radio][name=pass]").count() == len(rubrics)
     assert editor.locator("input[type=radio][name=fail]").count() == len(rubrics)
@@ -126,4 +163,7 @@ def test_a_thread_task_shows_its_own_rubrics_and_posts_with_author_and_time(revi
 
 def _ticked(area, kind: str) -> list[str]:
     """The values of the ticked choices of a kind (radio, checkbox) in an area, as the UI draws them."""
-    return [box.get_attribute("name") for box in area.locator(f".ant-{kind}-wrapper-checked input").all()]
+    return [
+        box.get_attribute("name")
+        for box in area.locator(f".ant-{kind}-wrapper-checked input").all()
+    ]

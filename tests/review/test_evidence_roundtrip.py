@@ -18,8 +18,16 @@ pytestmark = pytest.mark.labelstudio
 
 
 def _cli(store, server, command, *args):
-    return run_cli("review", command, "--url", server.url, "--api-key", server.legacy_token, *args,
-                   store=store.root)
+    return run_cli(
+        "review",
+        command,
+        "--url",
+        server.url,
+        "--api-key",
+        server.legacy_token,
+        *args,
+        store=store.root,
+    )
 
 
 def _task(store, server, admin, fixture_id, key):
@@ -28,8 +36,13 @@ def _task(store, server, admin, fixture_id, key):
 
 
 def _textarea(field: str, control: str, texts: list[str]) -> dict:
-    return {"id": f"{control}-{field}", "from_name": control, "to_name": configs.TEXT, "type": "textarea",
-            "value": {"text": texts}}
+    return {
+        "id": f"{control}-{field}",
+        "from_name": control,
+        "to_name": configs.TEXT,
+        "type": "textarea",
+        "value": {"text": texts},
+    }
 
 
 def test_variants_and_a_value_without_a_span_come_back(review_store, ls_server, admin, alice):
@@ -37,14 +50,25 @@ def test_variants_and_a_value_without_a_span_come_back(review_store, ls_server, 
     task = _task(review_store, ls_server, admin, lease, "document/lease")
     labels = review_store.load(lease).labels
     tenant, start = labels.fields["tenant"].value, labels.fields["lease_start_date"].value
-    result = [r for r in prediction_result(admin, task.id)
-              if r["from_name"] not in (configs.SPAN, configs.value_control("landlord"))
-              or (r["from_name"] == configs.SPAN and r["value"]["labels"] != ["landlord"])]
+    result = [
+        r
+        for r in prediction_result(admin, task.id)
+        if r["from_name"] not in (configs.SPAN, configs.value_control("landlord"))
+        or (r["from_name"] == configs.SPAN and r["value"]["labels"] != ["landlord"])
+    ]
     landlord = labels.fields["landlord"].value
     result += [
-        _textarea("tenant", configs.variants_control("tenant"), [f"{tenant.split()[-1].upper()}\n{tenant[0]}."]),
-        _textarea("lease_start_date", configs.variants_control("lease_start_date"), [start]),  # the value itself
-        _textarea("landlord", configs.value_control("landlord"), [landlord.lower()]),  # typed, no span
+        _textarea(
+            "tenant",
+            configs.variants_control("tenant"),
+            [f"{tenant.split()[-1].upper()}\n{tenant[0]}."],
+        ),
+        _textarea(
+            "lease_start_date", configs.variants_control("lease_start_date"), [start]
+        ),  # the value itself
+        _textarea(
+            "landlord", configs.value_control("landlord"), [landlord.lower()]
+        ),  # typed, no span
     ]
     alice.annotate(task.id, result)
 
@@ -56,16 +80,24 @@ def test_variants_and_a_value_without_a_span_come_back(review_store, ls_server, 
     assert fields["tenant"].variants == [tenant.split()[-1].upper(), f"{tenant[0]}."]
     assert fields["lease_start_date"].variants == []  # the value again adds nothing
     assert fields["landlord"].value == landlord.lower()
-    assert record.content.pages[0].text[fields["landlord"].evidence.start:fields["landlord"].evidence.end] == landlord
+    assert (
+        record.content.pages[0].text[
+            fields["landlord"].evidence.start : fields["landlord"].evidence.end
+        ]
+        == landlord
+    )
     assert truth_problems(record.content, record.labels) == []
 
 
 def test_a_typed_value_the_text_does_not_show_is_refused(review_store, ls_server, admin, alice):
     lease = samples.add(review_store, "lease", 2)
     task = _task(review_store, ls_server, admin, lease, "document/lease")
-    result = [r for r in prediction_result(admin, task.id)
-              if r["from_name"] != configs.value_control("tenant")
-              and not (r["from_name"] == configs.SPAN and r["value"]["labels"] == ["tenant"])]
+    result = [
+        r
+        for r in prediction_result(admin, task.id)
+        if r["from_name"] != configs.value_control("tenant")
+        and not (r["from_name"] == configs.SPAN and r["value"]["labels"] == ["tenant"])
+    ]
     result.append(_textarea("tenant", configs.value_control("tenant"), ["Nobody At All"]))
     alice.annotate(task.id, result)
     before = snapshot(review_store.root)
@@ -79,16 +111,27 @@ def test_a_typed_value_the_text_does_not_show_is_refused(review_store, ls_server
     assert snapshot(review_store.root) == before
 
 
-def test_evidence_posts_ticked_in_label_studio_keep_a_cut_thread_honest(review_store, ls_server, admin, alice):
+def test_evidence_posts_ticked_in_label_studio_keep_a_cut_thread_honest(
+    review_store, ls_server, admin, alice
+):
     from curator.labels import set_labels
 
     thread = samples.add(review_store, "thread", 3)
-    set_labels(review_store, thread, add_rubrics=["The tone stays polite."], author="lead")  # no posts yet
+    set_labels(
+        review_store, thread, add_rubrics=["The tone stays polite."], author="lead"
+    )  # no posts yet
     task = _task(review_store, ls_server, admin, thread, "thread")
     posts = [p.id for p in review_store.load(thread).content.export.ordered_posts()]
     result = prediction_result(admin, task.id)
-    result.append({"id": "posts_3", "from_name": configs.posts_control(3), "to_name": configs.rubric_object(3),
-                   "type": "choices", "value": {"choices": [posts[0], posts[1]]}})
+    result.append(
+        {
+            "id": "posts_3",
+            "from_name": configs.posts_control(3),
+            "to_name": configs.rubric_object(3),
+            "type": "choices",
+            "value": {"choices": [posts[0], posts[1]]},
+        }
+    )
     alice.annotate(task.id, result)
 
     assert _cli(review_store, ls_server, "pull").exit_code == 0
@@ -104,12 +147,19 @@ def test_evidence_posts_ticked_in_label_studio_keep_a_cut_thread_honest(review_s
     assert variant["status"] == Status.active.value and variant["warnings"] == []
 
 
-def test_a_value_kept_without_evidence_keeps_its_reason_through_review(review_store, ls_server, admin, alice):
+def test_a_value_kept_without_evidence_keeps_its_reason_through_review(
+    review_store, ls_server, admin, alice
+):
     from curator.labels import set_labels
 
     lease = samples.add(review_store, "lease", 4)
-    set_labels(review_store, lease, assignments={"monthly_rent": "$9,999.00"}, no_evidence="raised by letter",
-               author="lead")
+    set_labels(
+        review_store,
+        lease,
+        assignments={"monthly_rent": "$9,999.00"},
+        no_evidence="raised by letter",
+        author="lead",
+    )
     task = _task(review_store, ls_server, admin, lease, "document/lease")
     alice.annotate(task.id, prediction_result(admin, task.id))  # submitted as pre-filled
 

@@ -43,8 +43,10 @@ def annotated(review_store, ls_server, admin, alice):
     assert _cli(review_store, "push", ls_server.url, ls_server.legacy_token).exit_code == 0
     tasks = tasks_by_fixture(admin, project_id(admin, review_store, "document/lease"))
     for fixture in fixtures:
-        alice.annotate(tasks[fixture].id, edited(prediction_result(admin, tasks[fixture].id),
-                                                 monthly_rent="$1,111.00"))
+        alice.annotate(
+            tasks[fixture].id,
+            edited(prediction_result(admin, tasks[fixture].id), monthly_rent="$1,111.00"),
+        )
     return fixtures, [tasks[f].id for f in fixtures]
 
 
@@ -116,8 +118,11 @@ def test_bad_token(review_store, ls_server, kind):
     if kind == "legacy":
         key = "not-the-right-token-0123456789"
     else:  # a well-formed personal access token this server never signed
-        key = jwt.encode({"token_type": "refresh", "exp": 4102444800, "user_id": "1", "jti": "x"},
-                         "a secret this server has never seen, long enough", algorithm="HS256")
+        key = jwt.encode(
+            {"token_type": "refresh", "exp": 4102444800, "user_id": "1", "jti": "x"},
+            "a secret this server has never seen, long enough",
+            algorithm="HS256",
+        )
 
     done = _cli(review_store, "push", ls_server.url, key)
 
@@ -132,7 +137,9 @@ def _fail_exports(monkeypatch, *, task_id, fault):
     calls = []
 
     def send(self, request, *args, **kwargs):
-        if request.url.path.endswith("/export") and str(task_id) in request.url.params.get_list("ids[]"):
+        if request.url.path.endswith("/export") and str(task_id) in request.url.params.get_list(
+            "ids[]"
+        ):
             calls.append(request.url)
             if fault == "500":
                 return httpx.Response(500, json={"detail": "injected"}, request=request)
@@ -144,11 +151,14 @@ def _fail_exports(monkeypatch, *, task_id, fault):
 
 
 def test_a_500_in_the_middle_of_a_pull_keeps_what_came_before_and_a_second_pull_finishes(
-        review_store, ls_server, annotated, monkeypatch):
+    review_store, ls_server, annotated, monkeypatch
+):
     (first, second), (_, second_task) = annotated
     with monkeypatch.context() as patch:
         calls = _fail_exports(patch, task_id=second_task, fault="500")
-        done = _cli(review_store, "pull", ls_server.url, ls_server.legacy_token, "--batch-size", "1")
+        done = _cli(
+            review_store, "pull", ls_server.url, ls_server.legacy_token, "--batch-size", "1"
+        )
     assert calls, "the fault was never injected"
     _one_line_error(done, "HTTP 500", "exporting")
     assert len(labelstudio_sources(review_store, first)) == 1
@@ -200,7 +210,9 @@ def test_a_result_with_a_label_added_in_the_ui_is_refused(review_store, ls_serve
     fixture = add_lease(review_store, 251)
     assert _cli(review_store, "push", ls_server.url, ls_server.legacy_token).exit_code == 0
     project = project_id(admin, review_store, "document/lease")
-    _edit_config(admin, project, '<Label value="tenant"', '<Label value="renter" /><Label value="tenant"')
+    _edit_config(
+        admin, project, '<Label value="tenant"', '<Label value="renter" /><Label value="tenant"'
+    )
     task = tasks_by_fixture(admin, project)[fixture]
     result = prediction_result(admin, task.id)
     for region in result:
@@ -220,5 +232,7 @@ def test_no_url_or_key_is_bad_usage(review_store, monkeypatch):
     monkeypatch.delenv("LABEL_STUDIO_API_KEY", raising=False)
 
     _one_line_error(run_cli("review", "pull", store=review_store.root), "--url")
-    _one_line_error(run_cli("review", "pull", "--url", "http://127.0.0.1:9", store=review_store.root),
-                    "--api-key")
+    _one_line_error(
+        run_cli("review", "pull", "--url", "http://127.0.0.1:9", store=review_store.root),
+        "--api-key",
+    )

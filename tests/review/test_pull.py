@@ -25,8 +25,16 @@ pytestmark = pytest.mark.labelstudio
 
 
 def _cli(store, server, command, *args):
-    return run_cli("review", command, "--url", server.url, "--api-key", server.legacy_token, *args,
-                   store=store.root)
+    return run_cli(
+        "review",
+        command,
+        "--url",
+        server.url,
+        "--api-key",
+        server.legacy_token,
+        *args,
+        store=store.root,
+    )
 
 
 def _pushed(store, server, admin, key="document/lease"):
@@ -35,11 +43,15 @@ def _pushed(store, server, admin, key="document/lease"):
     return project, tasks_by_fixture(admin, project)
 
 
-def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(review_store, ls_server, admin, alice):
+def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(
+    review_store, ls_server, admin, alice
+):
     fixture = add_lease(review_store, 101)
     _, tasks = _pushed(review_store, ls_server, admin)
     task = tasks[fixture]
-    annotation = alice.annotate(task.id, edited(prediction_result(admin, task.id), tenant="Dana Example"))
+    annotation = alice.annotate(
+        task.id, edited(prediction_result(admin, task.id), tenant="Dana Example")
+    )
 
     done = _cli(review_store, ls_server, "pull", "--json")
 
@@ -47,9 +59,14 @@ def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(r
     report = json.loads(done.stdout)
     source = f"labelstudio:{task.id}/{annotation['id']}"
     assert [(r["fixture"], r["source"], r["author"]) for r in report["revisions"]] == [
-        (fixture, source, "alice@curator.test")]
+        (fixture, source, "alice@curator.test")
+    ]
     record = review_store.load(fixture)
-    assert (record.labels.rev, record.labels.source, record.labels.author) == (2, source, "alice@curator.test")
+    assert (record.labels.rev, record.labels.source, record.labels.author) == (
+        2,
+        source,
+        "alice@curator.test",
+    )
     tenant = record.labels.fields["tenant"]
     # The labeller kept the marked span and wrote another value: the span stays the evidence.
     assert tenant.value == "Dana Example"
@@ -67,7 +84,8 @@ def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(r
 
 
 def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_conflict(
-        review_store, ls_server, admin, alice, bob):
+    review_store, ls_server, admin, alice, bob
+):
     agreed, disputed = add_lease(review_store, 111), add_lease(review_store, 112)
     project, tasks = _pushed(review_store, ls_server, admin)
     admin.projects.update(id=project, maximum_annotations=2)  # two labellers per task
@@ -75,10 +93,20 @@ def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_confli
         task = tasks[fixture]
         result = prediction_result(admin, task.id)
         # Same amount and date written differently: type-aware comparison says they agree.
-        alice.annotate(task.id, edited(result, monthly_rent="$1,000.00", lease_start_date="2024-03-01"))
-        bob_tenant = "Someone Else" if fixture == disputed else review_store.load(fixture).labels.fields["tenant"].value
-        bob.annotate(task.id, edited(result, monthly_rent="1000", lease_start_date="March 1, 2024",
-                                     tenant=bob_tenant))
+        alice.annotate(
+            task.id, edited(result, monthly_rent="$1,000.00", lease_start_date="2024-03-01")
+        )
+        bob_tenant = (
+            "Someone Else"
+            if fixture == disputed
+            else review_store.load(fixture).labels.fields["tenant"].value
+        )
+        bob.annotate(
+            task.id,
+            edited(
+                result, monthly_rent="1000", lease_start_date="March 1, 2024", tenant=bob_tenant
+            ),
+        )
 
     done = _cli(review_store, ls_server, "pull")
 
@@ -93,15 +121,22 @@ def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_confli
     assert f"conflict: {disputed} (tenant)" in done.stdout
     lines = done.stdout.splitlines()
     assert any(line.split() == ["tenant", "1/2", "agree", "(50%)"] for line in lines), done.stdout
-    assert any(line.split() == ["monthly_rent", "2/2", "agree", "(100%)"] for line in lines), done.stdout
+    assert any(line.split() == ["monthly_rent", "2/2", "agree", "(100%)"] for line in lines), (
+        done.stdout
+    )
 
     # Pulling again changes nothing; once a lead settles the field by hand, pull closes it.
     unchanged = snapshot(review_store.root)
     assert _cli(review_store, ls_server, "pull").exit_code == 0
     assert snapshot(review_store.root) == unchanged
     shown = review_store.load(disputed).revisions[0].fields["tenant"].value  # what the text says
-    set_labels(review_store, disputed, assignments={"tenant": shown}, author="lead",
-               reason="settled the tenant conflict")
+    set_labels(
+        review_store,
+        disputed,
+        assignments={"tenant": shown},
+        author="lead",
+        reason="settled the tenant conflict",
+    )
     assert _cli(review_store, ls_server, "pull").exit_code == 0
     assert review_store.load_fixture(disputed).review.conflict_fields == []
     assert review_store.load_fixture(disputed).status.value == "reviewed"
@@ -128,8 +163,14 @@ def test_rubric_verdicts_and_new_rubrics_come_back(review_store, ls_server, admi
     for region in result:
         if region["from_name"] == configs.verdict_control(2):
             region["value"]["choices"] = [configs.FAIL]
-    result.append({"from_name": configs.NEW_RUBRICS, "to_name": configs.DIALOGUE, "type": "textarea",
-                   "value": {"text": ["Thanks the customer"]}})
+    result.append(
+        {
+            "from_name": configs.NEW_RUBRICS,
+            "to_name": configs.DIALOGUE,
+            "type": "textarea",
+            "value": {"text": ["Thanks the customer"]},
+        }
+    )
     alice.annotate(task.id, result)
     # On the other thread the two labellers judge the second rubric differently.
     alice.annotate(tasks[disputed].id, result[:2])
@@ -140,12 +181,15 @@ def test_rubric_verdicts_and_new_rubrics_come_back(review_store, ls_server, admi
     record = review_store.load(thread)
     assert [r.text for r in record.labels.rubrics] == ["Names the deadline", "Thanks the customer"]
     assert record.fixture.status.value == "reviewed"
-    assert review_store.load_fixture(disputed).review.conflict_fields == ["rubric: Invents a refund policy"]
+    assert review_store.load_fixture(disputed).review.conflict_fields == [
+        "rubric: Invents a refund policy"
+    ]
     assert review_store.load_fixture(disputed).status.value == "needs-review"
 
 
 def test_a_span_whose_text_is_not_the_fixture_text_is_rejected_naming_fixture_and_field(
-        review_store, ls_server, admin, alice):
+    review_store, ls_server, admin, alice
+):
     fixture = add_lease(review_store, 141)
     _, tasks = _pushed(review_store, ls_server, admin)
     task = tasks[fixture]
@@ -154,8 +198,10 @@ def test_a_span_whose_text_is_not_the_fixture_text_is_rejected_naming_fixture_an
     with review_store.transaction() as txn:
         content = review_store.load(fixture).content
         assert isinstance(content, DocumentContent)
-        pages = [p.model_copy(update={"text": "Amended: " + p.text}) if p.number == 1 else p
-                 for p in content.pages]
+        pages = [
+            p.model_copy(update={"text": "Amended: " + p.text}) if p.number == 1 else p
+            for p in content.pages
+        ]
         txn.save_content(fixture, content.model_copy(update={"pages": pages}))
     before = snapshot(review_store.root)
 
@@ -167,7 +213,9 @@ def test_a_span_whose_text_is_not_the_fixture_text_is_rejected_naming_fixture_an
     assert snapshot(review_store.root) == before
 
 
-def test_a_reviewer_who_types_a_real_name_stores_the_pseudonym_the_content_uses(review_store, ls_server, admin, alice):
+def test_a_reviewer_who_types_a_real_name_stores_the_pseudonym_the_content_uses(
+    review_store, ls_server, admin, alice
+):
     from curator.anonymise import Vault
 
     vault = Vault.open(review_store)
@@ -176,12 +224,22 @@ def test_a_reviewer_who_types_a_real_name_stores_the_pseudonym_the_content_uses(
     thread = add_thread(review_store, 133, ["Names the deadline"])
     _, tasks = _pushed(review_store, ls_server, admin, key="thread")
     result = prediction_result(admin, tasks[thread].id)
-    result.append({"from_name": configs.NEW_RUBRICS, "to_name": configs.DIALOGUE, "type": "textarea",
-                   "value": {"text": ["Thanks Ingrid Solberg for the report"]}})
+    result.append(
+        {
+            "from_name": configs.NEW_RUBRICS,
+            "to_name": configs.DIALOGUE,
+            "type": "textarea",
+            "value": {"text": ["Thanks Ingrid Solberg for the report"]},
+        }
+    )
     alice.annotate(tasks[thread].id, result)
 
     assert _cli(review_store, ls_server, "pull").exit_code == 0
 
     assert [r.text for r in review_store.load(thread).labels.rubrics] == [
-        "Names the deadline", f"Thanks {pseudonym} for the report"]
-    assert not [p for p in files_containing(review_store.root, "Solberg") if "/.curator/" not in p]  # the vault only
+        "Names the deadline",
+        f"Thanks {pseudonym} for the report",
+    ]
+    assert not [
+        p for p in files_containing(review_store.root, "Solberg") if "/.curator/" not in p
+    ]  # the vault only

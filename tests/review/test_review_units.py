@@ -23,8 +23,12 @@ def test_utf16_offsets_round_trip(text, data):
 
 
 def test_a_span_is_found_on_its_page_and_not_across_pages():
-    content = DocumentContent(pages=[Page(number=1, text="a😀 Tenant: Ann", origin="text-layer"),
-                                     Page(number=2, text="Rent: 5", origin="ocr")])
+    content = DocumentContent(
+        pages=[
+            Page(number=1, text="a😀 Tenant: Ann", origin="text-layer"),
+            Page(number=2, text="Rent: 5", origin="ocr"),
+        ]
+    )
     joined = join_pages(content)
     start, end = joined.span_to_utf16(1, 11, 14)  # "Ann", after the two-unit emoji
     assert (start, end) == (12, 15)
@@ -61,7 +65,9 @@ def test_instructions_come_from_the_field_descriptions():
     html = configs.document_instructions("lease", spec)
     config = configs.document_config("lease", spec)
     for name, field in spec.fields.items():
-        assert field.description and field.description in html  # the shipped types describe every field
+        assert (
+            field.description and field.description in html
+        )  # the shipped types describe every field
         assert configs.field_line(name, field.type, field.description) in config
 
 
@@ -69,18 +75,30 @@ def test_config_problems_allow_additions_and_catch_removals():
     spec = load_config(REPO / "curator.toml").doc_types["lease"]
     ours = configs.document_config("lease", spec)
     assert configs.config_problems(ours, ours) == []
-    added = ours.replace('<Label value="tenant"', '<Label value="subtenant" /><Label value="tenant"')
+    added = ours.replace(
+        '<Label value="tenant"', '<Label value="subtenant" /><Label value="tenant"'
+    )
     assert configs.config_problems(added, ours) == []
     renamed = ours.replace('<Label value="tenant"', '<Label value="renter"')
     assert configs.config_problems(renamed, ours) == ["control 'span' lost tenant"]
-    retargeted = ours.replace('name="value_tenant" toName="text"', 'name="value_tenant" toName="other"')
+    retargeted = ours.replace(
+        'name="value_tenant" toName="text"', 'name="value_tenant" toName="other"'
+    )
     assert "value_tenant" in configs.config_problems(retargeted, ours)[0]
     assert configs.config_problems("<View", ours) != []
 
 
 def test_agreement_is_type_aware_and_counts_only_shared_fields():
-    alice = {"date": Said("2024-01-15", "date"), "rent": Said("$1,250.00", "money"), "who": Said(None, "person")}
-    bob = {"date": Said("January 15, 2024", "date"), "rent": Said("1250", "money"), "who": Said("Ann", "person")}
+    alice = {
+        "date": Said("2024-01-15", "date"),
+        "rent": Said("$1,250.00", "money"),
+        "who": Said(None, "person"),
+    }
+    bob = {
+        "date": Said("January 15, 2024", "date"),
+        "rent": Said("1250", "money"),
+        "who": Said("Ann", "person"),
+    }
     assert disagreements([alice, bob]) == ["who"]
     agreement = Agreement()
     agreement.add_task([alice, bob])

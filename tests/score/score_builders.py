@@ -34,9 +34,14 @@ LEASE_FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def fixture(fixture_id: str = "lease-a-0000000a", *, category: str = "clean",
-            kind: str = "document", mutations: tuple[str, ...] = (),
-            importer: str = "pdf") -> Fixture:
+def fixture(
+    fixture_id: str = "lease-a-0000000a",
+    *,
+    category: str = "clean",
+    kind: str = "document",
+    mutations: tuple[str, ...] = (),
+    importer: str = "pdf",
+) -> Fixture:
     data: dict[str, Any] = {
         "id": fixture_id,
         "kind": kind,
@@ -44,52 +49,88 @@ def fixture(fixture_id: str = "lease-a-0000000a", *, category: str = "clean",
         "category": category,
         "status": "active",
         "created_at": "2026-01-01T00:00:00Z",
-        "provenance": {"source_sha256": "0" * 64, "source_name": "x.pdf", "importer": importer,
-                       "imported_at": "2026-01-01T00:00:00Z"},
+        "provenance": {
+            "source_sha256": "0" * 64,
+            "source_name": "x.pdf",
+            "importer": importer,
+            "imported_at": "2026-01-01T00:00:00Z",
+        },
     }
     if mutations:
-        data["lineage"] = {"parent": "lease-p-0000000f", "parent_label_rev": 1,
-                           "mutations": [{"name": name, "seed": 1} for name in mutations]}
+        data["lineage"] = {
+            "parent": "lease-p-0000000f",
+            "parent_label_rev": 1,
+            "mutations": [{"name": name, "seed": 1} for name in mutations],
+        }
     return Fixture.model_validate(data)
 
 
-def labels(fields: dict[str, dict[str, Any]] | None = None, rubrics: tuple[str, ...] = ()) -> LabelRevision:
+def labels(
+    fields: dict[str, dict[str, Any]] | None = None, rubrics: tuple[str, ...] = ()
+) -> LabelRevision:
     return LabelRevision(
-        rev=1, time="2026-01-01T00:00:00Z", author="t", source="manual",
+        rev=1,
+        time="2026-01-01T00:00:00Z",
+        author="t",
+        source="manual",
         fields={name: FieldLabel.model_validate(spec) for name, spec in (fields or {}).items()},
         rubrics=[Rubric(text=text) for text in rubrics],
     )
 
 
-def document_case(fixture_id: str = "lease-a-0000000a", *, text: str = LEASE_TEXT,
-                  fields: dict[str, dict[str, Any]] | None = None, **kwargs: Any) -> SimpleCase:
+def document_case(
+    fixture_id: str = "lease-a-0000000a",
+    *,
+    text: str = LEASE_TEXT,
+    fields: dict[str, dict[str, Any]] | None = None,
+    **kwargs: Any,
+) -> SimpleCase:
     content = DocumentContent(pages=[Page(number=1, text=text, origin="text-layer")])
-    return SimpleCase(fixture(fixture_id, **kwargs), content,
-                      labels(LEASE_FIELDS if fields is None else fields))
+    return SimpleCase(
+        fixture(fixture_id, **kwargs), content, labels(LEASE_FIELDS if fields is None else fields)
+    )
 
 
 def thread_case(fixture_id: str, rubrics: tuple[str, ...], **kwargs: Any) -> SimpleCase:
     export = ThreadExport.model_validate(
-        {"posts": {"p1": {"id": "p1", "message": "@ana I will be ready by Friday"}}})
-    return SimpleCase(fixture(fixture_id, kind="thread", **kwargs), ThreadContent(export=export),
-                      labels(rubrics=rubrics))
+        {"posts": {"p1": {"id": "p1", "message": "@ana I will be ready by Friday"}}}
+    )
+    return SimpleCase(
+        fixture(fixture_id, kind="thread", **kwargs),
+        ThreadContent(export=export),
+        labels(rubrics=rubrics),
+    )
 
 
-def prediction(fixture_id: str = "lease-a-0000000a", metrics: dict[str, float] | None = None,
-               rubrics: list[dict[str, Any]] | None = None, **fields: Any) -> Prediction:
+def prediction(
+    fixture_id: str = "lease-a-0000000a",
+    metrics: dict[str, float] | None = None,
+    rubrics: list[dict[str, Any]] | None = None,
+    **fields: Any,
+) -> Prediction:
     """fields: name=value or name=(value, confidence)."""
     as_fields = {}
     for name, given in fields.items():
         value, confidence = given if isinstance(given, tuple) else (given, None)
         as_fields[name] = {"value": value, "confidence": confidence}
-    return Prediction.model_validate({"fixture_id": fixture_id, "fields": as_fields,
-                                      "rubrics": rubrics or [], "metrics": metrics})
+    return Prediction.model_validate(
+        {
+            "fixture_id": fixture_id,
+            "fields": as_fields,
+            "rubrics": rubrics or [],
+            "metrics": metrics,
+        }
+    )
 
 
 def all_right(confidence: float | None = None) -> dict[str, Any]:
     """Keyword arguments for prediction(): every LEASE_FIELDS field right."""
-    values = {"landlord": "Maria Jensen", "tenant": "Oliver Grant",
-              "premises_address": "12 Harbour Road, Springfield",
-              "lease_start_date": "January 15, 2024", "monthly_rent": "1250",
-              "security_deposit": None}
+    values = {
+        "landlord": "Maria Jensen",
+        "tenant": "Oliver Grant",
+        "premises_address": "12 Harbour Road, Springfield",
+        "lease_start_date": "January 15, 2024",
+        "monthly_rent": "1250",
+        "security_deposit": None,
+    }
     return {name: (value, confidence) for name, value in values.items()}

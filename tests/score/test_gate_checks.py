@@ -24,8 +24,9 @@ CASES = [
 ]
 
 
-def predictions(adv_wrong: int = 0, faithfulness: float = 0.9, confidence: float = 0.9,
-                thread: bool = True):
+def predictions(
+    adv_wrong: int = 0, faithfulness: float = 0.9, confidence: float = 0.9, thread: bool = True
+):
     adv_fields = all_right(confidence)
     for name in list(adv_fields)[:adv_wrong]:
         adv_fields[name] = ("Samuel Price", confidence)  # a hallucination
@@ -49,9 +50,15 @@ def gates(report) -> dict[str, str]:
 def test_all_right_passes_every_measurable_gate():
     report = build_report(CASES, predictions())
     assert report.passed
-    assert gates(report) == {"overall_accuracy": "pass", "adversarial_accuracy": "pass",
-                             "brier": "pass", "faithfulness_drop": "skip", "pass_rate": "skip",
-                             "flaky_share": "skip", "judge_calibration": "skip"}
+    assert gates(report) == {
+        "overall_accuracy": "pass",
+        "adversarial_accuracy": "pass",
+        "brier": "pass",
+        "faithfulness_drop": "skip",
+        "pass_rate": "skip",
+        "flaky_share": "skip",
+        "judge_calibration": "skip",
+    }
     assert (report.fixtures_passed, report.fixtures_total) == (3, 3)
     # 12 fields right at 0.9: Brier 0.01.
     assert report.calibration["brier"] == pytest.approx(0.01)
@@ -59,8 +66,11 @@ def test_all_right_passes_every_measurable_gate():
 
 def test_adversarial_floor_fails_while_overall_holds():
     # 2 of 6 adversarial fields wrong: overall 11/13 = 0.846, adversarial 4/6 = 0.667.
-    report = build_report(CASES, predictions(adv_wrong=2),
-                          floors=floors(overall_accuracy=0.8, adversarial_accuracy=0.7))
+    report = build_report(
+        CASES,
+        predictions(adv_wrong=2),
+        floors=floors(overall_accuracy=0.8, adversarial_accuracy=0.7),
+    )
     assert not report.passed
     assert gates(report)["overall_accuracy"] == "pass"
     assert gates(report)["adversarial_accuracy"] == "fail"
@@ -69,10 +79,14 @@ def test_adversarial_floor_fails_while_overall_holds():
 
 
 def test_floor_met_exactly_passes():
-    report = build_report(CASES[:2], predictions(adv_wrong=1), floors=floors(overall_accuracy=11 / 12))
+    report = build_report(
+        CASES[:2], predictions(adv_wrong=1), floors=floors(overall_accuracy=11 / 12)
+    )
     assert report.accuracy["overall"]["right"] == 11
     assert gates(report)["overall_accuracy"] == "pass"
-    report = build_report(CASES[:2], predictions(adv_wrong=2), floors=floors(overall_accuracy=11 / 12))
+    report = build_report(
+        CASES[:2], predictions(adv_wrong=2), floors=floors(overall_accuracy=11 / 12)
+    )
     assert gates(report)["overall_accuracy"] == "fail"
 
 
@@ -110,8 +124,12 @@ def test_faithfulness_missing_now_fails_when_the_baseline_had_it():
 
 def test_regressions_against_the_baseline():
     baseline = build_report(CASES, predictions())
-    report = build_report(CASES, predictions(adv_wrong=1, thread=False), baseline=baseline,
-                          baseline_name="report.json")
+    report = build_report(
+        CASES,
+        predictions(adv_wrong=1, thread=False),
+        baseline=baseline,
+        baseline_name="report.json",
+    )
     assert [(r.id, r.before, r.after, r.classes) for r in report.regressions] == [
         (ADV, "6/6", "5/6", ["hallucination", "confidence_mismatch"]),
         (THREAD, "1/1", "0/1", ["missing"]),
@@ -150,20 +168,29 @@ def test_floors_file_overrides_defaults(tmp_path):
 def test_floors_file_weights_drive_the_composite():
     found = predictions()
     found[GOLD].metrics = found[ADV].metrics = None
-    found[GOLD] = found[GOLD].model_copy(update={"metrics": PredictionMetrics(
-        context_recall=1.0, faithfulness=0.5, answer_relevancy=0.0)})
-    weights = FloorsFile.model_validate({"weights": {"context_recall": 1, "faithfulness": 1,
-                                                     "answer_relevancy": 0}})
+    found[GOLD] = found[GOLD].model_copy(
+        update={
+            "metrics": PredictionMetrics(context_recall=1.0, faithfulness=0.5, answer_relevancy=0.0)
+        }
+    )
+    weights = FloorsFile.model_validate(
+        {"weights": {"context_recall": 1, "faithfulness": 1, "answer_relevancy": 0}}
+    )
     assert build_report(CASES, found).quality["composite"] == pytest.approx(0.35 + 0.2)
     assert build_report(CASES, found, floors=weights).quality["composite"] == pytest.approx(0.75)
 
 
 def test_markdown_summary():
     baseline = build_report(CASES, predictions(), bundle_name="1.0.0")
-    report = build_report(CASES, predictions(adv_wrong=2, thread=False), bundle_name="1.0.0",
-                          predictions_name="regressed.jsonl", baseline=baseline,
-                          baseline_name="good.json",
-                          floors=floors(overall_accuracy=0.9, adversarial_accuracy=0.7))
+    report = build_report(
+        CASES,
+        predictions(adv_wrong=2, thread=False),
+        bundle_name="1.0.0",
+        predictions_name="regressed.jsonl",
+        baseline=baseline,
+        baseline_name="good.json",
+        floors=floors(overall_accuracy=0.9, adversarial_accuracy=0.7),
+    )
     text = render_markdown(report)
     assert text.startswith("## curator gate ❌ failed\n")
     assert "| overall_accuracy | ❌ fail | 0.7692 | ≥ 0.9 | 10/13 = 0.769 < 0.9 |" in text
@@ -187,15 +214,26 @@ def test_junit_has_one_testcase_per_fixture():
     assert "landlord: expected 'Maria Jensen', got 'Samuel Price' (confidence 0.9)" in failure.text
     assert cases[THREAD].find("failure").get("message") == "no prediction for this fixture"
     assert [case.get("name") for case in gate_suite] == [
-        "overall_accuracy", "adversarial_accuracy", "brier", "faithfulness_drop", "pass_rate",
-        "flaky_share", "judge_calibration"]
+        "overall_accuracy",
+        "adversarial_accuracy",
+        "brier",
+        "faithfulness_drop",
+        "pass_rate",
+        "flaky_share",
+        "judge_calibration",
+    ]
     assert gate_suite[3].find("skipped") is not None and gate_suite.get("skipped") == "4"
 
 
 def test_outputs_written_with_reliability_png(tmp_path):
     report = build_report(CASES, predictions(adv_wrong=1))
     written = write_outputs(report, tmp_path / "out", plot=True)
-    assert [p.name for p in written] == ["report.json", "summary.md", "junit.xml", "reliability.png"]
+    assert [p.name for p in written] == [
+        "report.json",
+        "summary.md",
+        "junit.xml",
+        "reliability.png",
+    ]
     png = (tmp_path / "out" / "reliability.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     # Deterministic: the same report draws the same bytes.
@@ -204,8 +242,10 @@ def test_outputs_written_with_reliability_png(tmp_path):
 
 
 def _with_runs(found, passed: dict[str, int], repetitions: int = 4):
-    return {fid: p.model_copy(update={"runs": RunStats(repetitions=repetitions, passed=passed[fid])})
-            for fid, p in found.items()}
+    return {
+        fid: p.model_copy(update={"runs": RunStats(repetitions=repetitions, passed=passed[fid])})
+        for fid, p in found.items()
+    }
 
 
 def test_repeated_runs_gate_on_mean_pass_rate_and_flaky_share():
@@ -223,8 +263,9 @@ def test_repeated_runs_gate_on_mean_pass_rate_and_flaky_share():
 
 def test_verdicts_of_a_curator_judge_need_its_calibration_on_the_bundle():
     judged = predictions()
-    verdict = RubricVerdict.model_validate({"rubric": "mentions @ana", "pass": True, "judge": "openai:m",
-                                            "prompt_version": "v1"})
+    verdict = RubricVerdict.model_validate(
+        {"rubric": "mentions @ana", "pass": True, "judge": "openai:m", "prompt_version": "v1"}
+    )
     judged[THREAD] = judged[THREAD].model_copy(update={"rubrics": [verdict]})
     missing = build_report(CASES, judged, calibrations={("openai:m", "v1"): None})
     check = next(c for c in missing.gates if c.name == "judge_calibration")
@@ -232,9 +273,20 @@ def test_verdicts_of_a_curator_judge_need_its_calibration_on_the_bundle():
 
     def record(accuracy: float, false_pass: float) -> CalibrationRecord:
         return CalibrationRecord(
-            bundle_version="1.0.0", bundle_content_sha256="0" * 64, judge="openai:m", prompt_version="v1",
-            calibrated_at="2026-01-01T00:00:00Z", cases=10, known_bad=5, reference=5, errors=0,
-            accuracy=accuracy, false_pass_rate=false_pass, by_rubric=[], results=[])
+            bundle_version="1.0.0",
+            bundle_content_sha256="0" * 64,
+            judge="openai:m",
+            prompt_version="v1",
+            calibrated_at="2026-01-01T00:00:00Z",
+            cases=10,
+            known_bad=5,
+            reference=5,
+            errors=0,
+            accuracy=accuracy,
+            false_pass_rate=false_pass,
+            by_rubric=[],
+            results=[],
+        )
 
     lenient = build_report(CASES, judged, calibrations={("openai:m", "v1"): record(0.5, 1.0)})
     check = next(c for c in lenient.gates if c.name == "judge_calibration")

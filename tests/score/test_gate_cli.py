@@ -20,8 +20,19 @@ def _pinned_clock(monkeypatch):
 
 
 def make_predictions(bundle, quality, out):
-    subprocess.run([sys.executable, str(MAKE_PREDICTIONS), str(bundle), "--quality", quality,
-                    "--out", str(out)], check=True, env=subprocess_env())
+    subprocess.run(
+        [
+            sys.executable,
+            str(MAKE_PREDICTIONS),
+            str(bundle),
+            "--quality",
+            quality,
+            "--out",
+            str(out),
+        ],
+        check=True,
+        env=subprocess_env(),
+    )
     return out
 
 
@@ -32,7 +43,9 @@ def good(built_bundle, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def regressed(built_bundle, tmp_path_factory):
-    return make_predictions(built_bundle, "regressed", tmp_path_factory.mktemp("p") / "regressed.jsonl")
+    return make_predictions(
+        built_bundle, "regressed", tmp_path_factory.mktemp("p") / "regressed.jsonl"
+    )
 
 
 def gate(bundle, predictions, out, *extra):
@@ -51,27 +64,48 @@ def test_good_predictions_pass(built_bundle, good, tmp_path):
     assert report["calibration"]["confidences"] == 30 and report["calibration"]["brier"] < 0.02
     assert report["quality"]["composite"] is not None
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "junit.xml", "reliability.png", "report.json", "summary.md"]
+        "junit.xml",
+        "reliability.png",
+        "report.json",
+        "summary.md",
+    ]
     assert json.loads((tmp_path / "out" / "report.json").read_text()) == report
 
 
-def test_regressed_predictions_fail_against_the_good_baseline(built_bundle, good, regressed, tmp_path):
+def test_regressed_predictions_fail_against_the_good_baseline(
+    built_bundle, good, regressed, tmp_path
+):
     assert gate(built_bundle, good, tmp_path / "good").exit_code == 0
-    run = gate(built_bundle, regressed, tmp_path / "bad", "--baseline", tmp_path / "good" / "report.json")
+    run = gate(
+        built_bundle, regressed, tmp_path / "bad", "--baseline", tmp_path / "good" / "report.json"
+    )
     assert run.exit_code == 1
-    assert "curator: gate failed: overall_accuracy, adversarial_accuracy, brier, faithfulness_drop" in run.stderr
+    assert (
+        "curator: gate failed: overall_accuracy, adversarial_accuracy, brier, faithfulness_drop"
+        in run.stderr
+    )
     assert "FAIL  adversarial_accuracy" in run.stdout
     report = json.loads((tmp_path / "bad" / "report.json").read_text())
     assert len(report["missing_fixtures"]) == 1
     classes = report["failure_classes"]
-    for name in ("hallucination", "field_targeting", "truncation_artifact", "omission",
-                 "confidence_mismatch", "rubric_failed", "missing"):
+    for name in (
+        "hallucination",
+        "field_targeting",
+        "truncation_artifact",
+        "omission",
+        "confidence_mismatch",
+        "rubric_failed",
+        "missing",
+    ):
         assert classes[name] > 0, name
     regressed_ids = {r["id"] for r in report["regressions"]}
     # The 3 adversarial leases, every second golden lease, the thread, the skipped fixture.
     assert len(regressed_ids) == 6
     summary = (tmp_path / "bad" / "summary.md").read_text()
-    assert "## curator gate ❌ failed" in summary and "### Regressed against the baseline (6)" in summary
+    assert (
+        "## curator gate ❌ failed" in summary
+        and "### Regressed against the baseline (6)" in summary
+    )
     suite = ET.parse(tmp_path / "bad" / "junit.xml").getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("failures")) == ("7", "6")
 
@@ -86,11 +120,14 @@ def test_output_is_deterministic(built_bundle, regressed, tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ('{"fixture_id": ', ":2: not valid JSON"),
-    ('{"fixture_id": "ghost-0000000f"}', ":2: fixture 'ghost-0000000f' is not in the bundle"),
-    ("CONFIDENCE", ":2: fields.tenant.confidence: Input should be less than or equal to 1"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"fixture_id": ', ":2: not valid JSON"),
+        ('{"fixture_id": "ghost-0000000f"}', ":2: fixture 'ghost-0000000f' is not in the bundle"),
+        ("CONFIDENCE", ":2: fields.tenant.confidence: Input should be less than or equal to 1"),
+    ],
+)
 def test_bad_predictions_exit_2_naming_the_line(built_bundle, good, tmp_path, line, message):
     first = good.read_text().splitlines()[0]
     if line == "CONFIDENCE":
@@ -117,9 +154,23 @@ def test_bad_floors_and_bundle_exit_2(built_bundle, good, tmp_path):
 def test_strict_floors_fail_good_predictions_as_a_subprocess(built_bundle, good, tmp_path):
     floors = tmp_path / "floors.toml"
     floors.write_text("[floors]\nmax_brier = 0.001\n")
-    done = subprocess.run([*CURATOR, "gate", "--bundle", str(built_bundle), "--predictions", str(good),
-                           "--floors", str(floors), "--out", str(tmp_path / "out")],
-                          capture_output=True, text=True, env=subprocess_env())
+    done = subprocess.run(
+        [
+            *CURATOR,
+            "gate",
+            "--bundle",
+            str(built_bundle),
+            "--predictions",
+            str(good),
+            "--floors",
+            str(floors),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+    )
     assert done.returncode == 1
     assert done.stderr.strip() == "curator: gate failed: brier"
 

@@ -24,8 +24,10 @@ def test_brier_from_scored_fixtures_uses_only_given_confidences():
     fields = all_right(confidence=0.8)  # six right at 0.8
     fields["tenant"] = ("Samuel Price", 0.5)  # one wrong at 0.5
     fields["landlord"] = ("Maria Jensen", None)  # right, no confidence: not counted
-    results = [score_fixture(document_case(), prediction(**fields)),
-               score_fixture(document_case("lease-b-0000000b"), None)]  # missing: no confidences
+    results = [
+        score_fixture(document_case(), prediction(**fields)),
+        score_fixture(document_case("lease-b-0000000b"), None),
+    ]  # missing: no confidences
     pairs = metrics.confidence_pairs(results)
     assert sorted(pairs) == [(0.5, False)] + [(0.8, True)] * 4
     # (4 × 0.2² + 0.5²) / 5 = (0.16 + 0.25) / 5
@@ -46,16 +48,20 @@ def test_reliability_bins():
 
 
 def _three_fixtures():
-    clean = score_fixture(document_case("lease-a-0000000a"), prediction("lease-a-0000000a", **all_right()))
+    clean = score_fixture(
+        document_case("lease-a-0000000a"), prediction("lease-a-0000000a", **all_right())
+    )
     noisy_fields = all_right()
     noisy_fields["tenant"] = "Samuel Price"
     noisy_fields["monthly_rent"] = "$1,100.00"
     noisy = score_fixture(
         document_case("lease-b-0000000b", category="ocr-noise", mutations=("ocr-noise",)),
-        prediction("lease-b-0000000b", **noisy_fields))
+        prediction("lease-b-0000000b", **noisy_fields),
+    )
     thread = score_fixture(
         thread_case("ready-c-0000000c", ("a", "b"), category="clean", importer="promote"),
-        prediction("ready-c-0000000c", rubrics=[{"rubric": "a", "pass": True}]))
+        prediction("ready-c-0000000c", rubrics=[{"rubric": "a", "pass": True}]),
+    )
     return [clean, noisy, thread]
 
 
@@ -88,13 +94,25 @@ def test_failure_counts():
 
 def test_quality_composite_default_and_custom_weights():
     results = [
-        score_fixture(document_case("lease-a-0000000a"), prediction("lease-a-0000000a", metrics={
-            "context_recall": 0.8, "faithfulness": 0.9, "answer_relevancy": 0.7})),
-        score_fixture(document_case("lease-b-0000000b"), prediction("lease-b-0000000b", metrics={
-            "context_recall": 0.6, "faithfulness": 1.0, "answer_relevancy": 1.0})),
+        score_fixture(
+            document_case("lease-a-0000000a"),
+            prediction(
+                "lease-a-0000000a",
+                metrics={"context_recall": 0.8, "faithfulness": 0.9, "answer_relevancy": 0.7},
+            ),
+        ),
+        score_fixture(
+            document_case("lease-b-0000000b"),
+            prediction(
+                "lease-b-0000000b",
+                metrics={"context_recall": 0.6, "faithfulness": 1.0, "answer_relevancy": 1.0},
+            ),
+        ),
         # Only faithfulness: counts in its mean, not in the composite.
-        score_fixture(document_case("lease-c-0000000c"), prediction("lease-c-0000000c", metrics={
-            "faithfulness": 0.5})),
+        score_fixture(
+            document_case("lease-c-0000000c"),
+            prediction("lease-c-0000000c", metrics={"faithfulness": 0.5}),
+        ),
     ]
     quality = metrics.quality(results)
     # 0.35×0.8 + 0.40×0.9 + 0.25×0.7 = 0.815 ; 0.35×0.6 + 0.40 + 0.25 = 0.86
@@ -104,7 +122,9 @@ def test_quality_composite_default_and_custom_weights():
     assert quality["fixtures_with_all_metrics"] == 2
     assert quality["composite_by_category"] == {"clean": pytest.approx((0.815 + 0.86) / 2)}
     # Weights need not sum to 1: 1:1:2 -> (0.8 + 0.9 + 1.4) / 4
-    custom = metrics.quality(results[:1], {"context_recall": 1, "faithfulness": 1, "answer_relevancy": 2})
+    custom = metrics.quality(
+        results[:1], {"context_recall": 1, "faithfulness": 1, "answer_relevancy": 2}
+    )
     assert custom["composite"] == pytest.approx(0.775)
 
 

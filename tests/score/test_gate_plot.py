@@ -18,9 +18,20 @@ ACCURACIES = [0.0, 1.0, 0.5, 1.0, 1.0, 0.9, 0.2, 1.0, 1.0, 0.8]
 def _report():
     case = document_case()
     report = build_report([case], {case.fixture.id: prediction(**all_right(0.9))})
-    bins = [{"low": i / 10, "high": (i + 1) / 10, "count": n, "mean_confidence": i / 10 + 0.05,
-             "accuracy": a, "gap": i / 10 + 0.05 - a} for i, (n, a) in enumerate(zip(COUNTS, ACCURACIES, strict=True))]
-    return report.model_copy(update={"calibration": {"brier": 0.1234, "confidences": sum(COUNTS), "reliability": bins}})
+    bins = [
+        {
+            "low": i / 10,
+            "high": (i + 1) / 10,
+            "count": n,
+            "mean_confidence": i / 10 + 0.05,
+            "accuracy": a,
+            "gap": i / 10 + 0.05 - a,
+        }
+        for i, (n, a) in enumerate(zip(COUNTS, ACCURACIES, strict=True))
+    ]
+    return report.model_copy(
+        update={"calibration": {"brier": 0.1234, "confidences": sum(COUNTS), "reliability": bins}}
+    )
 
 
 def _overlap(a, b) -> bool:
@@ -41,13 +52,19 @@ def test_counts_title_and_legend_never_overlap():
     for box in boxes:
         assert not any(_overlap(box, bar) for bar in bars)
         assert not _overlap(box, title)
-        assert inside.y0 <= box.y0 and box.y1 <= inside.y1  # within its panel, not over the one above
+        assert (
+            inside.y0 <= box.y0 and box.y1 <= inside.y1
+        )  # within its panel, not over the one above
     assert not any(_overlap(a, b) for a, b in itertools.combinations(boxes, 2))
     legend = figure.legends[0].get_window_extent(renderer)
     assert not _overlap(legend, top.get_window_extent(renderer))  # it cannot cover the diagonal
     assert not _overlap(legend, inside)
     assert top.get_title() == "Reliability (Brier 0.1234)"
-    assert (top.get_ylabel(), bottom.get_xlabel(), bottom.get_ylabel()) == ("observed accuracy", "confidence", "items")
+    assert (top.get_ylabel(), bottom.get_xlabel(), bottom.get_ylabel()) == (
+        "observed accuracy",
+        "confidence",
+        "items",
+    )
 
 
 def test_colours_are_okabe_ito():

@@ -11,7 +11,10 @@ from curator.score.predictions import load_predictions
 from tests.score.score_builders import document_case, thread_case
 
 CASES = [document_case("lease-a-0000000a"), thread_case("ready-b-0000000b", ("mentions @ana",))]
-GOOD = {"fixture_id": "lease-a-0000000a", "fields": {"tenant": {"value": "Oliver Grant", "confidence": 0.9}}}
+GOOD = {
+    "fixture_id": "lease-a-0000000a",
+    "fields": {"tenant": {"value": "Oliver Grant", "confidence": 0.9}},
+}
 
 
 def write(tmp_path, *lines):
@@ -27,8 +30,11 @@ def error_of(tmp_path, *lines) -> str:
 
 
 def test_reads_lines_skipping_blank_ones(tmp_path):
-    thread = {"fixture_id": "ready-b-0000000b", "rubrics": [{"rubric": "mentions @ana", "pass": True}],
-              "metrics": {"faithfulness": 0.9}}
+    thread = {
+        "fixture_id": "ready-b-0000000b",
+        "rubrics": [{"rubric": "mentions @ana", "pass": True}],
+        "metrics": {"faithfulness": 0.9},
+    }
     loaded = load_predictions(write(tmp_path, GOOD, "", "   ", thread), CASES)
     assert sorted(loaded) == ["lease-a-0000000a", "ready-b-0000000b"]
     assert loaded["lease-a-0000000a"].fields["tenant"].confidence == 0.9
@@ -46,7 +52,10 @@ def test_line_that_is_not_an_object(tmp_path):
 
 @pytest.mark.parametrize("confidence", [1.5, -0.1])
 def test_confidence_outside_0_1_names_the_line(tmp_path, confidence):
-    bad = {"fixture_id": "ready-b-0000000b", "fields": {"x": {"value": "y", "confidence": confidence}}}
+    bad = {
+        "fixture_id": "ready-b-0000000b",
+        "fields": {"x": {"value": "y", "confidence": confidence}},
+    }
     message = error_of(tmp_path, GOOD, bad)
     assert ":2: fields.x.confidence: Input should be" in message
 
@@ -75,10 +84,16 @@ def test_missing_file(tmp_path):
         load_predictions(tmp_path / "nope.jsonl", CASES)
 
 
-@pytest.mark.parametrize(("member", "where"), [
-    ({"value": True}, "fields.tenant.value"),  # true is not the number 1
-    ({"value": "x", "confidence": "0.9"}, "fields.tenant.confidence"),  # a string is no confidence
-])
+@pytest.mark.parametrize(
+    ("member", "where"),
+    [
+        ({"value": True}, "fields.tenant.value"),  # true is not the number 1
+        (
+            {"value": "x", "confidence": "0.9"},
+            "fields.tenant.confidence",
+        ),  # a string is no confidence
+    ],
+)
 def test_values_are_typed_strictly(tmp_path, member, where):
     message = error_of(tmp_path, {"fixture_id": "lease-a-0000000a", "fields": {"tenant": member}})
     assert f":1: {where}" in message
@@ -86,6 +101,11 @@ def test_values_are_typed_strictly(tmp_path, member, where):
 
 def test_metric_outside_0_1_and_lax_rubric_verdict(tmp_path):
     bad_metric = {"fixture_id": "lease-a-0000000a", "metrics": {"faithfulness": 1.2}}
-    assert ":1: metrics.faithfulness: Input should be less than or equal to 1" in error_of(tmp_path, bad_metric)
-    lax = {"fixture_id": "ready-b-0000000b", "rubrics": [{"rubric": "mentions @ana", "pass": "yes"}]}
+    assert ":1: metrics.faithfulness: Input should be less than or equal to 1" in error_of(
+        tmp_path, bad_metric
+    )
+    lax = {
+        "fixture_id": "ready-b-0000000b",
+        "rubrics": [{"rubric": "mentions @ana", "pass": "yes"}],
+    }
     assert ":1: rubrics.0.pass: Input should be a valid boolean" in error_of(tmp_path, lax)

@@ -126,17 +126,24 @@ def test_extra_predicted_fields_are_reported_not_scored():
 
 def test_rubric_verdicts():
     case = thread_case("ready-thread-0000000b", ("mentions @ana", "says Friday", "is polite"))
-    verdicts = [{"rubric": "Mentions @ana", "pass": True, "score": 1.0},  # text compared normalised
-                {"rubric": "says Friday", "pass": False, "score": 0.2}]
+    verdicts = [
+        {"rubric": "Mentions @ana", "pass": True, "score": 1.0},  # text compared normalised
+        {"rubric": "says Friday", "pass": False, "score": 0.2},
+    ]
     result = score_fixture(case, prediction("ready-thread-0000000b", rubrics=verdicts))
     assert [(i.outcome, i.classes) for i in result.items] == [
-        (RIGHT, []), (WRONG, [RUBRIC_FAILED]), (MISSING, [MISSING])]
+        (RIGHT, []),
+        (WRONG, [RUBRIC_FAILED]),
+        (MISSING, [MISSING]),
+    ]
     assert item(result, "says Friday").score == 0.2
     assert (result.right, result.total, result.kind) == (1, 3, "thread")
 
 
 def test_metrics_are_kept():
-    result = score_fixture(document_case(), prediction(**all_right(), metrics={"faithfulness": 0.9}))
+    result = score_fixture(
+        document_case(), prediction(**all_right(), metrics={"faithfulness": 0.9})
+    )
     assert result.metrics == {"faithfulness": 0.9}
 
 
@@ -152,7 +159,10 @@ def test_an_unanswerable_field_is_no_item():
     """OCR noise that garbled a value past recovery (--noise-values) punishes no system."""
     from tests.score.score_builders import LEASE_FIELDS
 
-    fields = {**LEASE_FIELDS, "tenant": {**LEASE_FIELDS["tenant"], "unanswerable": "OCR noise on the value"}}
+    fields = {
+        **LEASE_FIELDS,
+        "tenant": {**LEASE_FIELDS["tenant"], "unanswerable": "OCR noise on the value"},
+    }
     answered = all_right()
     answered["tenant"] = ("Someone Else", 0.99)
     result = score_fixture(document_case(fields=fields), prediction(**answered))

@@ -43,8 +43,16 @@ def test_keys_move_open_a_test_and_go_back(runs):
 
         table = app.query_one(DataTable)
         assert header(app).startswith("8 tests | 3 passed | 3 failed | 1 flaky | 1 errors")
-        assert [r[0] for r in rows(app)] == ["lease-a", "lease-b", "lease-c", "lease-d", "lease-e", "lease-g",
-                                             "thread-h", "thread-i"]
+        assert [r[0] for r in rows(app)] == [
+            "lease-a",
+            "lease-b",
+            "lease-c",
+            "lease-d",
+            "lease-e",
+            "lease-g",
+            "thread-h",
+            "thread-i",
+        ]
         await pilot.press("j", "j", "down")
         assert table.cursor_row == 3
         await pilot.press("k", "up")
@@ -53,7 +61,9 @@ def test_keys_move_open_a_test_and_go_back(runs):
         assert isinstance(app.screen, DetailScreen)
         shown = dict(app.screen.found)
         assert shown["Output"] == "$1,900.00" and shown["Rubric"] == "monthly_rent = $1,250.00"
-        assert "Monthly Rent: $1,250.00" in shown["Evidence"] and "lease-b-golden" in shown["Lineage"]
+        assert (
+            "Monthly Rent: $1,250.00" in shown["Evidence"] and "lease-b-golden" in shown["Lineage"]
+        )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         app.save_screenshot("view-detail.svg", str(SCREENSHOTS))
         await pilot.press("escape")
@@ -69,7 +79,13 @@ def test_f_shows_failures_only_and_slash_searches(runs):
 
     async def steps(app, pilot):
         await pilot.press("f")
-        assert [r[0] for r in rows(app)] == ["lease-b", "lease-d", "lease-g", "thread-h", "thread-i"]
+        assert [r[0] for r in rows(app)] == [
+            "lease-b",
+            "lease-d",
+            "lease-g",
+            "thread-h",
+            "thread-i",
+        ]
         assert "failures only" in header(app)
         await pilot.press("slash", *"roll back", "enter")
         assert [r[0] for r in rows(app)] == ["thread-h"] and [r[2] for r in rows(app)] == ["FLAKY"]
@@ -88,9 +104,14 @@ def test_c_toggles_the_comparison_with_its_counts(runs):
     session = open_session(new, old)
 
     async def steps(app, pilot):
-        assert "3 regressed | 1 fixed | 2 new | 2 dropped | 1 still failing | 1 still passing (shown)" in header(app)
+        assert (
+            "3 regressed | 1 fixed | 2 new | 2 dropped | 1 still failing | 1 still passing (shown)"
+            in header(app)
+        )
         table = rows(app)
-        assert [r[0] for r in table] == ["regressed"] * 3 + ["fixed"] + ["new"] * 2 + ["dropped"] * 2 + ["still failing"]
+        assert [r[0] for r in table] == ["regressed"] * 3 + ["fixed"] + ["new"] * 2 + [
+            "dropped"
+        ] * 2 + ["still failing"]
         regressed_b = table[0]
         assert regressed_b[1] == "lease-b" and regressed_b[3:5] == ["PASS", "FAIL"]
         dropped = [r for r in table if r[0] == "dropped"]
@@ -100,7 +121,10 @@ def test_c_toggles_the_comparison_with_its_counts(runs):
         await pilot.press("enter")
         assert "pass, score 1.00" in dict(app.screen.found)["Previous run"]
         await pilot.press("escape", "c")
-        assert [r[0] for r in rows(app)][:2] == ["lease-a", "lease-b"] and "(hidden: c shows it)" in header(app)
+        assert [r[0] for r in rows(app)][:2] == [
+            "lease-a",
+            "lease-b",
+        ] and "(hidden: c shows it)" in header(app)
         await pilot.press("c", "f")
         assert {r[0] for r in rows(app)} == {"regressed", "new", "dropped", "still failing"}
 
@@ -116,4 +140,3 @@ def test_failures_only_option_starts_filtered_and_c_without_a_comparison_only_wa
         assert len(rows(app)) == 5 and app.is_running
 
     drive(session, steps, failures_only=True)
-

@@ -36,14 +36,25 @@ def test_comparison_pairs_items_by_fixture_content_and_rubric_only():
         "still failing": ["lease-d"],
     }
     assert comparison.unchanged == 1
-    assert comparison.header() == "3 regressed | 1 fixed | 2 new | 2 dropped | 1 still failing | 1 still passing"
+    assert (
+        comparison.header()
+        == "3 regressed | 1 fixed | 2 new | 2 dropped | 1 still failing | 1 still passing"
+    )
 
 
 def test_failures_only_and_search_filter_items_and_changes():
     items = items_of(new_lines())
-    assert [i.name for i in visible(items, failures_only=True)] == ["lease-b", "lease-d", "lease-g", "thread-h", "thread-i"]
+    assert [i.name for i in visible(items, failures_only=True)] == [
+        "lease-b",
+        "lease-d",
+        "lease-g",
+        "thread-h",
+        "thread-i",
+    ]
     assert [i.name for i in visible(items, query="ROLL BACK")] == ["thread-h"]
-    assert [i.name for i in visible(items, query="contradict")] == ["lease-c"]  # mutation names are searched
+    assert [i.name for i in visible(items, query="contradict")] == [
+        "lease-c"
+    ]  # mutation names are searched
     assert [i.name for i in visible(items, query="timed out")] == ["thread-i"]  # and errors
     comparison = compare(items_of(old_lines()), items_of(new_lines()))
     failing = visible_changes(comparison, failures_only=True)
@@ -62,10 +73,26 @@ def test_pass_rates_by_category_and_mutation():
 def test_plain_mattermost_lines_read_and_group_by_test_name(tmp_path):
     path = tmp_path / "evals.jsonl"
     mattermost = [
-        {"name": "TestSummary/cat_message", "timestamp": "2026-01-01T00:00:00Z", "run_number": 0,
-         "rubric": "is positive about cats", "output": "Cats are great", "reasoning": "positive", "score": 0.9, "pass": True},
-        {"name": "TestSummary/cat_message", "timestamp": "2026-01-01T00:00:01Z", "run_number": 1,
-         "rubric": "is positive about cats", "output": "Cats, meh", "reasoning": "neutral", "score": 0.3, "pass": False},
+        {
+            "name": "TestSummary/cat_message",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "run_number": 0,
+            "rubric": "is positive about cats",
+            "output": "Cats are great",
+            "reasoning": "positive",
+            "score": 0.9,
+            "pass": True,
+        },
+        {
+            "name": "TestSummary/cat_message",
+            "timestamp": "2026-01-01T00:00:01Z",
+            "run_number": 1,
+            "rubric": "is positive about cats",
+            "output": "Cats, meh",
+            "reasoning": "neutral",
+            "score": 0.3,
+            "pass": False,
+        },
     ]
     path.write_text("\n".join(json.dumps(m) for m in mattermost) + "\n\n")
     items = items_of(read_run(path).lines)
@@ -73,12 +100,15 @@ def test_plain_mattermost_lines_read_and_group_by_test_name(tmp_path):
     assert items[0].mutation == "none"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{not json\n", "evals.jsonl:1: not valid JSON"),
-    ('[1, 2]\n', "evals.jsonl:1: not an eval line"),
-    ('\n{"name": "x", "timestamp": "t", "pass": "maybe"}\n', "evals.jsonl:2: pass:"),
-    ('{"name": "x", "timestamp": "t", "pass": true, "score": 7}\n', "evals.jsonl:1: score:"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json\n", "evals.jsonl:1: not valid JSON"),
+        ("[1, 2]\n", "evals.jsonl:1: not an eval line"),
+        ('\n{"name": "x", "timestamp": "t", "pass": "maybe"}\n', "evals.jsonl:2: pass:"),
+        ('{"name": "x", "timestamp": "t", "pass": true, "score": 7}\n', "evals.jsonl:1: score:"),
+    ],
+)
 def test_a_bad_line_is_an_error_naming_file_and_line(tmp_path, text, message):
     path = tmp_path / "evals.jsonl"
     path.write_text(text)

@@ -73,12 +73,20 @@ def features() -> Any:  # datasets.Features, imported lazily
             ),
             "rubrics": List(text),
             "known_bad": List(
-                {"failure_mode": text, "trace_id": text, "observed_at": text, "text": text, "fields": pairs}
+                {
+                    "failure_mode": text,
+                    "trace_id": text,
+                    "observed_at": text,
+                    "text": text,
+                    "fields": pairs,
+                }
             ),
             "lineage": {
                 "parent": text,
                 "parent_label_rev": Value("int32"),
-                "mutations": List({"name": text, "seed": Value("int64"), "params": pairs, "measured": pairs}),
+                "mutations": List(
+                    {"name": text, "seed": Value("int64"), "params": pairs, "measured": pairs}
+                ),
             },
             "provenance": {
                 "source_sha256": text,
@@ -105,8 +113,12 @@ def split_tables(table: Any) -> dict[str, Any]:
 
     flags = table.column("adversarial").to_pylist()
     return {
-        name: table.take(pa.array([i for i, flag in enumerate(flags) if flag == (name == "adversarial")],
-                                  type=pa.int64()))
+        name: table.take(
+            pa.array(
+                [i for i, flag in enumerate(flags) if flag == (name == "adversarial")],
+                type=pa.int64(),
+            )
+        )
         for name in SPLITS
     }
 
@@ -120,13 +132,17 @@ def write(directory: Path, splits: dict[str, Any], fingerprint: str) -> list[str
     info = DatasetInfo(features=features())
     dataset = DatasetDict(
         {
-            name: Dataset(InMemoryTable(table), info=info.copy(), fingerprint=_fingerprint(fingerprint, name))
+            name: Dataset(
+                InMemoryTable(table), info=info.copy(), fingerprint=_fingerprint(fingerprint, name)
+            )
             for name, table in splits.items()
         }
     )
     target = directory / FOLDER
     dataset.save_to_disk(str(target), num_shards={name: 1 for name in splits})
-    return sorted(f"{FOLDER}/{p.relative_to(target).as_posix()}" for p in target.rglob("*") if p.is_file())
+    return sorted(
+        f"{FOLDER}/{p.relative_to(target).as_posix()}" for p in target.rglob("*") if p.is_file()
+    )
 
 
 def data_path(split: str) -> str:

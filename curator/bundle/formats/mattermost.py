@@ -42,7 +42,9 @@ def render(items: Sequence[Serialised]) -> dict[str, bytes]:
             continue
         files[names[item.id]] = item.thread.encode("utf-8")  # type: ignore[union-attr]
         rubrics[names[item.id].removeprefix(f"{FOLDER}/")] = list(item.rubrics)
-    files[RUBRICS] = (json.dumps(rubrics, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    files[RUBRICS] = (
+        json.dumps(rubrics, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    ).encode("utf-8")
     return files
 
 

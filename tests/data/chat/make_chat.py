@@ -20,26 +20,61 @@ COUNT = 1500
 
 # Members of the chat (authors), as display names. Written by hand; a mix of origins.
 MEMBERS = [
-    ("Lena", "Vasquez"), ("Tariq", "Hossain"), ("Marta", "Kowalewska"), ("Jonas", "Eriksen"),
-    ("Abena", "Owusu"), ("Santiago", "Roldán"), ("Mei", "Takahashi"), ("Oliver", "Grantham"),
-    ("Farah", "Qureshi"), ("Pieter", "de Wit"), ("Nkechi", "Obi"), ("Luca", "Benedetti"),
-    ("Hana", "Dvořáková"), ("Rafael", "Cordeiro"), ("Ines", "Kaltenbach"), ("Dong-hyun", "Seo"),
-    ("Claire", "Fontaine"), ("Yusuf", "Demirci"), ("Sophie", "Marchetti"), ("Arvind", "Natarajan"),
+    ("Lena", "Vasquez"),
+    ("Tariq", "Hossain"),
+    ("Marta", "Kowalewska"),
+    ("Jonas", "Eriksen"),
+    ("Abena", "Owusu"),
+    ("Santiago", "Roldán"),
+    ("Mei", "Takahashi"),
+    ("Oliver", "Grantham"),
+    ("Farah", "Qureshi"),
+    ("Pieter", "de Wit"),
+    ("Nkechi", "Obi"),
+    ("Luca", "Benedetti"),
+    ("Hana", "Dvořáková"),
+    ("Rafael", "Cordeiro"),
+    ("Ines", "Kaltenbach"),
+    ("Dong-hyun", "Seo"),
+    ("Claire", "Fontaine"),
+    ("Yusuf", "Demirci"),
+    ("Sophie", "Marchetti"),
+    ("Arvind", "Natarajan"),
 ]
 # People named in messages who never write in the chat.
 OUTSIDERS = [
-    ("Beatriz", "Salcedo"), ("Gunnar", "Holm"), ("Ayodele", "Fashola"), ("Carlo", "Pellegrini"),
-    ("Zainab", "Rahimi"), ("Hiroshi", "Mori"), ("Agata", "Wróbel"), ("Desmond", "Achterberg"),
-    ("Maëlle", "Guerin"), ("Thanh", "Vo"),
+    ("Beatriz", "Salcedo"),
+    ("Gunnar", "Holm"),
+    ("Ayodele", "Fashola"),
+    ("Carlo", "Pellegrini"),
+    ("Zainab", "Rahimi"),
+    ("Hiroshi", "Mori"),
+    ("Agata", "Wróbel"),
+    ("Desmond", "Achterberg"),
+    ("Maëlle", "Guerin"),
+    ("Thanh", "Vo"),
 ]
 STREETS = [
-    "14 Ashgrove Lane, Norwich NR2 3LP", "Kastanienallee 9, 10435 Berlin", "27 rue de la Roquette, 75011 Paris",
-    "Calle Toledo 61, 2º D, 28005 Madrid", "1180 Pine Street, Apt 5, San Francisco, CA 94109",
-    "Spuistraat 210, 1012 VT Amsterdam", "Via dei Serpenti 44, 00184 Roma", "48 Wellington St, Leichhardt NSW 2040",
+    "14 Ashgrove Lane, Norwich NR2 3LP",
+    "Kastanienallee 9, 10435 Berlin",
+    "27 rue de la Roquette, 75011 Paris",
+    "Calle Toledo 61, 2º D, 28005 Madrid",
+    "1180 Pine Street, Apt 5, San Francisco, CA 94109",
+    "Spuistraat 210, 1012 VT Amsterdam",
+    "Via dei Serpenti 44, 00184 Roma",
+    "48 Wellington St, Leichhardt NSW 2040",
 ]
 PHONES = [
-    "+44 7700 311 482", "0176 4418 2290", "06 48 12 77 30", "612 408 113", "(617) 384-2290",
-    "+31 6 2749 1184", "+39 347 881 2034", "0412 553 871", "415-962-0175 x204", "+4917644182290",
+    "+44 7700 311 482",
+    "0176 4418 2290",
+    "06 48 12 77 30",
+    "612 408 113",
+    "(617) 384-2290",
+    "+31 6 2749 1184",
+    "+39 347 881 2034",
+    "0412 553 871",
+    "415-962-0175 x204",
+    "+4917644182290",
 ]
 DOMAINS = ["brightfield.io", "gmail.com", "outlook.com", "posteo.de", "yahoo.fr"]
 
@@ -94,14 +129,26 @@ def messages() -> list[dict]:
         outsider = rng.choice(OUTSIDERS)
         first, last = member
         text = rng.choice(PHRASES).format(
-            m=f"{first} {last}", m2=" ".join(member2), m_first=first, m_last=last, m_first_lower=first.lower(),
-            m_upper=f"{first} {last}".upper(), m_user=_user(first, last),
-            o=" ".join(outsider), o_first=outsider[0], o_last=outsider[1],
-            phone=rng.choice(PHONES), street=rng.choice(STREETS),
+            m=f"{first} {last}",
+            m2=" ".join(member2),
+            m_first=first,
+            m_last=last,
+            m_first_lower=first.lower(),
+            m_upper=f"{first} {last}".upper(),
+            m_user=_user(first, last),
+            o=" ".join(outsider),
+            o_first=outsider[0],
+            o_last=outsider[1],
+            phone=rng.choice(PHONES),
+            street=rng.choice(STREETS),
             email=f"{_user(*rng.choice(MEMBERS + OUTSIDERS))}@{rng.choice(DOMAINS)}",
         )
-        message = {"author": " ".join(author), "text": text,
-                   "time": (start + timedelta(minutes=7 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"), "id": f"m{i + 1}"}
+        message = {
+            "author": " ".join(author),
+            "text": text,
+            "time": (start + timedelta(minutes=7 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "id": f"m{i + 1}",
+        }
         if thread_roots and rng.random() < 0.55:
             message["thread"] = rng.choice(thread_roots[-8:])
         elif rng.random() < 0.5:

@@ -38,8 +38,15 @@ LANGS = ("en", "fr", "de", "es")
 CONTEXTS = ("chat", "document")
 
 KINDS = {
-    "person": "person", "addr": "street_address", "email": "email", "phone": "phone",
-    "user": "username", "ip": "ip", "iban": "iban", "card": "credit_card", "ssn": "ssn",
+    "person": "person",
+    "addr": "street_address",
+    "email": "email",
+    "phone": "phone",
+    "user": "username",
+    "ip": "ip",
+    "iban": "iban",
+    "card": "credit_card",
+    "ssn": "ssn",
 }
 TYPES = frozenset(KINDS.values())
 
@@ -67,7 +74,10 @@ def iban_numeric(text: str) -> int:
 
 def iban_valid(iban: str) -> bool:
     compact = re.sub(r"\s", "", iban).upper()
-    return bool(re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", compact)) and iban_numeric(compact[4:] + compact[:4]) % 97 == 1
+    return (
+        bool(re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", compact))
+        and iban_numeric(compact[4:] + compact[:4]) % 97 == 1
+    )
 
 
 def iban_from_bban(country: str, bban: str) -> str:
@@ -87,7 +97,10 @@ CARD_BRANDS: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
     "diners": (("300", "305", "36", "38"), (14,)),
     "jcb": (("3528", "3541", "3566", "3589"), (16, 17, 18, 19)),
     "unionpay": (("62",), (16, 17, 18, 19)),
-    "maestro": (("5018", "5020", "5038", "5893", "6304", "6759", "6761", "6763"), (12, 13, 14, 15, 16, 17, 18, 19)),
+    "maestro": (
+        ("5018", "5020", "5038", "5893", "6304", "6759", "6761", "6763"),
+        (12, 13, 14, 15, 16, 17, 18, 19),
+    ),
     "mir": (("2200", "2201", "2204"), (16,)),
     "rupay": (("6076", "6521", "8174", "508"), (16,)),
     "verve": (("506099", "506150", "650002"), (16, 19)),
@@ -152,7 +165,34 @@ def _es_dc(bank: str, branch: str, account: str) -> str:
     return digit("00" + bank + branch) + digit(account)
 
 
-_IT_ODD = (1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23)
+_IT_ODD = (
+    1,
+    0,
+    5,
+    7,
+    9,
+    13,
+    15,
+    17,
+    19,
+    21,
+    2,
+    4,
+    18,
+    20,
+    11,
+    3,
+    6,
+    8,
+    12,
+    14,
+    16,
+    10,
+    22,
+    25,
+    24,
+    23,
+)
 
 
 def _it_cin(abi: str, cab: str, account: str) -> str:
@@ -167,14 +207,19 @@ def _it_cin(abi: str, cab: str, account: str) -> str:
 def _nl_account(rng: random.Random) -> str:
     while True:  # the Dutch 11-test: digits weighted 10..1 sum to a multiple of 11
         account = _digits(rng, 10)
-        if account[0] != "0" and sum(int(c) * w for c, w in zip(account, range(10, 0, -1), strict=True)) % 11 == 0:
+        if (
+            account[0] != "0"
+            and sum(int(c) * w for c, w in zip(account, range(10, 0, -1), strict=True)) % 11 == 0
+        ):
             return account
 
 
 def _no_account(rng: random.Random) -> str:
     while True:  # mod 11 with weights 5,4,3,2,7,6,5,4,3,2
         body = _digits(rng, 10)
-        rest = sum(int(c) * w for c, w in zip(body, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
+        rest = (
+            sum(int(c) * w for c, w in zip(body, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
+        )
         check = (11 - rest) % 11
         if check != 10:
             return body + str(check)
@@ -218,7 +263,22 @@ def _bban(rng: random.Random, country: str) -> str:
     raise ValueError(country)
 
 
-IBAN_COUNTRIES = ("DE", "FR", "ES", "IT", "GB", "IE", "NL", "BE", "CH", "AT", "PL", "PT", "NO", "MT")
+IBAN_COUNTRIES = (
+    "DE",
+    "FR",
+    "ES",
+    "IT",
+    "GB",
+    "IE",
+    "NL",
+    "BE",
+    "CH",
+    "AT",
+    "PL",
+    "PT",
+    "NO",
+    "MT",
+)
 
 
 def iban_layout(rng: random.Random, iban: str) -> str:
@@ -246,21 +306,53 @@ _DOC_V4 = ("192.0.2.", "198.51.100.", "203.0.113.")
 def ipv4(rng: random.Random) -> str:
     kind = rng.choice(("public", "public", "public", "private"))
     if kind == "private":
-        return rng.choice((f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}",
-                           f"192.168.{rng.randrange(256)}.{rng.randrange(1, 255)}",
-                           f"172.{rng.randrange(16, 32)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"))
+        return rng.choice(
+            (
+                f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}",
+                f"192.168.{rng.randrange(256)}.{rng.randrange(1, 255)}",
+                f"172.{rng.randrange(16, 32)}.{rng.randrange(256)}.{rng.randrange(1, 255)}",
+            )
+        )
     while True:
-        first = rng.choice((31, 37, 46, 62, 77, 81, 83, 85, 88, 91, 94, 95, 109, 141, 151, 176, 185, 193, 212, 213, 217))
+        first = rng.choice(
+            (
+                31,
+                37,
+                46,
+                62,
+                77,
+                81,
+                83,
+                85,
+                88,
+                91,
+                94,
+                95,
+                109,
+                141,
+                151,
+                176,
+                185,
+                193,
+                212,
+                213,
+                217,
+            )
+        )
         address = f"{first}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"
         if not address.startswith(_DOC_V4):
             return address
 
 
 def ipv6(rng: random.Random) -> str:
-    prefix = rng.choice(("2a02", "2a01", "2001:16b8", "2003", "2600", "2605", "2806", "2a00", "fe80"))
+    prefix = rng.choice(
+        ("2a02", "2a01", "2001:16b8", "2003", "2600", "2605", "2806", "2a00", "fe80")
+    )
     if prefix == "fe80":
         return f"fe80::{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}"
-    groups = prefix.split(":") + [f"{rng.randrange(0x10000):x}" for _ in range(8 - len(prefix.split(":")))]
+    groups = prefix.split(":") + [
+        f"{rng.randrange(0x10000):x}" for _ in range(8 - len(prefix.split(":")))
+    ]
     style = rng.choice(("full", "compressed", "padded"))
     if style == "compressed":
         return ":".join(groups[:4]) + "::" + groups[7]
@@ -274,22 +366,81 @@ def ipv6(rng: random.Random) -> str:
 # National layouts people type, per country; D is a digit drawn at random (the first digits
 # of each layout are the real trunk and area/mobile prefixes, so the numbers parse).
 PHONE_LAYOUTS: dict[str, tuple[str, ...]] = {
-    "us": ("(312) 8DD-DDDD", "415-3DD-DDDD", "206.4DD.DDDD", "7183DDDDDD", "+1 646 2DD DDDD", "+1617DDDDDDD",
-           "1 (773) 5DD-DDDD", "(713) 6DD-DDDD x1DD", "202-7DD-DDDD ext. 2D", "503.2DD.DDDD ext 4DDD",
-           "+1 (919) 3DD-DDDD", "512 4DD DDDD"),
+    "us": (
+        "(312) 8DD-DDDD",
+        "415-3DD-DDDD",
+        "206.4DD.DDDD",
+        "7183DDDDDD",
+        "+1 646 2DD DDDD",
+        "+1617DDDDDDD",
+        "1 (773) 5DD-DDDD",
+        "(713) 6DD-DDDD x1DD",
+        "202-7DD-DDDD ext. 2D",
+        "503.2DD.DDDD ext 4DDD",
+        "+1 (919) 3DD-DDDD",
+        "512 4DD DDDD",
+    ),
     "ca": ("(416) 5DD-DDDD", "604-7DD-DDDD", "+1 514 8DD DDDD", "(613) 2DD-DDDD poste 2DD"),
-    "uk": ("020 7DDD DDDD", "0161 2DD DDDD", "07911 DDDDDD", "+44 20 8DDD DDDD", "+44 (0)113 2DD DDDD",
-           "+447812DDDDDD", "(0131) 5DD DDDD", "01223 3DDDDD", "0117 3DD DDDD", "07457DDDDDD"),
-    "fr": ("06 DD DD DD DD", "07.6D.DD.DD.DD", "01 4D DD DD DD", "04.7D.DD.DD.DD", "+33 6 DD DD DD DD",
-           "+33 (0)1 4D DD DD DD", "06DDDDDDDD", "+336DDDDDDDD", "05 5D DD DD DD", "+33 (0)4.9D.DD.DD.DD"),
-    "de": ("030 2DDDDDDD", "030/4DDDDDD", "0171 DDDDDDD", "0152 DDDDDDDD", "+49 30 2DDDDDDD",
-           "+49 (0)89 4DDDDDD", "089-3DDDDDD", "+491512DDDDDDD", "0221 9DD DD DD", "(040) 3DD DD DD",
-           "+49 (0)711 2DDDDD-DD", "06221 5DDDD"),
-    "es": ("612 DDD DDD", "91 5DD DD DD", "+34 6DD DDD DDD", "+346DDDDDDDD", "6DDDDDDDD", "93 4DD DD DD",
-           "+34 954 DD DD DD", "(+34) 7DD DD DD DD", "96 3DD DD DD", "0034 6DD DDD DDD"),
+    "uk": (
+        "020 7DDD DDDD",
+        "0161 2DD DDDD",
+        "07911 DDDDDD",
+        "+44 20 8DDD DDDD",
+        "+44 (0)113 2DD DDDD",
+        "+447812DDDDDD",
+        "(0131) 5DD DDDD",
+        "01223 3DDDDD",
+        "0117 3DD DDDD",
+        "07457DDDDDD",
+    ),
+    "fr": (
+        "06 DD DD DD DD",
+        "07.6D.DD.DD.DD",
+        "01 4D DD DD DD",
+        "04.7D.DD.DD.DD",
+        "+33 6 DD DD DD DD",
+        "+33 (0)1 4D DD DD DD",
+        "06DDDDDDDD",
+        "+336DDDDDDDD",
+        "05 5D DD DD DD",
+        "+33 (0)4.9D.DD.DD.DD",
+    ),
+    "de": (
+        "030 2DDDDDDD",
+        "030/4DDDDDD",
+        "0171 DDDDDDD",
+        "0152 DDDDDDDD",
+        "+49 30 2DDDDDDD",
+        "+49 (0)89 4DDDDDD",
+        "089-3DDDDDD",
+        "+491512DDDDDDD",
+        "0221 9DD DD DD",
+        "(040) 3DD DD DD",
+        "+49 (0)711 2DDDDD-DD",
+        "06221 5DDDD",
+    ),
+    "es": (
+        "612 DDD DDD",
+        "91 5DD DD DD",
+        "+34 6DD DDD DDD",
+        "+346DDDDDDDD",
+        "6DDDDDDDD",
+        "93 4DD DD DD",
+        "+34 954 DD DD DD",
+        "(+34) 7DD DD DD DD",
+        "96 3DD DD DD",
+        "0034 6DD DDD DDD",
+    ),
     "nl": ("06-DDDDDDDD", "020 5DD DDDD", "+31 6 DDDDDDDD", "+31 (0)30 2DD DDDD", "010-4DDDDDD"),
     "au": ("0412 DDD DDD", "(02) 9DDD DDDD", "+61 4DD DDD DDD", "+61 3 9DDD DDDD", "0438DDDDDD"),
-    "in": ("98DDD DDDDD", "+91 9DDDD DDDDD", "+91-8DDDDDDDDD", "022 2DDD DDDD", "080-4DDD DDDD", "+91 (0)11 2DDD DDDD"),
+    "in": (
+        "98DDD DDDDD",
+        "+91 9DDDD DDDDD",
+        "+91-8DDDDDDDDD",
+        "022 2DDD DDDD",
+        "080-4DDD DDDD",
+        "+91 (0)11 2DDD DDDD",
+    ),
     "it": ("+39 06 DDDD DDDD", "333 DDD DDDD", "02 DDDD DDDD", "+39 347 DDD DDDD"),
     "ch": ("044 2DD DD DD", "+41 79 DDD DD DD", "+41 (0)22 7DD DD DD"),
     "at": ("0664 DDDDDDD", "+43 1 5DDDDDD", "01/4DD DD DD"),
@@ -326,14 +477,18 @@ class Values:
         return cycle.pop()
 
     def card(self, brand: str | None) -> str:
-        combos = [(b, n) for b, (_, lengths) in CARD_BRANDS.items() for n in lengths if brand in (None, b)]
+        combos = [
+            (b, n) for b, (_, lengths) in CARD_BRANDS.items() for n in lengths if brand in (None, b)
+        ]
         if not combos:
             raise ValueError(f"unknown card brand {brand!r}")
         chosen_brand, length = self._next(f"card:{brand}", combos)
         return card_layout(self.rng, card_number(self.rng, chosen_brand, length), chosen_brand)
 
     def iban(self, country: str | None) -> str:
-        chosen = self._next(f"iban:{country}", [country.upper()] if country else list(IBAN_COUNTRIES))
+        chosen = self._next(
+            f"iban:{country}", [country.upper()] if country else list(IBAN_COUNTRIES)
+        )
         return iban_layout(self.rng, iban_from_bban(chosen, _bban(self.rng, chosen)))
 
     def phone(self, country: str | None) -> str:
@@ -360,7 +515,9 @@ class Values:
         return makers[name]()
 
 
-MARKUP = re.compile(r"\[\[(?P<text>.+?)(?:\|(?P<kind>\w+))?\]\]|\{\{(?P<gen>\w+)(?::(?P<arg>\w+))?\}\}", re.S)
+MARKUP = re.compile(
+    r"\[\[(?P<text>.+?)(?:\|(?P<kind>\w+))?\]\]|\{\{(?P<gen>\w+)(?::(?P<arg>\w+))?\}\}", re.S
+)
 
 
 def render(source: str, values: Values) -> tuple[str, list[dict]]:
@@ -409,15 +566,27 @@ def parse_source(path: Path) -> list[tuple[str, str, str]]:
             records[-1][2].append(line)
         elif line.strip():
             raise ValueError(f"{path.name}:{number}: text outside a record: {line!r}")
-    return [(lang, context, "\n".join(lines).strip("\n")) for lang, context, lines in records if lang]
+    return [
+        (lang, context, "\n".join(lines).strip("\n")) for lang, context, lines in records if lang
+    ]
 
 
 def build(split: str) -> list[dict]:
     values = Values(split)
     rows = []
-    for index, (lang, context, source) in enumerate(parse_source(HERE / "source" / f"{split}.txt"), 1):
+    for index, (lang, context, source) in enumerate(
+        parse_source(HERE / "source" / f"{split}.txt"), 1
+    ):
         text, spans = render(source, values)
-        rows.append({"id": f"{split}-{index:04d}", "lang": lang, "context": context, "text": text, "spans": spans})
+        rows.append(
+            {
+                "id": f"{split}-{index:04d}",
+                "lang": lang,
+                "context": context,
+                "text": text,
+                "spans": spans,
+            }
+        )
     return rows
 
 

@@ -31,11 +31,15 @@ def report(split: str, show: int) -> None:
     records = scoring.load(split)
     found = curator_detections([r["text"] for r in records])
     result = scoring.score(records, found)
-    print(f"== {split}: {len(records)} records, {sum(len(r['spans']) for r in records)} labelled spans")
+    print(
+        f"== {split}: {len(records)} records, {sum(len(r['spans']) for r in records)} labelled spans"
+    )
     print(f"{'type':16}{'labelled':>9}{'found':>7}{'recall':>8}   {'precision':>9} (right/wrong)")
     for kind, row in result.items():
-        print(f"{kind:16}{row['labelled']:9d}{row['found']:7d}{row['recall']:8.2f}   "
-              f"{row['precision']:9.2f} ({row['right']}/{row['wrong']})")
+        print(
+            f"{kind:16}{row['labelled']:9d}{row['found']:7d}{row['recall']:8.2f}   "
+            f"{row['precision']:9.2f} ({row['right']}/{row['wrong']})"
+        )
     by_group: dict[str, Counter] = {}
     for record, hits in zip(records, found, strict=True):
         for span in record["spans"]:
@@ -44,8 +48,10 @@ def report(split: str, show: int) -> None:
                     counts = by_group.setdefault(group, Counter())
                     counts["labelled"] += 1
                     counts["found"] += scoring.covered(record["text"], span, hits)
-    print("person recall by language and context: " + ", ".join(
-        f"{g} {c['found'] / c['labelled']:.2f}" for g, c in by_group.items()))
+    print(
+        "person recall by language and context: "
+        + ", ".join(f"{g} {c['found'] / c['labelled']:.2f}" for g, c in by_group.items())
+    )
     if show:
         print(f"-- first {show} misses")
         for rid, span in scoring.misses(records, found)[:show]:
@@ -58,7 +64,9 @@ def report(split: str, show: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "test"), action="append", help="default: both")
-    parser.add_argument("--show", type=int, default=0, help="print this many misses and false hits (dev only)")
+    parser.add_argument(
+        "--show", type=int, default=0, help="print this many misses and false hits (dev only)"
+    )
     args = parser.parse_args()
     for split in args.split or ["dev", "test"]:
         report(split, args.show if split == "dev" else 0)

@@ -19,7 +19,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TYPES = ("person", "street_address", "email", "phone", "credit_card", "iban", "ip", "ssn", "username")
+TYPES = (
+    "person",
+    "street_address",
+    "email",
+    "phone",
+    "credit_card",
+    "iban",
+    "ip",
+    "ssn",
+    "username",
+)
 
 # labelled type -> detected kinds that find it (curator's kind names; "address" is its street
 # address kind, Presidio's LOCATION). A username rewritten as a person is still gone.
@@ -47,11 +57,19 @@ def load(split: str) -> list[dict]:
 def covered(text: str, span: dict, detections: Sequence[Detection]) -> bool:
     """Every letter and digit of the labelled span lies inside a compatible detection."""
     kinds = COMPATIBLE[span["type"]]
-    hits = [(s, e) for s, e, k in detections if k in kinds and s < span["end"] and span["start"] < e]
-    return all(any(s <= i < e for s, e in hits) for i in range(span["start"], span["end"]) if text[i].isalnum())
+    hits = [
+        (s, e) for s, e, k in detections if k in kinds and s < span["end"] and span["start"] < e
+    ]
+    return all(
+        any(s <= i < e for s, e in hits)
+        for i in range(span["start"], span["end"])
+        if text[i].isalnum()
+    )
 
 
-def score(records: Sequence[dict], detections: Sequence[Sequence[Detection]]) -> dict[str, dict[str, float]]:
+def score(
+    records: Sequence[dict], detections: Sequence[Sequence[Detection]]
+) -> dict[str, dict[str, float]]:
     """Per labelled type: labelled, found, recall; per detected kind mapped back to the type
     it stands for: right, wrong, precision."""
     labelled, found, right, wrong = Counter(), Counter(), Counter(), Counter()
@@ -61,7 +79,9 @@ def score(records: Sequence[dict], detections: Sequence[Sequence[Detection]]) ->
             labelled[span["type"]] += 1
             found[span["type"]] += covered(text, span, found_spans)
         for start, end, kind in found_spans:
-            own = [t for t in TYPES if kind in COMPATIBLE[t]]  # TYPES order: "person" before "username"
+            own = [
+                t for t in TYPES if kind in COMPATIBLE[t]
+            ]  # TYPES order: "person" before "username"
             if not own:
                 continue  # urls, organisations...: no labelled type stands for them
             overlapping = [g for g in gold if g["start"] < end and start < g["end"]]
@@ -83,13 +103,21 @@ def score(records: Sequence[dict], detections: Sequence[Sequence[Detection]]) ->
     return result
 
 
-def misses(records: Sequence[dict], detections: Sequence[Sequence[Detection]]) -> list[tuple[str, dict]]:
+def misses(
+    records: Sequence[dict], detections: Sequence[Sequence[Detection]]
+) -> list[tuple[str, dict]]:
     """(record id, labelled span) for every span the detections do not cover."""
-    return [(record["id"], span) for record, found_spans in zip(records, detections, strict=True)
-            for span in record["spans"] if not covered(record["text"], span, found_spans)]
+    return [
+        (record["id"], span)
+        for record, found_spans in zip(records, detections, strict=True)
+        for span in record["spans"]
+        if not covered(record["text"], span, found_spans)
+    ]
 
 
-def false_hits(records: Sequence[dict], detections: Sequence[Sequence[Detection]]) -> list[tuple[str, str, str]]:
+def false_hits(
+    records: Sequence[dict], detections: Sequence[Sequence[Detection]]
+) -> list[tuple[str, str, str]]:
     """(record id, detected kind, detected text) for every detection overlapping no labelled span."""
     out = []
     for record, found_spans in zip(records, detections, strict=True):
