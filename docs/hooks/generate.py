@@ -8,6 +8,7 @@ A page asks for a generated block with a line of its own:
     ::: curator modules curator.anonymise            a package's modules and their docstrings
     ::: curator api curator.bundle                   a module's __all__, with signatures
     ::: curator benchmarks                           every benchmarks/*.py docstring
+    ::: curator mutations                            the mutation registry
 
 and for a value in running text, `{{ curator.store.LOCK_WAIT_SECONDS }}` (a module
 attribute, or a pydantic model's field default). A block or value that does not resolve
@@ -25,6 +26,7 @@ import importlib
 import inspect
 import json
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -37,6 +39,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 ROOT = Path(__file__).resolve().parents[2]
+# The docs describe the checkout they are built from, not whichever curator is installed.
+sys.path.insert(0, str(ROOT))
 BLOCK = re.compile(r"^::: curator (\w+)(?: +(\S+))?\s*$")
 VALUE = re.compile(r"\{\{ *([A-Za-z_][\w.]*) *\}\}")
 
@@ -95,9 +99,12 @@ def block(kind: str, argument: str | None, where: str) -> list[str]:
         "modules": lambda arg: modules(required(arg, where)),
         "api": lambda arg: api(required(arg, where)),
         "benchmarks": lambda _: benchmarks(),
+        "mutations": lambda _: mutations(),
     }
     if kind not in makers:
-        raise GenerateError(f"{where}: unknown block '::: curator {kind}' (known: {', '.join(makers)})")
+        raise GenerateError(
+            f"{where}: unknown block '::: curator {kind}' (known: {', '.join(makers)})"
+        )
     return ["", *makers[kind](argument), ""]
 
 
@@ -154,10 +161,14 @@ def model_at(dotted: str | None, where: str) -> type[BaseModel]:
 
 def settings(model: type[BaseModel], table: str = "") -> Iterator[str]:
     """One section per TOML table of `model`: its scalar keys in a table, then its sub-tables."""
-    scalars = {name: f for name, f in model.model_fields.items()
-               if nested(name, f.annotation) is None and not (not table and typing.get_origin(f.annotation) is dict)}
+    scalars = {
+        name: f
+        for name, f in model.model_fields.items()
+        if nested(name, f.annotation) is None
+        and not (not table and typing.get_origin(f.annotation) is dict)
+    }
     if table:
-        yield f"### `[{table}]`"
+        yield f"### `[{table}]` {{#{anchor(table)}}}"
         yield ""
         if model.__doc__:
             yield inspect.cleandoc(model.__doc__)
@@ -172,7 +183,8 @@ def settings(model: type[BaseModel], table: str = "") -> Iterator[str]:
             yield from settings(sub[0], path + sub[1])
         elif not table and typing.get_origin(f.annotation) is dict:
             # a top-level map of plain values (glossaries): a table whose keys are free
-            yield f"### `[{path}.<{MAP_KEYS.get(name, 'key')}>]`"
+            path += f".<{MAP_KEYS.get(name, 'key')}>"
+            yield f"### `[{path}]` {{#{anchor(path)}}}"
             yield ""
             yield f"{type_name(typing.get_args(f.annotation)[1])}: {f.description or ''}"
             yield ""
@@ -180,6 +192,11 @@ def settings(model: type[BaseModel], table: str = "") -> Iterator[str]:
 
 # What the keys of a top-level map of plain values are.
 MAP_KEYS = {"glossaries": "language"}
+
+
+def anchor(table: str) -> str:
+    """`doc_types.<doc_type>.fields` -> `doc_types-doc_type-fields`."""
+    return re.sub(r"[^a-z0-9_]+", "-", table.lower()).strip("-")
 
 
 def nested(name: str, annotation: Any) -> tuple[type[BaseModel], str] | None:
@@ -198,8 +215,18 @@ def field_table(model: type[BaseModel], only: dict[str, FieldInfo] | None = None
     yield "| key | type | default | allowed | meaning |"
     yield "|---|---|---|---|---|"
     for name, f in (only or model.model_fields).items():
-        default = "required" if f.is_required() else code(toml_value(f.get_default(call_default_factory=True)))
-        cells = [f"`{name}`", type_name(f.annotation), default, constraints(f), cell(f.description or "")]
+        default = (
+            "required"
+            if f.is_required()
+            else code(toml_value(f.get_default(call_default_factory=True)))
+        )
+        cells = [
+            f"`{name}`",
+            type_name(f.annotation),
+            default,
+            constraints(f),
+            cell(f.description or ""),
+        ]
         yield "| " + " | ".join(cells) + " |"
 
 
@@ -222,7 +249,14 @@ def type_name(annotation: Any) -> str:
 
 
 def constraints(f: FieldInfo) -> str:
-    words = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<", "min_length": "at least", "max_length": "at most"}
+    words = {
+        "ge": "≥",
+        "gt": ">",
+        "le": "≤",
+        "lt": "<",
+        "min_length": "at least",
+        "max_length": "at most",
+    }
     found = []
     for item in f.metadata:
         for attribute, word in words.items():
@@ -293,7 +327,9 @@ def properties_table(schema: dict[str, Any], slug: str) -> Iterator[str]:
     for name, prop in properties.items():
         meaning = prop.get("description", "")
         if "default" in prop and prop["default"] not in (None, [], {}, ""):
-            meaning = f"{meaning} (default `{json.dumps(prop['default'], ensure_ascii=False)}`)".strip()
+            meaning = (
+                f"{meaning} (default `{json.dumps(prop['default'], ensure_ascii=False)}`)".strip()
+            )
         yield f"| `{name}` | {json_type(prop, slug)} | {'yes' if name in needed else ''} | {cell(meaning)} |"
     extra = schema.get("additionalProperties")
     if extra is True:
@@ -350,9 +386,29 @@ def api(module_name: str) -> Iterator[str]:
         yield f"`{module_name}.{signature}`"
         yield ""
         doc = obj.__doc__ if isinstance(obj, type) else inspect.getdoc(obj)
-        if doc and not doc.startswith(f"{name}("):  # a dataclass's made-up docstring is its signature
+        if doc and not doc.startswith(
+            f"{name}("
+        ):  # a dataclass's made-up docstring is its signature
             yield ": " + first_paragraph(inspect.cleandoc(doc))
             yield ""
+
+
+def mutations() -> Iterator[str]:
+    from curator.mutate.registry import Option, load_all
+
+    yield "| mutation | options | variant category | truth it may change |"
+    yield "|---|---|---|---|"
+    for mutation in load_all().values():
+        flags = []
+        for option in mutation.options:
+            usage = option.usage if isinstance(option, Option) else option.flag
+            bare = (
+                f" (bare: {option.bare})"
+                if isinstance(option, Option) and option.bare is not None
+                else ""
+            )
+            flags.append(f"`{usage}`{bare}: {cell(option.help)}")
+        yield f"| `{mutation.name}` | {'<br>'.join(flags)} | `{mutation.category}` | {cell(mutation.owns)} |"
 
 
 class _Written:
@@ -375,8 +431,14 @@ def _signature(obj: Any) -> str:
     def written(annotation: Any) -> Any:
         return _Written(annotation) if isinstance(annotation, str) else annotation
 
-    parameters = [p.replace(annotation=written(p.annotation)) for p in signature.parameters.values()]
-    return str(signature.replace(parameters=parameters, return_annotation=written(signature.return_annotation)))
+    parameters = [
+        p.replace(annotation=written(p.annotation)) for p in signature.parameters.values()
+    ]
+    return str(
+        signature.replace(
+            parameters=parameters, return_annotation=written(signature.return_annotation)
+        )
+    )
 
 
 def benchmarks() -> Iterator[str]:
@@ -385,7 +447,9 @@ def benchmarks() -> Iterator[str]:
             continue
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
         if not doc:
-            raise GenerateError(f"{path.name}: a benchmark needs a docstring saying its method and baseline")
+            raise GenerateError(
+                f"{path.name}: a benchmark needs a docstring saying its method and baseline"
+            )
         yield f"## {path.name}"
         yield ""
         yield from docstring_markdown(doc)
@@ -454,5 +518,7 @@ class _ClickPage(markdown.preprocessors.Preprocessor):
                 while index < len(lines) and lines[index].startswith("  "):
                     example.append(lines[index][2:])
                     index += 1
-            out.extend([f"{match.group(1)}:", "", "```console", *example, "```", ""] if example else [line])
+            out.extend(
+                [f"{match.group(1)}:", "", "```console", *example, "```", ""] if example else [line]
+            )
         return out
