@@ -6,6 +6,7 @@ A page asks for a generated block with a line of its own:
     ::: curator fields curator.model.LimitSettings   one model's fields as a table
     ::: curator schemas                              every schemas/*.schema.json, field by field
     ::: curator modules curator.anonymise            a package's modules and their docstrings
+    ::: curator packages curator                     the same, one level deep
     ::: curator api curator.bundle                   a module's __all__, with signatures
     ::: curator benchmarks                           every benchmarks/*.py docstring
     ::: curator mutations                            the mutation registry
@@ -42,7 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # The docs describe the checkout they are built from, not whichever curator is installed.
 sys.path.insert(0, str(ROOT))
 BLOCK = re.compile(r"^::: curator (\w+)(?: +(\S+))?\s*$")
-VALUE = re.compile(r"\{\{ *([A-Za-z_][\w.]*) *\}\}")
+# A backslash before the braces writes them as they are: \{{ name }}.
+VALUE = re.compile(r"(\\?)\{\{ *([A-Za-z_][\w.]*) *\}\}")
 
 
 class GenerateError(Exception):
@@ -87,7 +89,11 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         elif line.startswith("::: curator"):
             raise GenerateError(f"{where}: cannot read {line!r}")
         else:
-            out.append(VALUE.sub(lambda m: value(m.group(1), where), line))
+            out.append(
+                VALUE.sub(
+                    lambda m: m.group(0)[1:] if m.group(1) else value(m.group(2), where), line
+                )
+            )
     return "\n".join(out) + "\n"
 
 
@@ -97,6 +103,7 @@ def block(kind: str, argument: str | None, where: str) -> list[str]:
         "fields": lambda arg: field_table(model_at(arg, where)),
         "schemas": lambda _: schemas(),
         "modules": lambda arg: modules(required(arg, where)),
+        "packages": lambda arg: modules(required(arg, where), nested=False),
         "api": lambda arg: api(required(arg, where)),
         "benchmarks": lambda _: benchmarks(),
         "mutations": lambda _: mutations(),
@@ -361,14 +368,18 @@ def json_type(prop: dict[str, Any], slug: str) -> str:
 # ---------------------------------------------------------------- modules, API, benchmarks
 
 
-def modules(package: str) -> Iterator[str]:
-    """Read with ast, not imported: the map follows whatever modules the package has today."""
+def modules(package: str, *, nested: bool = True) -> Iterator[str]:
+    """Read with ast, not imported: the map follows whatever modules the package has today.
+    Without `nested`, only its own modules and the packages in it."""
     folder = ROOT.joinpath(*package.split("."))
     if not (folder / "__init__.py").is_file():
         raise GenerateError(f"{package}: not a package under {ROOT}")
+    paths = (
+        folder.rglob("*.py") if nested else [*folder.glob("*.py"), *folder.glob("*/__init__.py")]
+    )
     yield "| module | what it holds |"
     yield "|---|---|"
-    for path in sorted(folder.rglob("*.py")):
+    for path in sorted(paths):
         parts = path.relative_to(ROOT).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
