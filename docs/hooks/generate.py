@@ -167,29 +167,27 @@ def model_at(dotted: str | None, where: str) -> type[BaseModel]:
 
 
 def settings(model: type[BaseModel], table: str = "") -> Iterator[str]:
-    """One section per TOML table of `model`: its scalar keys in a table, then its sub-tables."""
-    scalars = {
-        name: f
-        for name, f in model.model_fields.items()
-        if nested(name, f.annotation) is None
-        and not (not table and typing.get_origin(f.annotation) is dict)
-    }
+    """One section per TOML table of `model`: its plain keys in a table, then its
+    sub-tables. At the top of a file (`table` empty) every key is a table."""
     if table:
+        plain = {n: f for n, f in model.model_fields.items() if nested(n, f.annotation) is None}
         yield f"### `[{table}]` {{#{anchor(table)}}}"
         yield ""
         if model.__doc__:
             yield inspect.cleandoc(model.__doc__)
             yield ""
-        if scalars:
-            yield from field_table(model, only=scalars)
+        if plain:
+            yield from field_table(model, only=plain)
             yield ""
     for name, f in model.model_fields.items():
         path = f"{table}.{name}" if table else name
         sub = nested(name, f.annotation)
         if sub is not None:
             yield from settings(sub[0], path + sub[1])
-        elif not table and typing.get_origin(f.annotation) is dict:
+        elif not table:
             # a top-level map of plain values (glossaries): a table whose keys are free
+            if typing.get_origin(f.annotation) is not dict:
+                raise GenerateError(f"{model.__name__}.{name}: a top-level key that is no table")
             path += f".<{MAP_KEYS.get(name, 'key')}>"
             yield f"### `[{path}]` {{#{anchor(path)}}}"
             yield ""
@@ -413,12 +411,7 @@ def mutations() -> Iterator[str]:
         flags = []
         for option in mutation.options:
             usage = option.usage if isinstance(option, Option) else option.flag
-            bare = (
-                f" (bare: {option.bare})"
-                if isinstance(option, Option) and option.bare is not None
-                else ""
-            )
-            flags.append(f"`{usage}`{bare}: {cell(option.help)}")
+            flags.append(f"`{usage}`: {cell(option.help)}")
         yield f"| `{mutation.name}` | {'<br>'.join(flags)} | `{mutation.category}` | {cell(mutation.owns)} |"
 
 
