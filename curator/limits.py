@@ -17,7 +17,7 @@ from curator.model import MIB, LimitSettings
 
 DEFAULT = LimitSettings()
 
-# What the defaults buy, measured by benchmarks/memory.py and tests/hostile (README, Limits):
+# What the defaults buy, measured by benchmarks/memory.py and tests/hostile (docs/design/limits.md):
 # refusing any input, a hostile one included, costs one process less than this
 REFUSAL_MEMORY_MB = 512
 # and no process reading a document (an OCR worker with its Tesseract) goes over this.

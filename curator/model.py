@@ -132,6 +132,8 @@ class ReviewState(Strict):
 
 
 class Fixture(Strict):
+    """fixture.json: what a fixture is, where it came from and where it stands."""
+
     schema_version: Literal[1] = SCHEMA_VERSION
     id: str = Field(pattern=FIXTURE_ID_PATTERN)
     kind: Kind
@@ -414,6 +416,8 @@ class Rubric(Strict):
 
 
 class LabelRevision(Strict):
+    """One line of labels.jsonl: a revision of the fixture's truth; the last line is current."""
+
     rev: int = Field(ge=1)
     time: str
     author: str
@@ -449,16 +453,24 @@ def slugify(text: str, max_words: int = 5) -> str:
 
 
 class FieldSpec(Strict):
-    type: FieldType
+    """One field of a document type: its type drives comparison, anonymisation and mutation."""
+
+    type: FieldType = Field(description="how values are compared, anonymised and made up")
     labels: list[str] = Field(min_length=1, description="phrases that introduce the field")
-    description: str = ""
+    description: str = Field(
+        default="", description="what the field holds, shown to labellers in Label Studio"
+    )
 
 
 AMENDMENT_PLACEHOLDERS = ("number", "date", "document_date", "clause", "label", "value")
 
 
 class DocTypeSpec(Strict):
-    description: str = ""
+    """A document type: the fields a document of it holds."""
+
+    description: str = Field(
+        default="", description="what documents of this type are, in a few words"
+    )
     fields: dict[str, FieldSpec] = Field(min_length=1)
     amendment: str | None = Field(
         default=None,
@@ -489,11 +501,33 @@ class DocTypeSpec(Strict):
 
 
 class StoreSettings(Strict):
-    name: str = "golden-set"
-    locale: str = "en_US"
-    categories: list[str] = Field(default_factory=list)
-    adversarial_target_share: float = Field(default=0.33, ge=0, le=1)
-    dedup_threshold: float = Field(default=0.9, gt=0, le=1)
+    """`[store]` in curator.toml: the set itself."""
+
+    name: str = Field(
+        default="golden-set",
+        description="the set's name, in bundle cards and Label Studio projects",
+    )
+    locale: str = Field(
+        default="en_US",
+        description="Faker locale of pseudonyms and made-up values; its language is the card's",
+    )
+    categories: list[str] = Field(
+        default_factory=list,
+        description="the fixture categories allowed (empty: any); validate reports others",
+    )
+    adversarial_target_share: float = Field(
+        default=0.33,
+        ge=0,
+        le=1,
+        description="share of adversarial fixtures `curator stats` measures against",
+    )
+    dedup_threshold: float = Field(
+        default=0.9,
+        gt=0,
+        le=1,
+        description="similarity at which `curator promote` takes a failure for one a fixture "
+        "already covers",
+    )
     # What a bundle's dataset card (README.md, Hugging Face convention) says about the set.
     description: str = Field(
         default="", description="what the set is for: the card's first paragraph"
@@ -662,6 +696,8 @@ class AnonymiseSettings(Strict):
 
 
 class StoreConfig(Strict):
+    """curator.toml: the store's configuration."""
+
     store: StoreSettings = Field(default_factory=StoreSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
     limits: LimitSettings = Field(default_factory=LimitSettings)
@@ -786,9 +822,15 @@ class Floors(Strict):
 
 
 class QualityWeights(Strict):
-    context_recall: float = Field(default=0.35, ge=0)
-    faithfulness: float = Field(default=0.40, ge=0)
-    answer_relevancy: float = Field(default=0.25, ge=0)
+    """Weights of the quality composite, divided by their sum."""
+
+    context_recall: float = Field(
+        default=0.35, ge=0, description="weight of the mean context recall"
+    )
+    faithfulness: float = Field(default=0.40, ge=0, description="weight of the mean faithfulness")
+    answer_relevancy: float = Field(
+        default=0.25, ge=0, description="weight of the mean answer relevancy"
+    )
 
     @model_validator(mode="after")
     def _some_weight(self) -> QualityWeights:
@@ -810,7 +852,7 @@ class ItemScore(Strict):
     outcome: Literal["right", "wrong", "omitted", "missing"]
     classes: list[str] = Field(
         default_factory=list,
-        description="failure classes, see the README, 'Gate CI on quality floors'",
+        description="failure classes, see the docs, 'Gate CI on quality floors'",
     )
     expected: str | None = None
     variants: list[str] = Field(default_factory=list)

@@ -1,4 +1,4 @@
-"""Adversarial variants whose ground truth follows them (see the README, "Adversarial variants").
+"""Adversarial variants whose ground truth follows them (see docs/guide/mutate.md).
 
 registry.py holds the interface, the name -> mutation table and the `curator mutate`
 options each mutation declares; every other public module is one mutation (truncate,

@@ -9,7 +9,7 @@ each fixture published whole) and the dedup index are saved, in that order, so a
 never leaves a fixture whose pseudonyms the vault cannot reproduce, and re-running the
 batch promotes only what is missing (its written traces are no-ops).
 
-Labels of a promoted fixture (decided here, documented in the README, "Promote production failures"):
+Labels of a promoted fixture (decided here, documented in docs/guide/promote.md):
 - corrected fields and rubrics are the ground truth;
 - an output field that was NOT corrected is carried over only when its value occurs in the
   input (so it has evidence): the reporter saw it and did not object. An uncorrected value

@@ -2,7 +2,7 @@
 
 An item is a labelled field (documents) or a rubric statement (threads). Field values are
 compared with curator.normalise, so "2024-01-15" and "January 15, 2024" are one answer.
-Failure classes are independent predicates (an item may carry several); the README ("Gate CI on quality floors")
+Failure classes are independent predicates (an item may carry several); docs/guide/gate.md
 defines each one and tests/score/test_gate_scoring.py checks each on a hand-built case.
 """
 

@@ -1,4 +1,4 @@
-# Run a system over the bundle (the example of "Running evals" in the README): judged by the
+# Run a system over the bundle (the example system of docs/guide/evals.md): judged by the
 # rules judge, then by an OpenAI-compatible judge over HTTP (the loopback server the tests
 # use); each judge is calibrated on the bundle's known answers, then the gate decides.
 set -euo pipefail

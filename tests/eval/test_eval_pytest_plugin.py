@@ -1,5 +1,5 @@
 """The pytest plugin, run as a user runs it: pytest in a subprocess over a bundle of the
-sample store, on the README's example test file, with and without pytest-xdist."""
+sample store, on the docs' example test file, with and without pytest-xdist."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def pytest_run(folder: Path, *args: str, **env: str) -> subprocess.CompletedProc
 
 @pytest.fixture
 def suite(tmp_path: Path) -> Path:
-    """A folder holding the README's example system and test file."""
+    """A folder holding the docs' example system and test file."""
     folder = tmp_path / "suite"
     folder.mkdir()
     for name in ("extractor.py", "test_extractor.py"):
