@@ -9,7 +9,8 @@ each fixture published whole) and the dedup index are saved, in that order, so a
 never leaves a fixture whose pseudonyms the vault cannot reproduce, and re-running the
 batch promotes only what is missing (its written traces are no-ops).
 
-Labels of a promoted fixture (decided here, documented in the README, "Promote production failures"):
+Labels of a promoted fixture (decided here, documented in the README, "Promote production
+failures"):
 - corrected fields and rubrics are the ground truth;
 - an output field that was NOT corrected is carried over only when its value occurs in the
   input (so it has evidence): the reporter saw it and did not object. An uncorrected value
@@ -248,7 +249,8 @@ class _Batch:
         complete = _complete(corrections, spec, kind)
         if match is not None:
             warnings.append(
-                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept by --force"
+                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept "
+                "by --force"
             )
         new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", record.trace_id.encode())
         fixture = Fixture(
@@ -398,7 +400,8 @@ def _labels(
             continue
         if seen.evidence is None:
             warnings.append(
-                f"output field {name}: not corrected and not found in the input; left out of the labels"
+                f"output field {name}: not corrected and not found in the input; left out of the "
+                "labels"
             )
             continue
         fields[name] = seen

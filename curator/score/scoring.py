@@ -2,8 +2,9 @@
 
 An item is a labelled field (documents) or a rubric statement (threads). Field values are
 compared with curator.normalise, so "2024-01-15" and "January 15, 2024" are one answer.
-Failure classes are independent predicates (an item may carry several); the README ("Gate CI on quality floors")
-defines each one and tests/score/test_gate_scoring.py checks each on a hand-built case.
+Failure classes are independent predicates (an item may carry several); the README ("Gate CI on
+quality floors") defines each one and tests/score/test_gate_scoring.py checks each on a hand-built
+case.
 """
 
 from __future__ import annotations
