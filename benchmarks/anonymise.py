@@ -147,7 +147,8 @@ def main() -> int:
     random.Random(2).shuffle(texts)
     chars = sum(len(t) for t in texts)
     print(
-        f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), {chars} chars, {len(set(texts))} distinct"
+        f"corpus: {len(texts)} texts ({len(records)} labelled, tests/data/pii/test.jsonl), "
+        f"{chars} chars, {len(set(texts))} distinct"
     )
 
     presidio_seconds, presidio_found = run_presidio(texts)
@@ -170,18 +171,21 @@ def main() -> int:
         )
         print(f"{name:18} {chars / seconds:9.0f} {seconds:8.2f}   {per_type}")
     print(
-        f"{'curator, 1 process':18} {chars / one_process_seconds:9.0f} {one_process_seconds:8.2f}   "
-        f"(detection in this process only: {presidio_seconds / one_process_seconds:.1f}x Presidio)"
+        f"{'curator, 1 process':18} {chars / one_process_seconds:9.0f} "
+        f"{one_process_seconds:8.2f}   (detection in this process only: "
+        f"{presidio_seconds / one_process_seconds:.1f}x Presidio)"
     )
     print(
-        f"this machine's {available_cores()} cores, all busy, do {parallel_capacity():.2f} times the work of one"
+        f"this machine's {available_cores()} cores, all busy, do {parallel_capacity():.2f} times "
+        "the work of one"
     )
     print(f"rewrites sha256: {rewrites_sha256}")
     ratio = presidio_seconds / curator_seconds
     recall_ok = all(curator_score[k]["recall"] >= presidio_score[k]["recall"] for k in SCORED_TYPES)
     print(
-        f"ratio: curator (detection on {available_cores()} cores) is {ratio:.1f}x faster than vanilla Presidio (target >= 5x); "
-        f"recall {'equal or better' if recall_ok else 'LOWER'} on every type"
+        f"ratio: curator (detection on {available_cores()} cores) is {ratio:.1f}x faster than "
+        f"vanilla Presidio (target >= 5x); recall {'equal or better' if recall_ok else 'LOWER'} "
+        "on every type"
     )
     return 0 if ratio >= 5 and recall_ok else 1
 

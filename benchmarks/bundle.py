@@ -95,7 +95,8 @@ class Pool:
 
 
 def generate(root: Path, size: int, seed: int = 7) -> Store:
-    """Write `size` fixtures straight into a new store (the benchmark measures bundling, not import)."""
+    """Write `size` fixtures straight into a new store (the benchmark measures bundling, not
+    import)."""
     store = Store.init(root)
     fake = Pool(seed)
     rng = fake.rng
@@ -303,7 +304,8 @@ def main() -> None:
         )
         print(
             f"ratio {large}/{small}: {wall_ratio:.2f} wall, {cpu_ratio:.2f} cpu "
-            f"(target <= {limit:.1f}) {verdict(wall_ratio <= limit)} wall, {verdict(cpu_ratio <= limit)} cpu"
+            f"(target <= {limit:.1f}) {verdict(wall_ratio <= limit)} wall, "
+            f"{verdict(cpu_ratio <= limit)} cpu"
         )
 
         store = stores[large]
@@ -311,14 +313,15 @@ def main() -> None:
         noop = best([timed(lambda: build_bundle(store, "1.0.0")) for _ in range(3)])
         wall_share, cpu_share = noop.wall / cold[large].wall, noop.cpu / cold[large].cpu
         print(
-            f"no-change rebuild   {large:>6} fixtures: {noop}  (best of 3) = {wall_share:.1%} wall, "
-            f"{cpu_share:.1%} cpu of cold (target < 10%) {verdict(wall_share < 0.10)} wall, "
-            f"{verdict(cpu_share < 0.10)} cpu"
+            f"no-change rebuild   {large:>6} fixtures: {noop}  (best of 3) = {wall_share:.1%} "
+            f"wall, {cpu_share:.1%} cpu of cold (target < 10%) {verdict(wall_share < 0.10)} "
+            f"wall, {verdict(cpu_share < 0.10)} cpu"
         )
         again = timed(lambda: build_bundle(store, "1.0.1"))
         print(
-            f"new version, warm   {large:>6} fixtures: {again}  = {again.wall / cold[large].wall:.1%} wall, "
-            f"{again.cpu / cold[large].cpu:.1%} cpu of cold (writes every format again; no target)"
+            f"new version, warm   {large:>6} fixtures: {again}  = "
+            f"{again.wall / cold[large].wall:.1%} wall, {again.cpu / cold[large].cpu:.1%} cpu of "
+            "cold (writes every format again; no target)"
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -153,7 +153,8 @@ def main() -> int:
             pairwise(stores[sizes[0]], content, stores[sizes[0]].config.store.dedup_threshold)
         loop = (time.perf_counter() - started) / 4
         print(
-            f"  {sizes[0]:>6} fixtures: {loop * 1000:8.2f} ms/record   (pairwise loop, for contrast)"
+            f"  {sizes[0]:>6} fixtures: {loop * 1000:8.2f} ms/record   (pairwise loop, for "
+            "contrast)"
         )
         if any(count != expected for count in found.values()):
             print("FAIL: the index missed or invented duplicates")

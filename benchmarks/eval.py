@@ -30,7 +30,10 @@ from curator.model import JudgeSettings  # noqa: E402
 
 LATENCY = 0.05
 SLOTS = (1, 2, 4, 8, 16)
-CONTEXT = "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n@ben: I will send the letter."
+CONTEXT = (
+    "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n"
+    "@ben: I will send the letter."
+)
 
 
 def case(n: int) -> RubricCase:
@@ -108,7 +111,8 @@ def main() -> None:
     server, url = start_server()
     try:
         print(
-            f"judge over HTTP, {LATENCY * 1000:.0f} ms server latency (baseline: the ideal K / {LATENCY} calls/s)"
+            f"judge over HTTP, {LATENCY * 1000:.0f} ms server latency (baseline: the ideal K / "
+            f"{LATENCY} calls/s)"
         )
         print(f"{'K':>3} {'calls':>6} {'calls/s':>9} {'ideal':>7} {'ratio':>6}")
         worst = float("inf")

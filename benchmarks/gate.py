@@ -41,7 +41,10 @@ def make_store(root: Path, count: int) -> Store:
     with store.transaction() as txn:
         for n in range(count):
             tenant, rent, start = f"Tenant {n:05d}", f"${1000 + n:,}.00", "2024-03-01"
-            text = f"LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nStart: {start}\nRent: {rent}\n"
+            text = (
+                f"LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nStart: {start}\n"
+                f"Rent: {rent}\n"
+            )
             fid = f"lease-{n:05d}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
             lineage = None
             if n % 3 == 2:

@@ -87,7 +87,10 @@ def filled_store(root: Path, size: int):
     store = Store.init(root)
     with no_fsync(), store.transaction() as txn:
         for number in range(size):
-            text = f"RESIDENTIAL LEASE AGREEMENT\nReference number {number:06d}\nMonthly Rent: $1,250.00\n"
+            text = (
+                f"RESIDENTIAL LEASE AGREEMENT\nReference number {number:06d}\n"
+                "Monthly Rent: $1,250.00\n"
+            )
             source = hashlib.sha256(text.encode()).hexdigest()
             fixture = Fixture(
                 id=fixture_id(f"lease {number}", text.encode()),
@@ -148,7 +151,8 @@ def store_size_comparison(size: int, pages: int, repeat: int) -> None:
         big.local_path(SOURCES_FILE).unlink()
         rebuilt = timed_import(Store(big.root), pdfs[-1])
         print(
-            f"once, after .curator/{SOURCES_FILE} was deleted (rebuilt from the fixtures): {rebuilt:.3f} s"
+            f"once, after .curator/{SOURCES_FILE} was deleted (rebuilt from the fixtures): "
+            f"{rebuilt:.3f} s"
         )
 
 

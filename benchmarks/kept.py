@@ -92,7 +92,8 @@ def main() -> int:
             )
     worst = min(1 - sum(m.values()) / c for c, m in rows.values())
     print(
-        f"kept: {1 - lost / total:.2%} of {total} tokens overall, worst file {worst:.2%} (target >= {TARGET:.1%} per file)"
+        f"kept: {1 - lost / total:.2%} of {total} tokens overall, worst file {worst:.2%} "
+        f"(target >= {TARGET:.1%} per file)"
     )
     return 0 if worst >= TARGET else 1
 

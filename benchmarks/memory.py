@@ -2,11 +2,11 @@
 
     python benchmarks/memory.py
 
-Each case runs in a child process; its peak resident memory is the child's ru_maxrss as
-os.wait4 returns it (the largest of the process and its waited-for descendants: an OCR
-worker, a Tesseract), measured as the hostile tests measure it (tests/hostile/peak_rss.py). Printed: each peak, its ratio to the baseline, and the documented
-bound it must stay under (curator.limits: DOCUMENT_MEMORY_MB for reading a document,
-REFUSAL_MEMORY_MB for refusing an input). No wall-clock target.
+Each case runs in a child process; its peak resident memory is the child's ru_maxrss as os.wait4
+returns it (the largest of the process and its waited-for descendants: an OCR worker, a Tesseract),
+measured as the hostile tests measure it (tests/hostile/peak_rss.py). Printed: each peak, its ratio
+to the baseline, and the documented bound it must stay under (curator.limits: DOCUMENT_MEMORY_MB for
+reading a document, REFUSAL_MEMORY_MB for refusing an input). No wall-clock target.
 
   baseline   reading ocrmypdf-ccitt.pdf from ../shared/corpus: one US-letter page scanned
              at 300 dpi (2550 x 3300), OCRed
@@ -37,7 +37,8 @@ from tests.corpus import CORPUS_DIR as CORPUS  # noqa: E402
 MB = 1 << 20
 READ = (
     "import sys\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
-    "from curator.ingest.source import read_source\nparse_document(read_source(Path(sys.argv[1])))\n"
+    "from curator.ingest.source import read_source\n"
+    "parse_document(read_source(Path(sys.argv[1])))\n"
 )
 
 
@@ -140,7 +141,8 @@ def main() -> None:
             peak, code = reading(path, folder)
             ok &= code == 0 and peak < DOCUMENT_MEMORY_MB
             print(
-                f"  {label:44} {peak:6.0f} MB  {peak / base:4.2f}x baseline  {'ok' if code == 0 else 'FAILED'}"
+                f"  {label:44} {peak:6.0f} MB  {peak / base:4.2f}x baseline  "
+                f"{'ok' if code == 0 else 'FAILED'}"
             )
         print(f"\nrefusing inputs (bound {REFUSAL_MEMORY_MB} MB):")
         for label, args in refusals(folder).items():

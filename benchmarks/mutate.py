@@ -102,10 +102,12 @@ def main() -> int:
     print(f"documents: {count} ({chars} chars), requested CER {args.cer}")
     print(f"nlpaug OcrAug:        {nlpaug_rate:8.1f} docs/s")
     print(
-        f"curator --ocr-noise:  {curator_rate:8.1f} docs/s  (measured CER {min(cers):.4f}..{max(cers):.4f})"
+        f"curator --ocr-noise:  {curator_rate:8.1f} docs/s  (measured CER "
+        f"{min(cers):.4f}..{max(cers):.4f})"
     )
     print(
-        f"ratio curator/nlpaug: {ratio:.2f}x {'(ok: at least as fast)' if ratio >= 1 else '(SLOWER than nlpaug)'}"
+        f"ratio curator/nlpaug: {ratio:.2f}x "
+        f"{'(ok: at least as fast)' if ratio >= 1 else '(SLOWER than nlpaug)'}"
     )
     print("calibration (measured CER over the same documents, min..max, worst relative error):")
     for requested in (0.02, 0.05, 0.10, 0.20):
@@ -142,8 +144,9 @@ def render_calibration(records: list[FixtureRecord], config: StoreConfig) -> boo
         ok = ok and worst <= 0.25
         print(
             f"  {requested:.2f} -> {sum(got) / len(got):.4f} ({min(got):.4f}..{max(got):.4f})  "
-            f"worst {worst:.1%}  trials {min(m['trials'] for m in steps)}..{max(m['trials'] for m in steps)}  "
-            f"thinned {sum(m['thinned'] for m in steps)}/{len(steps)}  "
+            f"worst {worst:.1%}  trials "
+            f"{min(m['trials'] for m in steps)}..{max(m['trials'] for m in steps)}  thinned "
+            f"{sum(m['thinned'] for m in steps)}/{len(steps)}  "
             f"{(time.perf_counter() - started) / len(records):.1f} s/doc"
         )
     return ok

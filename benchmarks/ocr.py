@@ -77,7 +77,8 @@ def main() -> None:
         print(f"serial pytesseract loop: {baseline:.2f} s")
         print(f"curator PDF reader (parallel OCR): {ours:.2f} s")
         print(
-            f"speed-up: {baseline / ours:.2f}x  (target >= {0.85 * cores:.2f}x = 0.85 x {cores} cores)"
+            f"speed-up: {baseline / ours:.2f}x  (target >= {0.85 * cores:.2f}x = 0.85 x {cores} "
+            "cores)"
         )
         if args.full:
             from curator.errors import CuratorError

@@ -91,7 +91,8 @@ def set_status(
                 if fixture.review.conflict_fields:
                     fields = ", ".join(fixture.review.conflict_fields)
                     raise CuratorError(
-                        f"{fixture_id}: annotators disagree on {fields}; settle it with `curator label set` first"
+                        f"{fixture_id}: annotators disagree on {fields}; settle it with "
+                        "`curator label set` first"
                     )
             if fixture.status is not target:
                 updated = fixture.model_copy(update={"status": target})

@@ -86,13 +86,14 @@ class Provenance(Strict):
     vault_entries: int | None = Field(
         default=None,
         ge=0,
-        description="how many originals the vault held when it anonymised this fixture: the audit judges it "
-        "against those (a word a later source taught the vault is no name it could have known)",
+        description="how many originals the vault held when it anonymised this fixture: the "
+        "audit judges it against those (a word a later source taught the vault is no name it "
+        "could have known)",
     )
     kept: list[str] = Field(
         default_factory=list,
-        description="terms the user kept as written (--keep, [anonymise] keep) that occur in it: a decision, "
-        "so the audit does not report them",
+        description="terms the user kept as written (--keep, [anonymise] keep) that occur in "
+        "it: a decision, so the audit does not report them",
     )
     kept_hosts: list[str] = Field(
         default_factory=list,
@@ -165,7 +166,7 @@ class Page(Strict):
     language: str | None = None
 
 
-# ---------------------------------------------------------------- content.json: what both kinds share
+# -------------------------------------------------------------- content.json: what both kinds share
 
 Where = tuple[str, int | str]
 """Which text of a content: ("page", page number) of a document, ("post", post id) of a thread."""
@@ -326,7 +327,8 @@ class ThreadContent(Texts):
 
 
 Content = Annotated[DocumentContent | ThreadContent, Field(discriminator="kind")]
-"""A fixture's content.json, either kind; both have texts(), with_texts(), text_at(), full_text()."""
+"""A fixture's content.json, either kind; both have texts(), with_texts(), text_at(),
+full_text()."""
 
 
 class ContentFile(Strict):
@@ -388,7 +390,8 @@ class FieldLabel(Strict):
     no_evidence: str | None = Field(
         default=None,
         exclude_if=lambda value: value is None,
-        description="why the value stands although the content does not show it (label set --no-evidence)",
+        description="why the value stands although the content does not show it (label set "
+        "--no-evidence)",
     )
     unanswerable: str | None = Field(
         default=None,
@@ -426,7 +429,8 @@ class LabelRevision(Strict):
     doc_type: str | None = Field(
         default=None,
         exclude_if=lambda value: value is None,
-        description="the doc type this revision gave the fixture (label set --doc-type); left out when unset",
+        description="the doc type this revision gave the fixture (label set --doc-type); left "
+        "out when unset",
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
@@ -435,7 +439,8 @@ class LabelRevision(Strict):
         default=None,
         min_length=1,
         exclude_if=lambda value: value is None,
-        description="a reviewed answer that meets every rubric (judge calibration's must-pass case)",
+        description="a reviewed answer that meets every rubric (judge calibration's must-pass "
+        "case)",
     )
 
 
@@ -579,21 +584,22 @@ class LimitSettings(Strict):
     max_json_mb: int = Field(
         default=32,
         ge=1,
-        description="one JSON or JSONL input (thread export, chat log, failure records, predictions, "
-        "eval run); a JSON file curator wrote (store, bundle) may be 4 times as large",
+        description="one JSON or JSONL input (thread export, chat log, failure records, "
+        "predictions, eval run); a JSON file curator wrote (store, bundle) may be 4 times as "
+        "large",
     )
     max_json_depth: int = Field(
         default=64,
         ge=2,
         le=128,
-        description="nesting of objects and arrays in JSON inputs (at most 128: the store's own files "
-        "nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
+        description="nesting of objects and arrays in JSON inputs (at most 128: the store's own "
+        "files nest inputs a few levels deeper, and pydantic reads no deeper than 200)",
     )
     max_json_values: int = Field(
         default=1_000_000,
         ge=1000,
-        description="values (objects, arrays, strings, numbers) in one JSON or JSONL input: what its "
-        "memory grows with (real exports hold 30,000 to 45,000 a MB)",
+        description="values (objects, arrays, strings, numbers) in one JSON or JSONL input: "
+        "what its memory grows with (real exports hold 30,000 to 45,000 a MB)",
     )
     max_json_number_digits: int = Field(
         default=100,
@@ -607,7 +613,8 @@ class LimitSettings(Strict):
     max_page_pixels: int = Field(
         default=36_000_000,
         ge=1_000_000,
-        description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 million)",
+        description="a page rendered for OCR above it is downscaled to fit (300 dpi A4 is 8.7 "
+        "million)",
     )
     max_image_mb: int = Field(
         default=512,
@@ -685,13 +692,13 @@ class AnonymiseSettings(Strict):
 
     keep: list[str] = Field(
         default_factory=list,
-        description="terms kept as written wherever they occur (a product, a company that is public); "
-        "a detected name that contains one is kept too",
+        description="terms kept as written wherever they occur (a product, a company that is "
+        "public); a detected name that contains one is kept too",
     )
     keep_hosts: list[str] = Field(
         default_factory=lambda: list(DEFAULT_KEEP_HOSTS),
-        description="hosts (and their subdomains) whose links keep their host; names, handles and ids in "
-        "their paths are still rewritten",
+        description="hosts (and their subdomains) whose links keep their host; names, handles "
+        "and ids in their paths are still rewritten",
     )
 
 
@@ -782,7 +789,8 @@ class Prediction(Strict):
 
 
 class Floors(Strict):
-    """Quality floors `curator gate` enforces; each gate is skipped when it has nothing to measure."""
+    """Quality floors `curator gate` enforces; each gate is skipped when it has nothing to \
+measure."""
 
     overall_accuracy: float = Field(default=0.9, ge=0, le=1, description="minimum item accuracy")
     adversarial_accuracy: float = Field(
@@ -1065,7 +1073,8 @@ class BundleLine(Strict):
     mutation_kinds: list[str] = Field(default_factory=list)
     input: Content = Field(description="document pages, or the thread in Mattermost export shape")
     expected: LabelRevision | None = Field(
-        description="the current label revision: typed fields with variants and evidence, or rubrics"
+        description="the current label revision: typed fields with variants and evidence, or "
+        "rubrics"
     )
     known_bad: list[KnownBadAnswer] = Field(default_factory=list)
     lineage: Lineage | None = None
@@ -1089,7 +1098,8 @@ class BundleEntry(Strict):
         pattern=SHA256_PATTERN, description="sha256 of its fixtures.jsonl line"
     )
     source_sha256: dict[str, str] = Field(
-        description="store file name -> sha256 of the fixture.json, content.json, labels.jsonl it came from"
+        description="store file name -> sha256 of the fixture.json, content.json, labels.jsonl "
+        "it came from"
     )
     files: list[str] = Field(default_factory=list, description="bundle files of this fixture alone")
 

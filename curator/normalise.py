@@ -186,7 +186,9 @@ _DATE_CANDIDATE = re.compile(
     re.IGNORECASE,
 )
 _AMOUNT_CANDIDATE = re.compile(
-    r"(?:(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF)\b)\s?)?-?\d(?:[\d,.\u202f ]*\d)?(?:\s?(?:€|\b(?:EUR|USD|GBP)\b))?"
+    r"(?:(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF)\b)\s?)?"
+    r"-?\d(?:[\d,.\u202f ]*\d)?"
+    r"(?:\s?(?:€|\b(?:EUR|USD|GBP)\b))?"
 )
 
 

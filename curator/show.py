@@ -36,7 +36,8 @@ class FixtureView:
         record = self.record
         fixture = record.fixture
         lines = [
-            f"{fixture.id}  ({fixture.kind.value}{', ' + fixture.doc_type if fixture.doc_type else ''})",
+            f"{fixture.id}  "
+            f"({fixture.kind.value}{', ' + fixture.doc_type if fixture.doc_type else ''})",
             f"  status {fixture.status.value}, category {fixture.category}, "
             f"{'adversarial' if fixture.adversarial else 'golden'}",
             f"  source {fixture.provenance.source_name} ({fixture.provenance.importer}, "

@@ -199,7 +199,8 @@ class Store:
 
     @classmethod
     def open(cls, path: Path | None = None) -> Store:
-        """The store at `path`, else $CURATOR_STORE, else the nearest folder upward with curator.toml."""
+        """The store at `path`, else $CURATOR_STORE, else the nearest folder upward with
+        curator.toml."""
         if path is None and os.environ.get(STORE_ENV):
             path = Path(os.environ[STORE_ENV])
         if path is not None:

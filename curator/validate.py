@@ -66,7 +66,8 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
     elif fixture.kind is Kind.document:
         problems.append(
             f"a document fixture needs a doc type (curator label set {fixture.id} --doc-type T, "
-            f"T one of {', '.join(sorted(store.config.doc_types)) or 'the doc types of curator.toml'})"
+            "T one of "
+            f"{', '.join(sorted(store.config.doc_types)) or 'the doc types of curator.toml'})"
         )
     for expected, revision in enumerate(record.revisions, start=1):
         if revision.rev != expected:
@@ -78,7 +79,8 @@ def _fixture_problems(store: Store, record: FixtureRecord) -> list[str]:
                 problems.append(f"field {name}: not a field of doc type {fixture.doc_type}")
             elif doc_spec is not None and doc_spec.fields[name].type != label.type:
                 problems.append(
-                    f"field {name}: type {label.type} but the doc type says {doc_spec.fields[name].type}"
+                    f"field {name}: type {label.type} but the doc type says "
+                    f"{doc_spec.fields[name].type}"
                 )
         problems.extend(truth_problems(content, revision))
     return problems
@@ -102,15 +104,16 @@ def _lineage_findings(record: FixtureRecord, records: dict[str, FixtureRecord]) 
         return [
             Finding(
                 record.fixture.id,
-                f"lineage: made from rev {lineage.parent_label_rev} of {lineage.parent}, which has only {current}",
+                f"lineage: made from rev {lineage.parent_label_rev} of {lineage.parent}, which "
+                f"has only {current}",
             )
         ]
     if lineage.parent_label_rev < current:
         return [
             Finding(
                 record.fixture.id,
-                f"stale: made from rev {lineage.parent_label_rev} of {lineage.parent}, now at rev {current} "
-                "(run `curator mutate --refresh`)",
+                f"stale: made from rev {lineage.parent_label_rev} of {lineage.parent}, now at "
+                f"rev {current} (run `curator mutate --refresh`)",
                 kind="stale",
             )
         ]

@@ -44,7 +44,8 @@ def lease_facts(fake: Faker) -> dict[str, str]:
     return {
         "landlord": fake.name(),
         "tenant": fake.name(),
-        "premises_address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}",
+        "premises_address": f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} "
+        f"{fake.zipcode()}",
         "lease_start_date": long_date(start),
         "lease_end_date": long_date(start + timedelta(days=364)),
         "monthly_rent": money(rent),
@@ -532,7 +533,10 @@ def chat_log(fake: Faker) -> list[dict[str, Any]]:
 
 def reference(lease: dict[str, str]) -> str:
     """A reviewed answer to a lease-question thread: it meets both of its rubrics."""
-    return f"The monthly rent is {lease['monthly_rent']} and the lease starts on {lease['lease_start_date']}."
+    return (
+        f"The monthly rent is {lease['monthly_rent']} and the lease starts on "
+        f"{lease['lease_start_date']}."
+    )
 
 
 # ---------------------------------------------------------------- writing

@@ -70,7 +70,8 @@ def store(tmp_path: Path) -> Store:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under a store except .curator/ (lock and staging churn): for 'unchanged' checks."""
+    """Every file under a store except .curator/ (lock and staging churn): for 'unchanged'
+    checks."""
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))

@@ -85,7 +85,8 @@ def lease(seed: int, *, pages: int = 2) -> tuple[DocumentContent, dict[str, str]
         f"This Lease Agreement is made on {format_date(signed, style)} between the parties below.",
         f"1. PARTIES\nLandlord: {values['landlord']}\nTenant: {values['tenant']}",
         f"2. PREMISES\nPremises Address: {values['premises_address']}",
-        f"3. TERM\nLease Start Date: {values['lease_start_date']}\nLease End Date: {values['lease_end_date']}",
+        f"3. TERM\nLease Start Date: {values['lease_start_date']}\n"
+        f"Lease End Date: {values['lease_end_date']}",
     ]
     other = [b for i, b in enumerate(_BOILERPLATE) if i != 1]
     rng.shuffle(other)

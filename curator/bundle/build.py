@@ -69,8 +69,8 @@ class BuildResult:
             text = f"bundle {self.version} is up to date ({counts.total} fixtures, unchanged)"
         else:
             text = (
-                f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} adversarial), "
-                f"formats {', '.join(self.manifest.formats)} -> {self.path}"
+                f"built bundle {self.version}: {counts.total} fixtures ({counts.adversarial} "
+                f"adversarial), formats {', '.join(self.manifest.formats)} -> {self.path}"
             )
         against = f" since {self.manifest.previous}" if self.manifest.previous else ""
         moves = [f"joined{against}: {m.id} ({m.why})" for m in self.joined]

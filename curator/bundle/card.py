@@ -133,13 +133,15 @@ def _loading(facts: CardFacts) -> list[str]:
     if "hf" in facts.formats:
         lines += [
             "import datasets",
-            f'ds = datasets.load_from_disk("bundles/{facts.version}/hf")   # DatasetDict: golden, adversarial',
+            f'ds = datasets.load_from_disk("bundles/{facts.version}/hf")   # DatasetDict: '
+            "golden, adversarial",
             "",
         ]
     if "parquet" in facts.formats:
         lines += [
             "import pandas",
-            f'frame = pandas.read_parquet("bundles/{facts.version}/fixtures.parquet")   # same columns, both splits',
+            f'frame = pandas.read_parquet("bundles/{facts.version}/fixtures.parquet")   # same '
+            "columns, both splits",
             "",
         ]
     lines += [
@@ -179,7 +181,8 @@ def _composition(settings: StoreSettings, columns: dict[str, list[Any]]) -> list
     target = settings.adversarial_target_share
     lines += [
         "",
-        f"Adversarial share: {share:.2f} ({adversarial} of {total}); the store's target is {target:.2f}.",
+        f"Adversarial share: {share:.2f} ({adversarial} of {total}); the store's target is "
+        f"{target:.2f}.",
         "",
         _counts_table(
             "kind",
@@ -225,14 +228,16 @@ def _making(columns: dict[str, list[Any]]) -> list[str]:
         "  store's pseudonym vault (its fingerprint is `provenance.vault_id`; the key never",
         "  leaves the store); before writing, every string of this bundle went through the",
         "  leak gate (`curator.anonymise.find_leaks`).",
-        f"- **Text**: {all_pages - ocr_pages} document pages read from a text layer, {ocr_pages} by OCR.",
+        f"- **Text**: {all_pages - ocr_pages} document pages read from a text layer, {ocr_pages} "
+        "by OCR.",
         "- **Truth**: the bundled label revisions were set by " + _listing(sources) + ".",
         "- **Adversarial variants**: "
         + (_listing(mutations) if mutations else "none")
         + " (by mutation;",
         "  each variant's lineage records its golden, seed, parameters and measurements, and its",
         "  truth was transformed with the text).",
-        f"- **Production failures**: {importers.get('promote', 0)} fixtures promoted from them; {known_bad}",
+        f"- **Production failures**: {importers.get('promote', 0)} fixtures promoted from them; "
+        f"{known_bad}",
         "  known-bad answers recorded in all (`known_bad`).",
         "",
     ]

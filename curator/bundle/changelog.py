@@ -50,7 +50,8 @@ def membership(
 
 def _why_here(fixture: Fixture) -> str:
     what = (
-        f"a {'+'.join(m.name for m in fixture.lineage.mutations)} variant of {fixture.lineage.parent}"
+        f"a {'+'.join(m.name for m in fixture.lineage.mutations)} variant of "
+        f"{fixture.lineage.parent}"
         if fixture.lineage
         else f"a {fixture.category} {fixture.kind.value}"
     )

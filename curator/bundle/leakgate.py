@@ -159,7 +159,8 @@ def check(
         )
     if hits:
         return [
-            f"{len(hits)} possible personal data hit(s) not from the vault in {_where(hits)} (run `curator audit`)"
+            f"{len(hits)} possible personal data hit(s) not from the vault in {_where(hits)} "
+            "(run `curator audit`)"
         ]
     return []
 

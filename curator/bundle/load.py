@@ -60,7 +60,10 @@ def read_lines(files: BundleFiles) -> Iterator[BundleLine]:
 def checked_lines(files: BundleFiles) -> list[tuple[int, bytes]]:
     """(line number, bytes) of fixtures.jsonl, refused unless it is what the manifest says."""
     manifest = parse_manifest(files)
-    tampered = f"{files.label}: {FIXTURES} does not match the manifest (tampered?); run `curator bundle verify`"
+    tampered = (
+        f"{files.label}: {FIXTURES} does not match the manifest (tampered?); run "
+        "`curator bundle verify`"
+    )
     data = files.read(FIXTURES)
     if manifest.files.get(FIXTURES) != files.sha256(FIXTURES):
         raise CuratorError(tampered)

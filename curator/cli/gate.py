@@ -53,7 +53,8 @@ _PATH = click.Path(path_type=Path)
     "--judge-dir",
     type=_PATH,
     metavar="DIR",
-    help="Where judge calibrations are kept (default: $CURATOR_JUDGE_DIR, else the store's .curator/judge).",
+    help="Where judge calibrations are kept (default: $CURATOR_JUDGE_DIR, else the store's "
+    ".curator/judge).",
 )
 @prints_result
 @pass_env

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 @click.option(
     "--keep-going",
     is_flag=True,
-    help="Import the good sources and report each bad one (exit 2 if any); default: all or nothing.",
+    help="Import the good sources and report each bad one (exit 2 if any); default: all or "
+    "nothing.",
 )
 @click.option(
     "--keep",

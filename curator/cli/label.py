@@ -39,7 +39,10 @@ class Written:
             if label is None or label.value is None:
                 continue
             if label.evidence is not None:
-                where = f"{label.evidence.where[0]} {label.evidence.where[1]} [{label.evidence.start}:{label.evidence.end}]"
+                where = (
+                    f"{label.evidence.where[0]} {label.evidence.where[1]} "
+                    f"[{label.evidence.start}:{label.evidence.end}]"
+                )
                 lines.append(f"  {name} = {label.value!r}: evidence at {where}")
             else:
                 lines.append(f"  {name} = {label.value!r}: no evidence ({label.no_evidence})")
@@ -85,7 +88,8 @@ class Written:
 @click.option(
     "--reference",
     metavar="TEXT",
-    help='A reviewed answer that meets every rubric (judge calibration must pass it); "" removes it.',
+    help='A reviewed answer that meets every rubric (judge calibration must pass it); "" '
+    "removes it.",
 )
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
@@ -114,7 +118,8 @@ def set_command(
     \b
     Examples:
       curator label set lease-maple-1a2b3c4d monthly_rent='$1,250.00' --reason "checked page 2"
-      curator label set lease-maple-1a2b3c4d tenant='Dana Whitfield' --accept tenant='DANA WHITFIELD'
+      curator label set lease-maple-1a2b3c4d tenant='Dana Whitfield' \
+--accept tenant='DANA WHITFIELD'
       curator label set thread-deploy-9f8e7d6c --rubric "names who rolls back" --evidence-post p3
       curator label set scan-0c1d2e3f --doc-type invoice
     """

@@ -63,7 +63,8 @@ class Listing:
     def render(self) -> str:
         return (
             "\n".join(
-                f"{f.id:<48} {f.kind.value:<8} {f.doc_type or '-':<8} {f.category:<20} {f.status.value}"
+                f"{f.id:<48} {f.kind.value:<8} {f.doc_type or '-':<8} {f.category:<20} "
+                f"{f.status.value}"
                 for f in self.fixtures
             )
             or "no fixtures"

@@ -1,4 +1,5 @@
-"""curator view: look at evals.jsonl in a terminal app, or check it and comment on a PR without one."""
+"""curator view: look at evals.jsonl in a terminal app, or check it and comment on a PR without
+one."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ _FILE = click.Path(path_type=Path, dir_okay=False)
     "old",
     metavar="OLD.jsonl",
     type=_FILE,
-    help="An earlier run: regressed, fixed, new, dropped, still failing (same fixture content only).",
+    help="An earlier run: regressed, fixed, new, dropped, still failing (same fixture content "
+    "only).",
 )
 @click.option(
     "--check", is_flag=True, help="No app: print the counts and failures; exit 1 on any failure."

@@ -61,7 +61,8 @@ def _majority_field(given: list[FieldPrediction | None], field_type: str) -> Fie
     groups: dict[str | None, list[FieldPrediction | None]] = {}
     for prediction in given:
         groups.setdefault(_key(prediction, field_type), []).append(prediction)
-    # max() keeps the first of equal counts, and dicts keep first-seen order: ties go to the earliest.
+    # max() keeps the first of equal counts, and dicts keep first-seen order: ties go to the
+    # earliest.
     key = max(groups, key=lambda k: len(groups[k]))
     chosen = groups[key]
     if key is None:

@@ -122,6 +122,7 @@ def assert_rubric(
         why = verdict.error or verdict.reasoning or "no reasoning"
         raise AssertionError(
             f"{item.id}: rubric not met: {rubric!r} (judge {judge.name}: pass={verdict.passed}, "
-            f"score {verdict.score:.2f} vs {needed:g}, evidence {'verified' if verdict.verified else 'unverified'}): {why}"
+            f"score {verdict.score:.2f} vs {needed:g}, evidence "
+            f"{'verified' if verdict.verified else 'unverified'}): {why}"
         )
     return verdict

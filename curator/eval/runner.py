@@ -85,8 +85,9 @@ class EvalRun:
     def render(self) -> str:
         s = self.summary()
         lines = [
-            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures x {s['repetitions']} run(s), "
-            f"{s['items_right']}/{s['items']} items right, mean pass rate {_rate(s['pass_rate'])}",
+            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures x {s['repetitions']} "
+            f"run(s), {s['items_right']}/{s['items']} items right, mean pass rate "
+            f"{_rate(s['pass_rate'])}",
         ]
         if s["judge"]:
             lines.append(

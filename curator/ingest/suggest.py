@@ -53,7 +53,8 @@ def _phrase_patterns(spec: DocTypeSpec) -> list[tuple[str, re.Pattern[str]]]:
             re.compile(
                 r"^[ \t]*(?:[-*\u2022][ \t]*)?"
                 + re.escape(phrase)
-                + r"(?:[ \t]*[:\uff1a][ \t]*|[ \t]{2,}|\t[ \t]*)(?P<value>\S.*?)[ \t]*(?:[ \t]{3,}.*)?$",
+                + r"(?:[ \t]*[:\uff1a][ \t]*|[ \t]{2,}|\t[ \t]*)"
+                r"(?P<value>\S.*?)[ \t]*(?:[ \t]{3,}.*)?$",
                 re.IGNORECASE | re.MULTILINE,
             ),
         )
@@ -111,7 +112,8 @@ def suggest_revision(content: DocumentContent, spec: DocTypeSpec) -> LabelRevisi
         time=clock.now_iso(),
         author=AUTHOR,
         source=SOURCE,
-        reason=f"suggested at import from label phrases ({len(fields)}/{len(spec.fields)} fields found)",
+        reason=f"suggested at import from label phrases ({len(fields)}/{len(spec.fields)} fields "
+        "found)",
         fields=fields,
     )
 
@@ -142,7 +144,7 @@ def no_type_guessed(content: DocumentContent, config: StoreConfig, fixture_id: s
         for name, (hits, total) in sorted(coverage(content, config).items())
     )
     return (
-        f"no document type guessed: its label phrases match {found or 'no doc type of curator.toml'} "
-        f"(a guess needs half of a type's fields, and one clear winner); set one with "
-        f"`curator label set {fixture_id} --doc-type T`"
+        "no document type guessed: its label phrases match "
+        f"{found or 'no doc type of curator.toml'} (a guess needs half of a type's fields, and "
+        f"one clear winner); set one with `curator label set {fixture_id} --doc-type T`"
     )

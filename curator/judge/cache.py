@@ -161,8 +161,8 @@ class CachedJudge:
         if self.offline:
             what = f"rubric {case.rubric!r}" if kind == RUBRIC else "faithfulness"
             raise MissingVerdict(
-                f"--offline: no cached verdict on {what} of {case.fixture_id} from judge {self.name} "
-                f"(prompt {self.prompt_version}); run once without --offline"
+                f"--offline: no cached verdict on {what} of {case.fixture_id} from judge "
+                f"{self.name} (prompt {self.prompt_version}); run once without --offline"
             )
         return None
 

@@ -59,8 +59,9 @@ def calibrate(
                 questions.append(_Question(case, answer))
     if not questions:
         raise CuratorError(
-            f"bundle {manifest.bundle_version} has no known-bad or reference answers on fixtures with "
-            "rubrics: nothing to calibrate a judge on (add one with `curator label set ID --reference TEXT`)"
+            f"bundle {manifest.bundle_version} has no known-bad or reference answers on fixtures "
+            "with rubrics: nothing to calibrate a judge on (add one with "
+            "`curator label set ID --reference TEXT`)"
         )
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         verdicts = list(pool.map(lambda q: judge.judge(q.case), questions))
@@ -118,14 +119,18 @@ class Calibrated:
         record = self.record
         false_pass = "-" if record.false_pass_rate is None else f"{record.false_pass_rate:.3f}"
         lines = [
-            f"judge {record.judge} on bundle {record.bundle_version}: accuracy {record.accuracy:.3f}, "
-            f"false-pass rate {false_pass} over {record.cases} judgements "
-            f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} errors)"
+            f"judge {record.judge} on bundle {record.bundle_version}: accuracy "
+            f"{record.accuracy:.3f}, false-pass rate {false_pass} over {record.cases} judgements "
+            f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} "
+            "errors)"
         ]
         lines += [f"  {row.agreed}/{row.cases} agree  {row.rubric}" for row in record.by_rubric]
-        lines.append(
-            f"  {'REFUSED: ' + '; '.join(self.shortfalls) if self.shortfalls else 'meets the judge floors'}"
+        verdict = (
+            "REFUSED: " + "; ".join(self.shortfalls)
+            if self.shortfalls
+            else "meets the judge floors"
         )
+        lines.append(f"  {verdict}")
         lines.append(f"  wrote {self.path}")
         return "\n".join(lines)
 

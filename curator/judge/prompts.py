@@ -13,8 +13,10 @@ You grade the output of an AI system against one rubric statement. The rubric pa
 the statement is true of the output. Judge only from the output and the source it was \
 made from; use no outside knowledge.
 Respond with one JSON object and nothing else:
-{"reasoning": string, "score": number, "pass": boolean, "evidence": string, "failure_class": string or null}
-- score: 1.0 the statement is fully true of the output; 0.6 true with minor gaps; 0.3 partly true; 0.0 not true.
+{"reasoning": string, "score": number, "pass": boolean, "evidence": string, \
+"failure_class": string or null}
+- score: 1.0 the statement is fully true of the output; 0.6 true with minor gaps; 0.3 partly \
+true; 0.0 not true.
 - evidence: a short quote, copied exactly, from the output or the source, that decides the verdict.
 - failure_class: null when pass is true; otherwise one of "omission" (the output leaves out what \
 the rubric asks for), "hallucination" (it states what the source does not support), \

@@ -40,7 +40,8 @@ def glossary(config: StoreConfig, language: str) -> dict[str, str]:
     if not merged:
         known = sorted(set(shipped_languages()) | set(config.glossaries))
         raise CuratorError(
-            f"no glossary for language {language!r} (have: {', '.join(known)}; add [glossaries.{language}] to curator.toml)"
+            f"no glossary for language {language!r} (have: {', '.join(known)}; add "
+            f"[glossaries.{language}] to curator.toml)"
         )
     return merged
 

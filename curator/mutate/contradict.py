@@ -71,14 +71,16 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
             ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
         )
         raise CuratorError(
-            f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: {valued})"
+            f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: "
+            f"{valued})"
         )
 
     template = subject.config.doc_types[doc_type].amendment
     if template is None:
         raise CuratorError(
-            f"doc type {doc_type!r} has no amendment template, so its fixtures cannot be contradicted; "
-            f'add amendment = """...{{label}}: {{value}}...""" under [doc_types.{doc_type}] in curator.toml'
+            f"doc type {doc_type!r} has no amendment template, so its fixtures cannot be "
+            f'contradicted; add amendment = """...{{label}}: {{value}}...""" under '
+            f"[doc_types.{doc_type}] in curator.toml"
         )
     old = label.value
     new = new_value(old, spec.type, rng, subject.config.store.locale)
@@ -112,9 +114,9 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     )
     where = "before the base text" if first else "after the base text"
     authority = (
-        f"{heading} dated {amended_on.isoformat()} (page {page.number}, {where}) amends clause {clause} "
-        f"of the {noun} dated {base_date.isoformat()}: the later-dated text governs, so {name} is "
-        f"{new!r}, not {old!r}"
+        f"{heading} dated {amended_on.isoformat()} (page {page.number}, {where}) amends clause "
+        f"{clause} of the {noun} dated {base_date.isoformat()}: the later-dated text governs, so "
+        f"{name} is {new!r}, not {old!r}"
         + (
             "; the amendment comes first, so authority comes from its date, not its position"
             if first
@@ -260,7 +262,8 @@ def _document_date(text: str, subject: Subject) -> tuple[date, int]:
 
 
 def _label_phrase(content: DocumentContent, label: FieldLabel, phrases: list[str]) -> str:
-    """The label phrase on the value's line, so the amendment names the field as the base text does."""
+    """The label phrase on the value's line, so the amendment names the field as the base text
+    does."""
     if (
         label.evidence is not None
         and label.evidence.page is not None

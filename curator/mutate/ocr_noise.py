@@ -94,7 +94,8 @@ WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 
 @register(
     "ocr-noise",
     category="ocr-noise",
-    owns="nothing by default (values are left intact); with noise_values, variants and unanswerable",
+    owns="nothing by default (values are left intact); with noise_values, variants and "
+    "unanswerable",
     options=[
         Option(
             "--ocr-noise",
@@ -102,8 +103,8 @@ WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 
             float,
             "CER",
             bare=DEFAULT_CER,
-            help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), calibrated; "
-            "labelled values are left intact.",
+            help=f"Tesseract-like character errors at rate CER (default {DEFAULT_CER}), "
+            "calibrated; labelled values are left intact.",
         ),
         Switch(
             "--noise-values",

@@ -50,7 +50,8 @@ THINNING_ORDERS = 20
 @register(
     "ocr-render",
     category="ocr-noise",
-    owns="nothing by default (values are left intact); with noise_values, variants, unanswerable, expected_absent",
+    owns="nothing by default (values are left intact); with noise_values, variants, "
+    "unanswerable, expected_absent",
     options=[
         Switch(
             "--render",

@@ -161,7 +161,8 @@ def _truncate_pages(subject: Subject, keep: int) -> Outcome:
         )
     if not 1 <= keep < pages:
         raise CuratorError(
-            f"--pages {keep}: {subject.fixture.id} has {pages} pages; keep between 1 and {pages - 1}"
+            f"--pages {keep}: {subject.fixture.id} has {pages} pages; keep between 1 and "
+            f"{pages - 1}"
         )
     cut_off = [
         name
@@ -248,8 +249,8 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     unanchored_rubrics = [r.text for r in rubrics if not r.evidence_posts]
     warnings = (
         [
-            f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold after the cut "
-            "(name them with curator label set --rubric TEXT --evidence-post ID)"
+            f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold "
+            "after the cut (name them with curator label set --rubric TEXT --evidence-post ID)"
         ]
         if unanchored_rubrics
         else []

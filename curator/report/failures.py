@@ -29,7 +29,10 @@ def failures(inputs: ReportInputs) -> str:
     if inputs.runs:
         latest = inputs.runs[-1]
         failing_items = [item for item in latest.items if not item.passed]
-        body += f"<h3>Eval run {escape(latest.label)}: {len(failing_items)} of {len(latest.items)} tests did not pass</h3>"
+        body += (
+            f"<h3>Eval run {escape(latest.label)}: "
+            f"{len(failing_items)} of {len(latest.items)} tests did not pass</h3>"
+        )
         body += "".join(
             _run_item(item, inputs.fixtures.get(item.line.fixture_id or item.name), i == 0)
             for i, item in enumerate(failing_items)
@@ -132,7 +135,10 @@ def _run_item(item: Item, fixture: BundledFixture | None, first: bool) -> str:
     if line.error:
         rows.append(("error", line.error))
     body = excerpt(fixture, line.field or line.rubric) + table(["", ""], rows, free=(1,))
-    summary = f"<code>{escape(item.name)}</code> {escape(item.rubric)} ({item.result}, score {item.score:.2f})"
+    summary = (
+        f"<code>{escape(item.name)}</code> {escape(item.rubric)} "
+        f"({item.result}, score {item.score:.2f})"
+    )
     return _details(summary, body, open_=first)
 
 
@@ -159,4 +165,7 @@ def _same(rubric: str, item: str | None) -> bool:
 
 def _details(summary: str, body: str, *, open_: bool) -> str:
     """Folded, but the first of a list is open: the page shows what a failure looks like."""
-    return f'<details class="failure"{" open" if open_ else ""}><summary>{summary}</summary>{body}</details>'
+    return (
+        f'<details class="failure"{" open" if open_ else ""}>'
+        f"<summary>{summary}</summary>{body}</details>"
+    )

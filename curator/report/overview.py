@@ -19,7 +19,8 @@ def summary(inputs: ReportInputs) -> str:
         ("bundle", f"{manifest.bundle_version}, built by curator {manifest.curator_version}"),
         (
             "fixtures",
-            f"{counts.total}: {counts.total - counts.adversarial} golden, {counts.adversarial} adversarial",
+            f"{counts.total}: {counts.total - counts.adversarial} golden, {counts.adversarial} "
+            "adversarial",
         ),
         ("truth as of", manifest.built_at),
         ("content sha256", manifest.content_sha256[:16]),
@@ -111,4 +112,7 @@ def _verdict(inputs: ReportInputs) -> str:
         return "none given"
     failed = [c.name for c in gate.gates if c.status == "fail"]
     verdict = "passed" if gate.passed else f"FAILED ({', '.join(failed)})"
-    return f"{verdict}: {gate.fixtures_passed}/{gate.fixtures_total} fixtures right, predictions {gate.predictions}"
+    return (
+        f"{verdict}: {gate.fixtures_passed}/{gate.fixtures_total} fixtures right, predictions "
+        f"{gate.predictions}"
+    )

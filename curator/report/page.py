@@ -40,7 +40,8 @@ body {{ margin: 0 auto; max-width: 1180px; padding: 0 24px 48px; color: #1a1a1a;
 h1 {{ font-size: 1.6rem; margin: 24px 0 4px; }}
 h2 {{ font-size: 1.3rem; margin: 36px 0 12px; padding-top: 12px; border-top: 2px solid #ddd; }}
 h3 {{ font-size: 1.05rem; margin: 20px 0 8px; }}
-nav ul {{ display: flex; flex-wrap: wrap; gap: 4px 18px; list-style: none; padding: 0; margin: 8px 0 0; }}
+nav ul {{ display: flex; flex-wrap: wrap; gap: 4px 18px; list-style: none; padding: 0; \
+margin: 8px 0 0; }}
 a {{ color: {palette.BLUE}; }}
 table {{ border-collapse: collapse; width: 100%; margin: 12px 0; font-size: 14px; }}
 caption {{ text-align: left; font-weight: 600; padding-bottom: 4px; }}
@@ -54,7 +55,8 @@ td.num, th.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
 figure {{ margin: 16px 0; }}
 figcaption {{ font-size: 14px; color: #333; }}
 svg.chart {{ display: block; max-width: 100%; height: auto; }}
-svg text {{ font-size: 12px; fill: #1a1a1a; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
+svg text {{ font-size: 12px; fill: #1a1a1a; font-family: system-ui, -apple-system, \
+"Segoe UI", Roboto,
   "DejaVu Sans", sans-serif; }}
 svg .grid {{ stroke: #e3e3e3; stroke-width: 1; }}
 svg .axis {{ stroke: #333; stroke-width: 1; }}
@@ -63,7 +65,8 @@ svg .marker {{ stroke: {palette.BLACK}; stroke-width: 2.5; }}
 svg .diagonal {{ stroke: #666; stroke-width: 1.5; stroke-dasharray: 6 4; }}
 svg .edge {{ stroke: {palette.BLACK}; stroke-width: 0.6; }}
 svg .axis-title {{ font-weight: 600; }}
-ul.legend {{ list-style: none; padding: 0; margin: 6px 0 0; display: flex; flex-wrap: wrap; gap: 4px 18px; }}
+ul.legend {{ list-style: none; padding: 0; margin: 6px 0 0; display: flex; flex-wrap: wrap; \
+gap: 4px 18px; }}
 ul.legend li {{ display: flex; align-items: center; gap: 6px; }}
 .swatch {{ display: inline-block; width: 14px; height: 14px; border: 1px solid #333; }}
 .swatch.dot {{ border-radius: 50%; }}
@@ -75,7 +78,8 @@ ul.legend li {{ display: flex; align-items: center; gap: 6px; }}
 .status.skip {{ color: #666; }}
 details.failure {{ border: 1px solid #ddd; border-radius: 4px; padding: 6px 10px; margin: 8px 0; }}
 details.failure summary {{ cursor: pointer; overflow-wrap: anywhere; }}
-pre.excerpt {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; padding: 8px 10px;
+pre.excerpt {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; \
+padding: 8px 10px;
   margin: 8px 0; font-size: 13px; }}
 mark {{ background: {palette.YELLOW}; }}
 code {{ overflow-wrap: anywhere; }}
@@ -95,11 +99,13 @@ def render(inputs: ReportInputs) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>curator report: bundle {escape(version)}</title><style>{STYLE}</style></head>"
-        f"<body><header><h1>curator report: bundle {escape(version)}</h1><nav><ul>{nav}</ul></nav></header>"
+        f"<body><header><h1>curator report: bundle {escape(version)}</h1>"
+        f"<nav><ul>{nav}</ul></nav></header>"
         f"<main>{body}</main>"
         f"<footer>Made by curator {escape(__version__)} from the bundle's manifest and fixtures"
         f"{', a gate report' if inputs.gate else ''}{' and eval runs' if inputs.runs else ''}. "
-        "Colours: Okabe-Ito, readable with colour-vision deficiencies; every colour also has a label.</footer>"
+        "Colours: Okabe-Ito, readable with colour-vision deficiencies; every colour also has a "
+        "label.</footer>"
         "</body></html>\n"
     )
 
@@ -119,7 +125,8 @@ class ReportWritten:
 def write_report(
     bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()
 ) -> ReportWritten:
-    """Read the bundle (directory or .tar.gz), gate report.json and evals.jsonl files; write one HTML page."""
+    """Read the bundle (directory or .tar.gz), gate report.json and evals.jsonl files; write one
+    HTML page."""
     atomic.write_text(
         out, render(read_inputs(bundle, gate, runs)), mode=0o644
     )  # a page for people to open

@@ -67,7 +67,8 @@ def accuracy(inputs: ReportInputs) -> str:
             ]
             body += figure(
                 svg.bar_chart(bars, svg.percent_axis("tests passed"), f"pass rate by {by}"),
-                f"Eval run {latest.label}: tests passed by {by} (a flaky or erroring test did not pass).",
+                f"Eval run {latest.label}: tests passed by {by} (a flaky or erroring test did "
+                "not pass).",
             )
     if not body:
         body = paragraph("No gate report or eval run given: nothing was scored.")
@@ -99,7 +100,8 @@ def calibration(inputs: ReportInputs) -> str:
     brier = gate.calibration["brier"]
     caption = (
         f"Reliability diagram: Brier score {number(brier, 4)} (0 is perfect; the gate's maximum is "
-        f"{number(gate.floors.max_brier, 2)}) over {gate.calibration['confidences']} answered fields."
+        f"{number(gate.floors.max_brier, 2)}) over {gate.calibration['confidences']} answered "
+        "fields."
     )
     filled = [r for r in rows if r["count"]]
     grid = table(

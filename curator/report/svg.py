@@ -84,8 +84,10 @@ def bar_chart(bars: Sequence[Bar], axis: Axis, label: str) -> str:
         for segment in bar.segments:
             if segment.value > 0:
                 parts.append(
-                    f'<rect x="{x(start):.1f}" y="{y:.1f}" width="{x(start + segment.value) - x(start):.1f}" '
-                    f'height="{BAR}" fill="{segment.colour}"><title>{escape(segment.tooltip or bar.note)}</title></rect>'
+                    f'<rect x="{x(start):.1f}" y="{y:.1f}" '
+                    f'width="{x(start + segment.value) - x(start):.1f}" height="{BAR}" '
+                    f'fill="{segment.colour}">'
+                    f"<title>{escape(segment.tooltip or bar.note)}</title></rect>"
                 )
             start += segment.value
         if bar.marker is not None:
@@ -141,13 +143,16 @@ def reliability_chart(bins: Sequence[Bin], label: str) -> str:
         assert b.accuracy is not None
         parts.append(
             f'<rect x="{x(b.low):.1f}" y="{y(b.accuracy):.1f}" width="{x(b.high) - x(b.low):.1f}" '
-            f'height="{y1 - y(b.accuracy):.1f}" fill="{palette.ACCURACY}" fill-opacity="0.75" class="edge">'
-            f"<title>{b.low:.1f}-{b.high:.1f}: accuracy {b.accuracy:.2f} over {b.count} items</title></rect>"
+            f'height="{y1 - y(b.accuracy):.1f}" fill="{palette.ACCURACY}" fill-opacity="0.75" '
+            'class="edge">'
+            f"<title>{b.low:.1f}-{b.high:.1f}: accuracy {b.accuracy:.2f} over {b.count} "
+            "items</title></rect>"
         )
         bar_height = 64 * b.count / largest
         parts.append(
-            f'<rect x="{x(b.low):.1f}" y="{c1 - bar_height:.1f}" width="{x(b.high) - x(b.low):.1f}" '
-            f'height="{bar_height:.1f}" fill="{palette.COUNT}" class="edge"/>'
+            f'<rect x="{x(b.low):.1f}" y="{c1 - bar_height:.1f}" '
+            f'width="{x(b.high) - x(b.low):.1f}" height="{bar_height:.1f}" '
+            f'fill="{palette.COUNT}" class="edge"/>'
         )
         parts.append(
             _text((x(b.low) + x(b.high)) / 2, c1 - bar_height - 5, str(b.count), "middle", "count")

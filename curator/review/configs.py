@@ -75,14 +75,16 @@ def document_instructions(doc_type_name: str, spec: DocTypeSpec) -> str:
     """The project's labelling instructions (HTML), from the field descriptions in curator.toml."""
     what = spec.description or doc_type_name
     fields = "".join(
-        f"<li><b>{html.escape(name)}</b> ({field.type}){': ' + html.escape(field.description) if field.description else ''}</li>"
+        f"<li><b>{html.escape(name)}</b> ({field.type})"
+        f"{': ' + html.escape(field.description) if field.description else ''}</li>"
         for name, field in spec.fields.items()
     )
     steps = "".join(f"<li>{html.escape(step)}</li>" for step in DOCUMENT_STEPS)
     return (
         f"<h3>How to label: {html.escape(what)}</h3><ol>{steps}</ol>"
         f"<h4>The fields</h4><ul>{fields}</ul>"
-        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>"
+        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the "
+        "settings.</p>"
     )
 
 
@@ -90,7 +92,8 @@ def thread_instructions() -> str:
     steps = "".join(f"<li>{html.escape(step)}</li>" for step in THREAD_STEPS)
     return (
         f"<h3>How to label: threads</h3><ol>{steps}</ol>"
-        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the settings.</p>"
+        "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the "
+        "settings.</p>"
     )
 
 
@@ -193,13 +196,17 @@ def thread_config(rubric_slots: int) -> str:
 # accepted-answers box. (No ">" in them: the config's XML would escape it.)
 _HEADINGS = ":is(h1, h2, h3, h4, h5, h6)"
 _CSS = (
-    f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; margin-bottom: 0.5em }} "
+    f".curator-steps {{ background: #f4f6fa; padding: 0.4em 1em; border-radius: 4px; "
+    f"margin-bottom: 0.5em }} "
     f".curator-steps {_HEADINGS}, .curator-field {_HEADINGS} {{ font-size: 14px !important; "
     f"line-height: 1.4 !important; font-weight: normal !important; margin: 2px 0 !important }} "
-    f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; font-weight: 600 !important }} "
-    f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; margin: 0.6em 0 }} "
+    f".curator-steps {_HEADINGS}:first-of-type {{ font-size: 16px !important; "
+    f"font-weight: 600 !important }} "
+    f".curator-field {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0.2em 1em; "
+    f"margin: 0.6em 0 }} "
     f".curator-field {_HEADINGS} {{ grid-column: 1 / -1 }} "
-    f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; margin: 0.3em 0 }}"
+    f".curator-rubric {{ display: flex; gap: 1em; align-items: center; flex-wrap: wrap; "
+    f"margin: 0.3em 0 }}"
 )
 
 

@@ -79,7 +79,8 @@ def pad_rubric_slots(data: dict[str, Any], slots: int) -> None:
 
 
 def dialogue_html(content: ThreadContent) -> str:
-    """The posts as the labeller reads them: number, author, real time, and the message (escaped)."""
+    """The posts as the labeller reads them: number, author, real time, and the message
+    (escaped)."""
     export = content.export
     numbers = {post.id: number for number, post in enumerate(export.ordered_posts(), start=1)}
     blocks = []
@@ -87,14 +88,16 @@ def dialogue_html(content: ThreadContent) -> str:
         reply = f" (reply to #{numbers[post.root_id]})" if post.root_id in numbers else ""
         message = html.escape(post.message).replace("\n", "<br/>")
         blocks.append(
-            f'<div style="{_POST_STYLE}"><b>#{numbers[post.id]} {html.escape(export.author(post))}</b> '
+            f'<div style="{_POST_STYLE}">'
+            f"<b>#{numbers[post.id]} {html.escape(export.author(post))}</b> "
             f'<span style="color: #667">{post.written_at()}{reply}</span><br/>{message}</div>'
         )
     return "".join(blocks)
 
 
 def post_options(content: ThreadContent) -> list[dict[str, str]]:
-    """The posts as choices of evidence: the value is the post id, the label its number and author."""
+    """The posts as choices of evidence: the value is the post id, the label its number and
+    author."""
     export = content.export
     return [
         {"value": post.id, "html": f"#{number} {html.escape(export.author(post))}"}

@@ -25,7 +25,8 @@ def to_utf16(text: str, index: int) -> int:
 
 
 def from_utf16(text: str, offset: int) -> int | None:
-    """Python index of UTF-16 offset `offset`, or None when it splits a surrogate pair or is out of range."""
+    """Python index of UTF-16 offset `offset`, or None when it splits a surrogate pair or is out of
+    range."""
     units = 0
     for index, char in enumerate(text):
         if units == offset:

@@ -63,7 +63,8 @@ def _calibration(calibration: dict[str, Any]) -> list[str]:
     lines = [
         "### Calibration",
         "",
-        f"Brier score **{calibration['brier']:.4f}** over {calibration['confidences']} confidences.",
+        f"Brier score **{calibration['brier']:.4f}** over {calibration['confidences']} "
+        "confidences.",
         "",
         "| Confidence | Count | Mean confidence | Accuracy |",
         "|---|---:|---:|---:|",

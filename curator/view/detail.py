@@ -52,7 +52,8 @@ def _repetitions(item: Item) -> str:
     if len(item.lines) < 2:
         return ""
     return ", ".join(
-        f"#{line.run_number} {'error' if line.error else 'pass' if line.passed else 'fail'} {line.score:.2f}"
+        f"#{line.run_number} {'error' if line.error else 'pass' if line.passed else 'fail'} "
+        f"{line.score:.2f}"
         for line in item.lines
     )
 

@@ -82,7 +82,10 @@ def _comparison(comparison: Comparison, against: str) -> list[str]:
 
 
 def _folded(item: Item) -> list[str]:
-    summary = f"{MARK[item.result]} <code>{html.escape(item.name)}</code>: {html.escape(item.rubric)} ({item.result})"
+    summary = (
+        f"{MARK[item.result]} <code>{html.escape(item.name)}</code>: {html.escape(item.rubric)} "
+        f"({item.result})"
+    )
     lines = ["<details>", f"<summary>{summary}</summary>", ""]
     for title, text in sections(item)[1:]:  # the summary already names the test
         lines += [f"**{title}**", ""] + [

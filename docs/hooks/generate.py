@@ -335,7 +335,8 @@ def properties_table(schema: dict[str, Any], slug: str) -> Iterator[str]:
             meaning = (
                 f"{meaning} (default `{json.dumps(prop['default'], ensure_ascii=False)}`)".strip()
             )
-        yield f"| `{name}` | {json_type(prop, slug)} | {'yes' if name in needed else ''} | {cell(meaning)} |"
+        required = "yes" if name in needed else ""
+        yield f"| `{name}` | {json_type(prop, slug)} | {required} | {cell(meaning)} |"
     extra = schema.get("additionalProperties")
     if extra is True:
         yield "| *other members* | any | | kept as they came |"
@@ -412,7 +413,8 @@ def mutations() -> Iterator[str]:
         for option in mutation.options:
             usage = option.usage if isinstance(option, Option) else option.flag
             flags.append(f"`{usage}`: {cell(option.help)}")
-        yield f"| `{mutation.name}` | {'<br>'.join(flags)} | `{mutation.category}` | {cell(mutation.owns)} |"
+        options = "<br>".join(flags)
+        yield f"| `{mutation.name}` | {options} | `{mutation.category}` | {cell(mutation.owns)} |"
 
 
 class _Written:

@@ -74,7 +74,8 @@ def lease_text(fake: Faker, rng: random.Random) -> tuple[str, dict[str, str]]:
         "RESIDENTIAL LEASE AGREEMENT\n"
         f"This lease is made between Landlord: {facts['landlord']} and Tenant: {facts['tenant']}.\n"
         f"Premises Address: {facts['premises_address']}\n"
-        f"Lease Start Date: {facts['lease_start_date']}\nLease End Date: {facts['lease_end_date']}\n"
+        f"Lease Start Date: {facts['lease_start_date']}\n"
+        f"Lease End Date: {facts['lease_end_date']}\n"
         f"Monthly Rent: {facts['monthly_rent']}, payable on the first day of each month.\n"
         "No security deposit is required under this agreement. The tenant may keep one cat.\n"
         f"Notices to the tenant go to {email} or {fake.numerify('555-###-####')}.\n"
@@ -89,7 +90,8 @@ def hallucinated_deposit(fake: Faker, rng: random.Random) -> tuple[dict[str, Any
         "trace_id": "trace-7f3a9c01",
         "observed_at": "2025-02-11T09:42:17Z",
         "failure_mode": "hallucination",
-        "note": f"Extractor reported a deposit for {facts['tenant']}'s lease; the lease says there is none.",
+        "note": f"Extractor reported a deposit for {facts['tenant']}'s lease; the lease says "
+        "there is none.",
         "doc_type": "lease",
         "input": {"text": text},
         "output": {
@@ -127,7 +129,8 @@ def wrong_attribution(fake: Faker, rng: random.Random) -> dict[str, Any]:
     lines = [
         (
             0,
-            f"The boiler at the Elm Court building failed again overnight. @{b_first.lower()}.{b_last.lower()} can you look?",
+            "The boiler at the Elm Court building failed again overnight. "
+            f"@{b_first.lower()}.{b_last.lower()} can you look?",
         ),
         (1, f"On it. {c_first} reported the same thing last week, it is the pressure valve."),
         (2, "I ordered the replacement valve this morning; the plumber comes Thursday."),
@@ -169,7 +172,8 @@ def wrong_attribution(fake: Faker, rng: random.Random) -> dict[str, Any]:
         "note": f"Summary says {a_first} ordered the valve; it was {c_first}.",
         "input": {"thread": export},
         "output": {
-            "text": f"{a_first} ordered a replacement pressure valve and {b_first} will inform the tenants."
+            "text": f"{a_first} ordered a replacement pressure valve and {b_first} will inform "
+            "the tenants."
         },
         "corrections": {
             "rubrics": [
@@ -191,7 +195,8 @@ def swapped_parties() -> dict[str, Any]:
         "trace_id": "trace-c94e0a55",
         "observed_at": "2025-02-13T11:20:44Z",
         "failure_mode": "confidence_mismatch",
-        "note": "Tenant extracted from the landlord line, with low confidence that nobody acted on.",
+        "note": "Tenant extracted from the landlord line, with low confidence that nobody acted "
+        "on.",
         "doc_type": "lease",
         "input": {"pdf": "../pdfs/lease-maple.pdf"},
         "output": {"fields": output},
@@ -224,7 +229,8 @@ def wrong_figures(rng: random.Random) -> dict[str, Any]:
     lines = [
         (
             0,
-            f"@{handles[1]} the owners of Birch Court want to raise the rent. What is the new figure?",
+            f"@{handles[1]} the owners of Birch Court want to raise the rent. What is the new "
+            "figure?",
         ),
         (1, "The new monthly rent is $2,050.00, starting on March 1, 2025."),
         (2, "I will send the letter about it to the tenants on Friday."),

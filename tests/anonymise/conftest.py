@@ -42,7 +42,8 @@ LEASE_TEXT = (
     "Landlord: Margaret Okafor\nTenant: Claudio Costa\n"
     "Premises Address: 4411 Birchwood Lane, Springfield, IL 62704\n"
     "Monthly Rent: $1,250.00\n"
-    "The Tenant, Mr. Costa, may reach the Landlord at m.okafor@okafor-rentals.com or (217) 482-7731.\n"
+    "The Tenant, Mr. Costa, may reach the Landlord at m.okafor@okafor-rentals.com or (217) "
+    "482-7731.\n"
     "Rent is paid to IBAN DE89 3704 0044 0532 0130 00.\n"
     "Signed by Claudio\nCosta on January 15, 2024."
 )

@@ -65,13 +65,21 @@ def thread_export(seed: int = 7, n_users: int = 9, n_posts: int = 34) -> dict:
     for i in range(n_posts):
         author, other, third = rng.sample(people, 3)
         templates = [
-            f"@{other['username']} can you look at this? {third['first_name']} said it broke after the deploy.",
-            f"> {third['first_name']} wrote: the fix is in\n\nI disagree, ask **@{other['username']}** or {other['nickname'] or other['first_name']}.",
-            f"Ping {other['first_name']} {other['last_name']} at {other['email']} or call {fake.numerify('(###) 555-01##')}.",
-            f"See https://chat.acme-corp.com/{'core'}/pl/{order[0] if order else mm_id(rng)} and https://docs.globex.io/runbook?owner={other['username']}",
-            f"{other['first_name']}, your phone {fake.numerify('415-###-####')} is on the rota; {third['last_name']} is backup.",
-            f"Thanks {other['first_name'].upper()}! cc @{third['username']} (mail {third['email'].upper()})",
-            f"_{other['first_name']}_ and {third['first_name']} discussed the outage with {fake.name()} from the vendor.",
+            f"@{other['username']} can you look at this? {third['first_name']} said it broke "
+            "after the deploy.",
+            f"> {third['first_name']} wrote: the fix is in\n\n"
+            f"I disagree, ask **@{other['username']}** or "
+            f"{other['nickname'] or other['first_name']}.",
+            f"Ping {other['first_name']} {other['last_name']} at {other['email']} or call "
+            f"{fake.numerify('(###) 555-01##')}.",
+            f"See https://chat.acme-corp.com/{'core'}/pl/{order[0] if order else mm_id(rng)} and "
+            f"https://docs.globex.io/runbook?owner={other['username']}",
+            f"{other['first_name']}, your phone {fake.numerify('415-###-####')} is on the rota; "
+            f"{third['last_name']} is backup.",
+            f"Thanks {other['first_name'].upper()}! cc @{third['username']} (mail "
+            f"{third['email'].upper()})",
+            f"_{other['first_name']}_ and {third['first_name']} discussed the outage with "
+            f"{fake.name()} from the vendor.",
         ]
         post_id = mm_id(rng)
         post = {
@@ -101,7 +109,8 @@ def thread_export(seed: int = 7, n_users: int = 9, n_posts: int = 34) -> dict:
         if i % 6 == 2:
             post["props"]["attachments"] = [
                 {
-                    "text": f"Escalated by {author['first_name']} {author['last_name']} ({author['email']})",
+                    "text": f"Escalated by {author['first_name']} {author['last_name']} "
+                    f"({author['email']})",
                     "fallback": "escalation",
                 }
             ]
@@ -140,7 +149,8 @@ def thread_export(seed: int = 7, n_users: int = 9, n_posts: int = 34) -> dict:
         "files": {
             file_id: __import__("base64")
             .b64encode(
-                f"notes by {people[1]['first_name']} {people[1]['last_name']}, {people[1]['email']}\n".encode()
+                f"notes by {people[1]['first_name']} {people[1]['last_name']}, "
+                f"{people[1]['email']}\n".encode()
             )
             .decode()
         },

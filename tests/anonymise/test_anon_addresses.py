@@ -121,7 +121,8 @@ def test_addresses_through_postcode_and_city(text, address):
         "Tell Omar the Harbour Street site passed inspection",
         "Sector 7 is closed; 2024 Microsoft licences renewed",
         "We bought 3 Keys and 2 Locks; meet at 4 Station",
-        # a unit word opening a longer word is no unit ("Fl" in Flynn, "No" in Nobody, "Unit" in United)
+        # a unit word opening a longer word is no unit ("Fl" in Flynn, "No" in Nobody, "Unit" in
+        # United)
         "ask Flynn at 5189 about it",
         "Nobody, 75001 Paris included, was told",
         "United at 4521 Marsh got the keys",
@@ -136,7 +137,8 @@ def test_an_address_swallows_its_postcode_and_names_in_it_when_rewritten():
     hits = Detector().detect(text)
     address = [h for h in hits if h.kind == "address"]
     assert [text[h.start : h.end] for h in address] == ["45 rue Victor-Hugo, 92120 Montrouge"]
-    # whatever else matched inside it (a person "Victor-Hugo") is shorter: the rewriter keeps the longest
+    # whatever else matched inside it (a person "Victor-Hugo") is shorter: the rewriter keeps the
+    # longest
     assert all(
         h.end - h.start < address[0].end - address[0].start for h in hits if h is not address[0]
     )

@@ -1,4 +1,5 @@
-"""Attachments in any base64 variant and text encoding: decoded, rewritten, written back the same way."""
+"""Attachments in any base64 variant and text encoding: decoded, rewritten, written back the same
+way."""
 
 from __future__ import annotations
 

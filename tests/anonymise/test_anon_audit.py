@@ -64,9 +64,11 @@ def test_pseudonyms_are_not_leaks_but_the_same_values_without_the_vault_are_flag
     safe = [
         (
             "x",
-            f"mail {vault.pseudonym('ana@globex.io', 'email')}, call {vault.pseudonym('(415) 867-2231', 'phone')}, "
-            f"ip {vault.pseudonym('10.1.1.1', 'ip')}, card {vault.pseudonym('4111 1111 1111 1111', 'credit_card')}, "
-            f"thanks {vault.pseudonym('Jennifer Walsh', 'person')}",
+            f"mail {vault.pseudonym('ana@globex.io', 'email')}, call "
+            f"{vault.pseudonym('(415) 867-2231', 'phone')}, ip "
+            f"{vault.pseudonym('10.1.1.1', 'ip')}, card "
+            f"{vault.pseudonym('4111 1111 1111 1111', 'credit_card')}, thanks "
+            f"{vault.pseudonym('Jennifer Walsh', 'person')}",
         )
     ]
     assert find_leaks(safe, vault) == []

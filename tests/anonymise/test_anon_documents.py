@@ -47,7 +47,10 @@ def test_lease_values_are_replaced_everywhere_and_labels_still_point_at_them(sto
 def test_free_text_uses_the_same_mapping(vault):
     content, revisions = lease()
     anonymise(content, vault, revisions=revisions)
-    note = "Model said the tenant is CLAUDIO COSTA; mail claudio@costa-family.org, card 4111 1111 1111 1111."
+    note = (
+        "Model said the tenant is CLAUDIO COSTA; mail claudio@costa-family.org, card 4111 1111 "
+        "1111 1111."
+    )
     out = anonymise_text(note, vault)
     assert vault.lookup("Claudio Costa", "person").upper() in out
     assert "claudio" not in out.casefold() and "4111 1111 1111 1111" not in out

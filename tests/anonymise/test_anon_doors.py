@@ -137,8 +137,8 @@ def test_a_rubric_given_at_import_reads_like_the_content(store):
 
 
 LOG = (
-    '{"author": "Dana Whitfield", "text": "Linn Electronics ships the LinnDrum; ask LINN ELECTRONICS support, '
-    'Dana Whitfield says.", "time": "2024-05-06T07:58:00Z"}\n'
+    '{"author": "Dana Whitfield", "text": "Linn Electronics ships the LinnDrum; ask LINN '
+    'ELECTRONICS support, Dana Whitfield says.", "time": "2024-05-06T07:58:00Z"}\n'
 )
 
 

@@ -113,7 +113,8 @@ def test_checker_and_rewriter_share_one_judge(vault):
 def test_every_occurrence_in_mentions_urls_file_names_and_json_gets_the_same_pseudonym(vault):
     vault.pseudonym("Ingrid Solberg", "person")
     text = (
-        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
+        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see "
+        "https://wiki.example.org/people/ingrid-solberg "
         'and ingrid-solberg-handover.txt; meta {"owner": "Solberg, Ingrid"}'
     )
     new = anonymise_text(text, vault)
@@ -142,7 +143,10 @@ def test_kept_terms_stay_and_kept_hosts_keep_their_host_but_not_the_handles_in_t
     vault.pseudonym("Kwame Mensah", "person")
     vault.pseudonym("kmensah-gh", "username")
     keep = Keep(terms=("Linn",), hosts=("github.com",))
-    text = "Linn Electronics forked it: https://github.com/kmensah-gh/fr200 and https://kmensah.dev/fr200"
+    text = (
+        "Linn Electronics forked it: https://github.com/kmensah-gh/fr200 and "
+        "https://kmensah.dev/fr200"
+    )
     result = anonymise(_document([text, "Sanna Linn signed."]), vault, keep=keep)
     new = result.content.pages[0].text
     assert new.startswith("Linn Electronics forked it: https://github.com/")
@@ -165,7 +169,8 @@ def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
     assert anonymise_file_name("notes.txt", vault) == "notes.txt"
     vault.pseudonym("Jane Doe", "person")
     assert anonymise_file_name("jane-doe_lease.pdf", vault) == (
-        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
+        f"{vault.lookup('Jane', 'first_name').lower()}-"
+        f"{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
     )
 
 
@@ -212,7 +217,10 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
     from curator.anonymise import Vault
 
     vault = Vault(hashlib.sha256(key).digest())
-    text = "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\nGOVERNOR"
+    text = (
+        "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\n"
+        "GOVERNOR"
+    )
     new = anonymise_text(text, vault)
     assert new.startswith("327 BALLOTS CAST CONG 25 SEN 21 ASM 36 ")
     assert find_leaks([("x", new)], vault) == []

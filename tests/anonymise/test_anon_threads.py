@@ -30,7 +30,8 @@ def _revision(export: dict) -> LabelRevision:
                     evidence_posts=[first["id"]],
                 ),
                 Rubric(
-                    text=f"mentions {users[1]['first_name'].lower()} and {users[2]['first_name']} discussing the outage"
+                    text=f"mentions {users[1]['first_name'].lower()} and "
+                    f"{users[2]['first_name']} discussing the outage"
                 ),
             ],
             fields={},

@@ -1,4 +1,5 @@
-"""The pseudonym vault: per-store keys, shapes, no collisions, no token reuse, refusal of bad files."""
+"""The pseudonym vault: per-store keys, shapes, no collisions, no token reuse, refusal of bad
+files."""
 
 from __future__ import annotations
 

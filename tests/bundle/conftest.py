@@ -37,7 +37,10 @@ def provenance(name: str, importer: str = "pdf") -> Provenance:
 
 
 def lease_text(tenant: str, rent: str, note: str = "") -> str:
-    return f"RESIDENTIAL LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nMonthly Rent: {rent}\n{note}"
+    return (
+        f"RESIDENTIAL LEASE\nTenant: {tenant}\nLandlord: Maple Court LLC\nMonthly Rent: {rent}\n"
+        f"{note}"
+    )
 
 
 def add_lease(

@@ -31,10 +31,12 @@ import itertools
 import re
 
 CORPUS_PEOPLE: dict[str, list[str]] = {
-    # Basque road map (Baiona, Mugerre, Lehuntze...), "Covfefe is a perfectly cromulent word", a typed Dutch
-    # lentil soup recipe "à la Waterman" (a recipe named after its cook: Waterman taken as a surname)
+    # Basque road map (Baiona, Mugerre, Lehuntze...), "Covfefe is a perfectly cromulent word", a
+    # typed Dutch lentil soup recipe "à la Waterman" (a recipe named after its cook: Waterman taken
+    # as a surname)
     "ocrmypdf-3small.pdf": ["Waterman"],
-    # LinnSequencer brochure by Linn Electronics, Inc. (Tarzana, CA): no person named, see the module docstring
+    # LinnSequencer brochure by Linn Electronics, Inc. (Tarzana, CA): no person named, see the
+    # module docstring
     "ocrmypdf-ccitt.pdf": [],
     # colour test swatches (CMYK names); the text layer is garbled UTF-16
     "ocrmypdf-cmyk.pdf": [],
@@ -50,7 +52,8 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
     "ocrmypdf-kcs.pdf": [],
     # the LinnSequencer brochure again (poster-size scan)
     "ocrmypdf-poster.pdf": [],
-    # Wisconsin DSP 90-day summary of a child death; people referred to by relationship only, never by name
+    # Wisconsin DSP 90-day summary of a child death; people referred to by relationship only, never
+    # by name
     "pdfplumber-150109DSP-Milw-505-90D.pdf": [],
     # minutes of a Québec municipal demolition committee (French)
     "pdfplumber-2023-06-20-PV.pdf": ["Gaëtan Gagné", "David Huggins-Daines", "Ariane Bélanger"],
@@ -64,7 +67,8 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
     ],
     # "Dummy PDF file" with annotations (their author is in CORPUS_METADATA_PEOPLE)
     "pdfplumber-annotations.pdf": [],
-    # Chelsea (Québec) active transportation master plan, 65 pages (French): groups and streets, no person
+    # Chelsea (Québec) active transportation master plan, 65 pages (French): groups and streets, no
+    # person
     "pdfplumber-chelsea_pdta.pdf": [],
     # Cupertino Union School District special board meeting agenda
     "pdfplumber-cupertino_usd_4-6-16.pdf": ["Josephine Lucey", "Anjali Kausar", "Wendy Gudalewicz"],
@@ -121,7 +125,8 @@ CORPUS_PEOPLE: dict[str, list[str]] = {
         "K. YEGAN",
         "D. PERLUSS",
     ],
-    # US Senate office expenditures (staff salaries, travel): staff by surname and initials, the senator by title
+    # US Senate office expenditures (staff salaries, travel): staff by surname and initials, the
+    # senator by title
     "pdfplumber-senate-expenditures.pdf": [
         "BAIN, J MATTHEW",
         "SMITH, ALVARO R",
@@ -182,8 +187,9 @@ class Squashed:
         self.end_set = {start + len(w) for start, w in zip(self.starts, words, strict=True)}
 
     def matches(self, name: str) -> list[int]:
-        """Where `name` is written, its words glued or not, as pdfplumber glues them ("BAIN,JMATTHEW"
-        for "BAIN, J MATTHEW", "AIRFAREFORKFORD" for "K FORD"), at positions in `letters`.
+        """Where `name` is written, its words glued or not, as pdfplumber glues them
+        ("BAIN,JMATTHEW" for "BAIN, J MATTHEW", "AIRFAREFORKFORD" for "K FORD"), at positions in
+        `letters`.
 
         Not where its letters only run across other words: a word of the text may not split one
         of the name's ("amBER G" is no "M BERG", "pdfplumBER-Glenda" neither), and an initial

@@ -131,7 +131,8 @@ def main() -> int:
                 leaks = -1
             print(
                 f"{source.name}: imported; {len(left)}/{len(originals)} listed survive"
-                f"{': ' + ', '.join(left) if left else ''}; audit exit {audit.returncode}, {leaks} leak(s)"
+                f"{': ' + ', '.join(left) if left else ''}; audit exit {audit.returncode}, "
+                f"{leaks} leak(s)"
             )
             sys.stdout.flush()
     return 0

@@ -1,4 +1,5 @@
-"""Real-shaped inputs from other hands (tests/data/README.md) import whole and keep nothing personal.
+"""Real-shaped inputs from other hands (tests/data/README.md) import whole and keep nothing
+personal.
 
 - the Mattermost channel export with every phenomenon of issue 12 item 5: no listed original
   in the store (attachments decoded, percent-encoded URLs decoded) or in a bundle built from it,

@@ -13,7 +13,10 @@ from tests.eval.judge_server import JudgeServer
 PLANTED_KEY = "sk-curator-test-PLANTED-7e3b19c4d2"
 JUDGE_MODEL = "judge-model"
 # Fast retries and a short timeout, so the 500 and slow policies take a second, not minutes.
-JUDGE_TOML = f'\n[judge]\nmodel = "{JUDGE_MODEL}"\ntimeout = 1.0\nmax_retries = 2\nbackoff = 0.01\nconcurrency = 4\n'
+JUDGE_TOML = (
+    f'\n[judge]\nmodel = "{JUDGE_MODEL}"\ntimeout = 1.0\nmax_retries = 2\nbackoff = 0.01\n'
+    "concurrency = 4\n"
+)
 
 
 @pytest.fixture

@@ -18,7 +18,10 @@ from tests.conftest import run_cli
 from tests.eval.conftest import PLANTED_KEY
 from tests.eval.judge_server import POLICIES
 
-SOURCE = "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n@ben: I will send the letter."
+SOURCE = (
+    "@ana: The new monthly rent is $2,050.00, starting on March 1, 2025.\n"
+    "@ben: I will send the letter."
+)
 CASE = RubricCase(
     "rent-a-0000000a",
     "a" * 64,
@@ -96,7 +99,10 @@ def test_faithfulness_is_supported_statements_over_all(http_judge):
 
 def test_the_rules_judge_checks_what_the_rubric_declares():
     judge = RulesJudge()
-    rubric = 'Says "the letter" and @ben.w, matches /rent (rises|goes up)/ and gives $2,050 on 2025-03-01.'
+    rubric = (
+        'Says "the letter" and @ben.w, matches /rent (rises|goes up)/ and gives $2,050 on '
+        "2025-03-01."
+    )
     assert [c.label for c in checks(rubric)] == [
         '"the letter"',
         "@ben.w",

@@ -125,8 +125,8 @@ def test_validate_finds_drifted_evidence_and_lineage(store):
     result = run_cli("validate", store=store.root)
     assert result.exit_code == 1
     assert (
-        "field tenant: the text at its evidence reads 'Dana Whitfielt', which is neither 'Dana Whitfield' "
-        "nor an accepted variant"
+        "field tenant: the text at its evidence reads 'Dana Whitfielt', which is neither 'Dana "
+        "Whitfield' nor an accepted variant"
     ) in result.stdout
 
 
@@ -158,7 +158,14 @@ def test_help_lists_commands_without_importing_heavy_libraries():
 
     from tests.conftest import CURATOR, subprocess_env
 
-    code = "import sys, runpy; sys.argv=['curator','--help'];\ntry: runpy.run_module('curator', run_name='__main__')\nexcept SystemExit: pass\nheavy=[m for m in ('pydantic','datasets','presidio_analyzer','pdfplumber','pytesseract','label_studio_sdk','pandas') if m in sys.modules]\nprint('HEAVY', heavy)"
+    code = (
+        "import sys, runpy; sys.argv=['curator','--help'];\n"
+        "try: runpy.run_module('curator', run_name='__main__')\n"
+        "except SystemExit: pass\n"
+        "heavy=[m for m in ('pydantic','datasets','presidio_analyzer','pdfplumber','pytesseract',"
+        "'label_studio_sdk','pandas') if m in sys.modules]\n"
+        "print('HEAVY', heavy)"
+    )
     out = subprocess.run(
         [CURATOR[0], "-c", code], env=subprocess_env(), capture_output=True, text=True, check=True
     ).stdout

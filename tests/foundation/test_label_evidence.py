@@ -99,7 +99,8 @@ def test_accepted_variants_are_type_aware(store):
     )
     assert result.exit_code == 0, result.stderr
     fields = json.loads(result.stdout)["fields"]
-    # a date or amount equal to the value, or a name differing only in case, adds nothing: scoring accepts it already
+    # a date or amount equal to the value, or a name differing only in case, adds nothing: scoring
+    # accepts it already
     assert fields["tenant"]["variants"] == ["D. Whitfield"]
     assert fields["lease_start_date"]["variants"] == [] and fields["monthly_rent"]["variants"] == []
     assert (

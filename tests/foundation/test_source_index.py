@@ -1,4 +1,5 @@
-"""The store's layout helpers, its source index (what keeps import idempotent and fast) and its lock."""
+"""The store's layout helpers, its source index (what keeps import idempotent and fast) and its
+lock."""
 
 from __future__ import annotations
 

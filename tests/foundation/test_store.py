@@ -114,7 +114,13 @@ APPENDER = textwrap.dedent(
     from curator.store import Store
     store = Store(Path(sys.argv[1]))
     for i in range(int(sys.argv[3])):
-        set_labels(store, sys.argv[2], assignments={"monthly_rent": f"${1000 + i}.00"}, author=sys.argv[4], no_evidence="test")
+        set_labels(
+            store,
+            sys.argv[2],
+            assignments={"monthly_rent": f"${1000 + i}.00"},
+            author=sys.argv[4],
+            no_evidence="test",
+        )
     """
 )
 
@@ -148,7 +154,13 @@ STALLED_WRITER = textwrap.dedent(
     atomic.os.replace = stalled_replace
     from curator.labels import set_labels
     from curator.store import Store
-    set_labels(Store(Path(sys.argv[1])), sys.argv[2], assignments={"monthly_rent": "$9,999.00"}, author="killed", no_evidence="test")
+    set_labels(
+        Store(Path(sys.argv[1])),
+        sys.argv[2],
+        assignments={"monthly_rent": "$9,999.00"},
+        author="killed",
+        no_evidence="test",
+    )
     """
 )
 
@@ -183,5 +195,8 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
 
 
 def test_revision_model_round_trips():
-    line = '{"rev":1,"time":"2026-01-01T00:00:00Z","author":"a","source":"labelstudio:12/34","reason":null,"fields":{},"rubrics":[]}'
+    line = (
+        '{"rev":1,"time":"2026-01-01T00:00:00Z","author":"a","source":"labelstudio:12/34",'
+        '"reason":null,"fields":{},"rubrics":[]}'
+    )
     assert LabelRevision.model_validate_json(line).source == "labelstudio:12/34"

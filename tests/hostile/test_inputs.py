@@ -25,7 +25,8 @@ def _nested(depth: int) -> str:
 def _thread(props: str = "{}", message: str = '"hello"') -> str:
     return (
         '{"posts": {"p1": {"id": "p1", "user_id": "u1", "channel_id": "c1", "create_at": 1, '
-        f'"message": {message}, "props": {props}}}}}, "users": {{"u1": {{"id": "u1", "username": "sam"}}}}}}'
+        f'"message": {message}, "props": {props}}}}}, '
+        '"users": {"u1": {"id": "u1", "username": "sam"}}}'
     )
 
 
@@ -228,11 +229,11 @@ def _image_pdf(width: int, height: int) -> bytes:
         [
             b"<< /Type /Catalog /Pages 2 0 R >>",
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im 5 0 R >> >> "
-            b"/Contents 4 0 R >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << "
+            b"/Im 5 0 R >> >> /Contents 4 0 R >>",
             b"<< /Length 32 >>\nstream\nq 612 0 0 792 0 0 cm /Im Do Q   \nendstream",
-            b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 "
-            b"/Filter /FlateDecode /Length %d >>\nstream\n"
+            b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB "
+            b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
             % (width, height, len(data))
             + data
             + b"\nendstream",

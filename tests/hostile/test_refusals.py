@@ -16,7 +16,8 @@ REFUSED_ANONYMISATION = (
     "import curator.ingest.api as api\n"
     "from curator.errors import CuratorError\n"
     "def refuse(name, *args, **kwargs):\n"
-    "    raise CuratorError(f'{name}: anonymisation left 1 piece(s) of personal data; refusing to import it')\n"
+    "    raise CuratorError(f'{name}: anonymisation left 1 piece(s) of personal data; refusing "
+    "to import it')\n"
     "api.anonymise_one = refuse\n"
 )
 

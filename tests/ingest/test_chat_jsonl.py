@@ -52,7 +52,8 @@ def test_split_threads_on_a_chat_log():
         (b'{"author": "a", "text": "hi", "time": "yesterday"}\n', "not ISO 8601"),
         (b"\n\n", "no messages"),
         (
-            b'{"author": "a", "text": "x", "time": 1, "id": "d"}\n{"author": "b", "text": "y", "time": 2, "id": "d"}\n',
+            b'{"author": "a", "text": "x", "time": 1, "id": "d"}\n'
+            b'{"author": "b", "text": "y", "time": 2, "id": "d"}\n',
             "two messages have the same id",
         ),
         (b"\xff\xfe", "not UTF-8"),

@@ -78,7 +78,8 @@ def test_a_page_too_large_for_tesseract_is_downscaled_within_the_memory_bound(tm
     through tests/hostile/peak_rss.py: a child of pytest itself would start with the pytest
     worker's peak as its own (729 MB, once 1,025 MB, where the reading alone peaks at 527 MB)."""
     script = (
-        "import sys, json\nfrom pathlib import Path\nfrom curator.ingest.documents import parse_document\n"
+        "import sys, json\nfrom pathlib import Path\n"
+        "from curator.ingest.documents import parse_document\n"
         "from curator.ingest.source import read_source\n"
         "p = parse_document(read_source(Path(sys.argv[1])), workers=1)\n"
         "print(json.dumps({'text': p.content.pages[0].text, 'warnings': p.warnings}))"

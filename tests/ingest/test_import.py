@@ -203,7 +203,8 @@ def test_a_leak_reported_by_the_anonymiser_refuses_the_whole_import(store, monke
     before = snapshot(store.root)
     result = run_cli("import", THREAD, LEASE, store=store.root)
     assert result.exit_code == 2
-    # the user's own terminal is told the term, where it is and how to keep it; the store gets nothing
+    # the user's own terminal is told the term, where it is and how to keep it; the store gets
+    # nothing
     assert (
         "1 piece(s) of personal data could not be rewritten, first 'x' (person) at page 1"
         in result.stderr
@@ -296,7 +297,8 @@ def test_a_failing_tesseract_is_one_error_line_and_writes_nothing(store, monkeyp
     result = run_cli("import", THREAD, scan, "--workers", "1", store=store.root)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during processing.')"
+        "curator: error: invoice-sideways-scan.pdf: OCR of page 1 failed: (1, 'Error during "
+        "processing.')"
     ]
     assert snapshot(store.root) == before
 

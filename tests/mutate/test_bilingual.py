@@ -62,7 +62,8 @@ def test_glossary_extended_in_curator_toml(samples_store):
     config_path.write_text(
         config_path.read_text(encoding="utf-8")
         + '\n[glossaries.sv]\n"Tenant" = "Hyresgäst"\n"Landlord" = "Hyresvärd"\n'
-        '"Premises Address" = "Lägenhetens adress"\n"Lease Start Date" = "Hyresavtalets startdatum"\n'
+        '"Premises Address" = "Lägenhetens adress"\n'
+        '"Lease Start Date" = "Hyresavtalets startdatum"\n'
         '"Lease End Date" = "Hyresavtalets slutdatum"\n"Monthly Rent" = "Månadshyra"\n'
         '"Security Deposit" = "Säkerhetsdeposition"\n'
         '\n[glossaries.fr]\n"Tenant" = "Preneur à bail"\n',

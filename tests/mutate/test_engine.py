@@ -372,7 +372,8 @@ def test_refresh_keeps_what_people_added(samples_store):
 
 
 def test_a_variant_whose_truth_disagrees_with_its_text_is_never_written(samples_store):
-    """The engine checks the truth after every step: a mutation that forgets to move a span is caught."""
+    """The engine checks the truth after every step: a mutation that forgets to move a span is
+    caught."""
     from curator.mutate.engine import mutate
 
     @register("careless-test", category="other", owns="nothing")

@@ -101,7 +101,8 @@ def test_values_stay_intact_and_the_noise_lands_around_them(config):
 
 
 def test_noise_values_records_what_a_reader_can_recover(config):
-    """--noise-values: a noisy spelling a reader can undo is accepted, anything worse is unanswerable."""
+    """--noise-values: a noisy spelling a reader can undo is accepted, anything worse is
+    unanswerable."""
     accepted = unanswerable = 0
     for kind, seed in SAMPLE_DOCS:
         record = _record(config, kind, seed)

@@ -26,8 +26,8 @@ def lease_text(seed: int, words: int = 120) -> str:
     fake.seed_instance(seed)
     return (
         f"RESIDENTIAL LEASE AGREEMENT\nLandlord: {fake.name()}\nTenant: {fake.name()}\n"
-        f"Premises Address: {fake.address().replace(chr(10), ', ')}\nMonthly Rent: $1,{seed % 900 + 100}.00\n"
-        + fake.text(max_nb_chars=words * 7)
+        f"Premises Address: {fake.address().replace(chr(10), ', ')}\n"
+        f"Monthly Rent: $1,{seed % 900 + 100}.00\n" + fake.text(max_nb_chars=words * 7)
     )
 
 

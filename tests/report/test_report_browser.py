@@ -29,18 +29,28 @@ FLAGS = [
 # Every text box of every chart: inside its chart (not cut off), clear of every other text
 # box and every bar and dot. The boxes are the browser's own: fonts are measured, not guessed.
 OVERLAPS = """() => {
-  const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   const found = [];
-  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
   document.querySelectorAll('svg.chart').forEach((chart) => {
     const name = chart.getAttribute('aria-label');
     const frame = chart.getBoundingClientRect();
-    const texts = [...chart.querySelectorAll('text')].map((t) => [t.textContent, t.getBoundingClientRect()]);
-    texts.forEach(([label, box]) => { if (!inside(box, frame)) found.push(`${name}: "${label}" cut off at the edge`); });
-    const shapes = [...chart.querySelectorAll('rect:not(.frame), circle')].map((s) => s.getBoundingClientRect());
+    const texts = [...chart.querySelectorAll('text')]
+      .map((t) => [t.textContent, t.getBoundingClientRect()]);
+    texts.forEach(([label, box]) => {
+      if (!inside(box, frame)) found.push(`${name}: "${label}" cut off at the edge`);
+    });
+    const shapes = [...chart.querySelectorAll('rect:not(.frame), circle')]
+      .map((s) => s.getBoundingClientRect());
     texts.forEach(([label, box], i) => {
-      texts.slice(i + 1).forEach(([other, box2]) => { if (hit(box, box2)) found.push(`${name}: "${label}" on "${other}"`); });
-      shapes.forEach((shape) => { if (hit(box, shape)) found.push(`${name}: "${label}" on a bar`); });
+      texts.slice(i + 1).forEach(([other, box2]) => {
+        if (hit(box, box2)) found.push(`${name}: "${label}" on "${other}"`);
+      });
+      shapes.forEach((shape) => {
+        if (hit(box, shape)) found.push(`${name}: "${label}" on a bar`);
+      });
     });
   });
   return found;
@@ -55,7 +65,8 @@ def _browser():
     chromium = shutil.which("chromium")
     if chromium is None:
         pytest.skip(
-            "Debian's chromium is not installed and `make test` could not install it (apt-get install chromium)"
+            "Debian's chromium is not installed and `make test` could not install it (apt-get "
+            "install chromium)"
         )
     if importlib.util.find_spec("playwright") is None:
         pytest.skip("the playwright package is not installed (pip install -e '.[dev]')")

@@ -40,7 +40,8 @@ def page(ls_server, admin, tmp_path_factory):
     """A labeller, signed up through the invite link, logged in to Label Studio in Chromium."""
     if not CHROMIUM.is_file():  # make test installs it; where it could not, it said so
         pytest.skip(
-            f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium (or set CURATOR_CHROMIUM)"
+            f"no chromium at {CHROMIUM}: `make test` installs Debian's chromium (or set "
+            "CURATOR_CHROMIUM)"
         )
     from playwright.sync_api import sync_playwright
 
@@ -162,7 +163,8 @@ def test_a_thread_task_shows_its_own_rubrics_and_posts_with_author_and_time(
 
 
 def _ticked(area, kind: str) -> list[str]:
-    """The values of the ticked choices of a kind (radio, checkbox) in an area, as the UI draws them."""
+    """The values of the ticked choices of a kind (radio, checkbox) in an area, as the UI draws
+    them."""
     return [
         box.get_attribute("name")
         for box in area.locator(f".ant-{kind}-wrapper-checked input").all()

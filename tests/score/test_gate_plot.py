@@ -1,4 +1,5 @@
-"""The reliability PNG is readable: counts clear of bars, title and each other; legend off the plot."""
+"""The reliability PNG is readable: counts clear of bars, title and each other; legend off the
+plot."""
 
 from __future__ import annotations
 

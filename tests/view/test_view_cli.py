@@ -35,11 +35,12 @@ def test_comment_is_markdown_with_rates_comparison_and_folded_failures(runs, tmp
     assert result.exit_code == 0, result.stderr  # a comment alone reports, --check gates
     text = target.read_text()
     assert text.startswith(
-        "## Eval results: new.jsonl\n\n**8 tests | 3 passed | 3 failed | 1 flaky | 1 errors** over 2 repetitions"
+        "## Eval results: new.jsonl\n\n"
+        "**8 tests | 3 passed | 3 failed | 1 flaky | 1 errors** over 2 repetitions"
     )
     assert (
-        "| regressed | fixed | new | dropped | still failing | still passing |\n|---:|---:|---:|---:|---:|---:|\n| 3 | 1 | 2 | 2 | 1 | 1 |"
-        in text
+        "| regressed | fixed | new | dropped | still failing | still passing |\n"
+        "|---:|---:|---:|---:|---:|---:|\n| 3 | 1 | 2 | 2 | 1 | 1 |" in text
     )
     assert "### Pass rate by category" in text and "| truncated | 0 | 1 | 0% |" in text
     assert "### Pass rate by mutation" in text and "| contradict | 1 | 1 | 100% |" in text

@@ -339,8 +339,8 @@ JENKINS_AVATAR = "https://jenkins.fjordline-robotics.com/user/kmensah/avatar.png
 
 RELEASE_MESSAGE = (
     f"@channel firmware 3.2 for the FR-200 is tagged: {RELEASE_URL}\n"
-    "Big thanks to @kwame.mensah for the jitter fix and to @will.hartley for two weeks of soak tests. "
-    "The config is plain JSON now, see https://docs.python.org/3/library/json.html"
+    "Big thanks to @kwame.mensah for the jitter fix and to @will.hartley for two weeks of soak "
+    "tests. The config is plain JSON now, see https://docs.python.org/3/library/json.html"
 )
 
 
@@ -421,8 +421,9 @@ POSTS_IN_ORDER = [
         "thanks",
         "kwame",
         6,
-        "Thanks Ingrid! My branch is at https://github.com/kmensah-gh/fr200-firmware/tree/fix-jitter if anyone "
-        "wants the history. Rose, can you double-check the CAN timings?",
+        "Thanks Ingrid! My branch is at "
+        "https://github.com/kmensah-gh/fr200-firmware/tree/fix-jitter if anyone wants the "
+        "history. Rose, can you double-check the CAN timings?",
         root="release",
     ),
     post(
@@ -436,7 +437,8 @@ POSTS_IN_ORDER = [
         "covering",
         "will",
         12,
-        "sent! if anyone needs me this week I'm on +44 7911 204877. May is covering the lab while I'm out.",
+        "sent! if anyone needs me this week I'm on +44 7911 204877. May is covering the lab "
+        "while I'm out.",
         root="release",
     ),
     post(
@@ -503,7 +505,8 @@ POSTS_IN_ORDER = [
                 opengraph(
                     BLOG_URL,
                     "Calibrating the FR-200 arm",
-                    "Kwame Mensah and I spent three weeks chasing a 3 ms jitter. Here is what we found. — Ingrid Solberg",
+                    "Kwame Mensah and I spent three weeks chasing a 3 ms jitter. Here is what "
+                    "we found. — Ingrid Solberg",
                     "Ingrid Solberg",
                     BLOG_IMAGE,
                     1200,
@@ -536,7 +539,8 @@ POSTS_IN_ORDER = [
         "bill",
         90,
         "Bill here: the vendor bill for the servo batch came in. "
-        "[Ingrid's cost sheet](https://docs.google.com/spreadsheets/d/1xK9fLq2T7mWv0aR3uZ/edit) has the numbers.\n"
+        "[Ingrid's cost sheet](https://docs.google.com/spreadsheets/d/1xK9fLq2T7mWv0aR3uZ/edit) "
+        "has the numbers.\n"
         '```\ngit log --author="Kwame Mensah" --since=2024-09-01 -- drivers/can/\n```\n'
         "And `SERVO_OWNER=hope.achterberg` is still set in the CI env. I hope Hope doesn't mind.",
         reply_count=4,
@@ -546,8 +550,9 @@ POSTS_IN_ORDER = [
         "addresses",
         "hope",
         95,
-        "I don't mind :) but please use my work address hope.achterberg@fjordline-robotics.com, not my gmail "
-        "(hope.achterberg1990@gmail.com). My Dutch number is +31 6 4821 7730 if it's urgent.",
+        "I don't mind :) but please use my work address hope.achterberg@fjordline-robotics.com, "
+        "not my gmail (hope.achterberg1990@gmail.com). My Dutch number is +31 6 4821 7730 if "
+        "it's urgent.",
         root="vendor",
         props={"mentionHighlightDisabled": True},
     ),
@@ -555,22 +560,24 @@ POSTS_IN_ORDER = [
         "handover",
         "dmitri",
         100,
-        "Handing over my CAN analyser to Phan Thu Ha before I leave. Oskar Lindqvist in the Gothenburg "
-        "office has the spare one.",
+        "Handing over my CAN analyser to Phan Thu Ha before I leave. Oskar Lindqvist in the "
+        "Gothenburg office has the spare one.",
         root="vendor",
     ),
     post(
         "renee",
         "phan",
         105,
-        "Got it, thanks Dmitri. @renee.dufresne is not on this team, so I'll email Renée Dufresne directly.",
+        "Got it, thanks Dmitri. @renee.dufresne is not on this team, so I'll email Renée "
+        "Dufresne directly.",
         root="vendor",
     ),
     post(
         "jenkins",
         "kwame",
         120,
-        "Build #812 of fr200-firmware FAILED. Last commit by Rose Nakashima <rose.nakashima@fjordline-robotics.com>: "
+        "Build #812 of fr200-firmware FAILED. Last commit by Rose Nakashima "
+        "<rose.nakashima@fjordline-robotics.com>: "
         '"fix CAN timing for ROSE NAKASHIMA\'s bench"',
         root="vendor",
         props={
@@ -623,7 +630,8 @@ POSTS_IN_ORDER = [
         "handoff",
         "ingrid",
         180,
-        "Handoff plan for next week is in the card. WILL HARTLEY AND MAY FERREIRA: the lab keys are with reception.",
+        "Handoff plan for next week is in the card. WILL HARTLEY AND MAY FERREIRA: the lab keys "
+        "are with reception.",
         has_reactions=True,
         props={
             "handoff": {
@@ -687,7 +695,7 @@ POSTS_IN_ORDER = [
     ),
 ]
 
-# ---------------------------------------------------------------- files: text, then base64 in every variant
+# -------------------------------------------------------- files: text, then base64 in every variant
 
 FILE_TEXTS = {
     "handover": (
@@ -707,8 +715,10 @@ FILE_TEXTS = {
         "Rua das Flores 118, 4050-262 Porto, Portugal.\n"
         "May's personal phone: +351 912 345 078. Personal mail: maysa.ferreira@sapo.pt\n"
     ),
-    "oncall": '{"primary": "Will Hartley", "phone": "+44 7911 204877", "backup": "Bill Carrigan", "week": 41, "note": "pager >> phone"}\n',
-    "lyon": "Réunion à Lyon avec Renée Dufresne et Phan Thu Ha.\nRappeler Renée au 06 71 42 93 18 avant vendredi.\n",
+    "oncall": '{"primary": "Will Hartley", "phone": "+44 7911 204877", "backup": "Bill '
+    'Carrigan", "week": 41, "note": "pager >> phone"}\n',
+    "lyon": "Réunion à Lyon avec Renée Dufresne et Phan Thu Ha.\n"
+    "Rappeler Renée au 06 71 42 93 18 avant vendredi.\n",
 }
 FILE_NAMES = {
     "handover": ("ingrid-solberg-handover.txt", "text/plain"),
@@ -945,11 +955,12 @@ def originals() -> dict:
     return {
         "export": "channel-export.json",
         "expect": "imports",
-        "note": "Fictional people of a fictional company, written by hand (make_exports.py). Every string under "
-        "'originals' must be absent (case-insensitively) from the store's fixture, labels and any bundle "
-        "after `curator import`; ids are listed too since they are the source's ids. The bare first names "
-        "Will, May, Rose, Bill and Hope are also ordinary words: the facts under 'word_names' say where "
-        "they are names (must go) and where they are words (must stay).",
+        "note": "Fictional people of a fictional company, written by hand (make_exports.py). "
+        "Every string under 'originals' must be absent (case-insensitively) from the store's "
+        "fixture, labels and any bundle after `curator import`; ids are listed too since they "
+        "are the source's ids. The bare first names Will, May, Rose, Bill and Hope are also "
+        "ordinary words: the facts under 'word_names' say where they are names (must go) and "
+        "where they are words (must stay).",
         "originals": ORIGINALS,
         "word_names": [
             {
@@ -986,8 +997,9 @@ def originals() -> dict:
                 "opengraph.githubassets.com",
             ],
             "public_urls": ["https://docs.python.org/3/library/json.html"],
-            "note": "github.com/fjordline/... is the company's public repository; github.com/kmensah-gh/... and "
-            "github.com/<git_user> name a person: host kept, handle rewritten.",
+            "note": "github.com/fjordline/... is the company's public repository; "
+            "github.com/kmensah-gh/... and github.com/<git_user> name a person: host kept, "
+            "handle rewritten.",
         },
         "structure": {
             "posts": len(order),
@@ -1007,14 +1019,15 @@ def originals() -> dict:
                     "post": order.index(P["summary"]),
                     "target": order.index(P["release"]),
                     "in_export": True,
-                    "note": "the /pl/<id> link and metadata.embeds[0].data.post_id / props.previewed_post must name the "
-                    "anonymised id of the target post",
+                    "note": "the /pl/<id> link and metadata.embeds[0].data.post_id / "
+                    "props.previewed_post must name the anonymised id of the target post",
                 },
                 {
                     "post": order.index(P["summary"]),
                     "target": None,
                     "in_export": False,
-                    "note": "points outside the export: its id is rewritten consistently but matches no post",
+                    "note": "points outside the export: its id is rewritten consistently but "
+                    "matches no post",
                 },
             ],
             "link_previews": [
@@ -1022,8 +1035,8 @@ def originals() -> dict:
                 {
                     "post": order.index(P["blog"]),
                     "image_proxy": True,
-                    "note": "host, title, description, site_name, article.authors and the percent-encoded image URL "
-                    "all name Ingrid Solberg",
+                    "note": "host, title, description, site_name, article.authors and the "
+                    "percent-encoded image URL all name Ingrid Solberg",
                 },
             ],
             "deleted_user": U["dmitri"],
@@ -1104,9 +1117,10 @@ def binary_originals() -> dict:
     return {
         "export": "binary-attachment.json",
         "expect": "refused",
-        "note": "The only attachment is a PNG whose tEXt chunk holds 'Author: Ingrid Solberg'. It is not text in "
-        "any encoding, so it cannot be rewritten: the import must fail with one line naming the file "
-        "(whiteboard-ingrid.png or its id) and exit 2, leaving the store unchanged; it must never be kept raw.",
+        "note": "The only attachment is a PNG whose tEXt chunk holds 'Author: Ingrid Solberg'. "
+        "It is not text in any encoding, so it cannot be rewritten: the import must fail with "
+        "one line naming the file (whiteboard-ingrid.png or its id) and exit 2, leaving the "
+        "store unchanged; it must never be kept raw.",
         "originals": {
             "people": ["Ingrid Solberg", "Ingrid", "Solberg"],
             "usernames": ["isolberg"],

@@ -1,6 +1,6 @@
 """Render the hand-written PII sources into the labelled evaluation set.
 
-    python tests/data/pii/make_values.py          # writes dev.jsonl and test.jsonl next to this file
+    python tests/data/pii/make_values.py   # writes dev.jsonl and test.jsonl next to this file
 
 The sentences, names, addresses, e-mails and most phone numbers are written by hand in
 source/dev.txt and source/test.txt. This script only
@@ -349,7 +349,10 @@ def ipv6(rng: random.Random) -> str:
         ("2a02", "2a01", "2001:16b8", "2003", "2600", "2605", "2806", "2a00", "fe80")
     )
     if prefix == "fe80":
-        return f"fe80::{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}"
+        return (
+            f"fe80::{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}:"
+            f"{rng.randrange(0x10000):x}:{rng.randrange(0x10000):x}"
+        )
     groups = prefix.split(":") + [
         f"{rng.randrange(0x10000):x}" for _ in range(8 - len(prefix.split(":")))
     ]

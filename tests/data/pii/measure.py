@@ -32,7 +32,8 @@ def report(split: str, show: int) -> None:
     found = curator_detections([r["text"] for r in records])
     result = scoring.score(records, found)
     print(
-        f"== {split}: {len(records)} records, {sum(len(r['spans']) for r in records)} labelled spans"
+        f"== {split}: {len(records)} records, {sum(len(r['spans']) for r in records)} labelled "
+        "spans"
     )
     print(f"{'type':16}{'labelled':>9}{'found':>7}{'recall':>8}   {'precision':>9} (right/wrong)")
     for kind, row in result.items():

@@ -118,7 +118,8 @@ def misses(
 def false_hits(
     records: Sequence[dict], detections: Sequence[Sequence[Detection]]
 ) -> list[tuple[str, str, str]]:
-    """(record id, detected kind, detected text) for every detection overlapping no labelled span."""
+    """(record id, detected kind, detected text) for every detection overlapping no labelled
+    span."""
     out = []
     for record, found_spans in zip(records, detections, strict=True):
         for start, end, kind in found_spans:
