@@ -1,15 +1,20 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
 # ours) and install Tesseract, Go and Chromium through apt-get when they are missing.
+# `make bench` also creates .bench-venv (presidio-evaluator, see bench-venv below).
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 LS_VENV := .ls-venv
 LABEL_STUDIO_VERSION := 1.23.2
+BENCH_VENV := .bench-venv
+PRESIDIO_EVALUATOR_VERSION := 0.3.2
+BENCH_FAKER_VERSION := 40.63.0
+BENCH_STAMP := $(BENCH_VENV)/.installed-$(PRESIDIO_EVALUATOR_VERSION)-faker-$(BENCH_FAKER_VERSION)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test demo lint schemas bench clean
+.PHONY: deps test demo lint schemas bench bench-venv clean
 
 deps: $(VENV)/.installed $(LS_VENV)/.installed system-deps
 
@@ -23,6 +28,19 @@ $(LS_VENV)/.installed:
 	$(PYTHON) -m venv $(LS_VENV)
 	$(LS_VENV)/bin/python -m pip install -q --upgrade pip
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
+	touch $@
+
+# presidio-evaluator generates the labelled sentences of benchmarks/pii_generated.py (and
+# tests/anonymise/test_generated_recall.py, which skips without it). Its own venv keeps its
+# dependencies (spaCy, transformers, pandas...) out of .venv. Faker is pinned too: the
+# sentences are drawn from its data. A new pin rebuilds the venv.
+bench-venv: $(BENCH_STAMP)
+
+$(BENCH_STAMP):
+	rm -rf $(BENCH_VENV)
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install -q 'presidio-evaluator==$(PRESIDIO_EVALUATOR_VERSION)' 'faker==$(BENCH_FAKER_VERSION)'
 	touch $@
 
 # Tesseract for OCR; Go for tests/go
@@ -57,8 +75,8 @@ demo: deps
 schemas: $(VENV)/.installed
 	$(PY) -m curator.schemas
 
-bench: deps
+bench: deps $(BENCH_STAMP)
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(LS_VENV) build
+	rm -rf $(VENV) $(LS_VENV) $(BENCH_VENV) build
