@@ -1,17 +1,22 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
-# ours) and install Tesseract, Go and Chromium through apt-get when they are missing.
+# ours), .bench-venv (presidio-evaluator, see bench-venv below) and install Tesseract, Go
+# and Chromium through apt-get when they are missing.
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 LS_VENV := .ls-venv
 LABEL_STUDIO_VERSION := 1.23.2
+BENCH_VENV := .bench-venv
+PRESIDIO_EVALUATOR_VERSION := 0.3.2
+BENCH_FAKER_VERSION := 40.63.0
+BENCH_STAMP := $(BENCH_VENV)/.installed-$(PRESIDIO_EVALUATOR_VERSION)-faker-$(BENCH_FAKER_VERSION)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test demo lint docs schemas bench clean
+.PHONY: deps test demo lint docs schemas bench bench-venv clean
 
-deps: $(VENV)/.installed $(LS_VENV)/.installed system-deps
+deps: $(VENV)/.installed $(LS_VENV)/.installed $(BENCH_STAMP) system-deps
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +28,19 @@ $(LS_VENV)/.installed:
 	$(PYTHON) -m venv $(LS_VENV)
 	$(LS_VENV)/bin/python -m pip install -q --upgrade pip
 	$(LS_VENV)/bin/python -m pip install -q 'label-studio==$(LABEL_STUDIO_VERSION)'
+	touch $@
+
+# presidio-evaluator generates the labelled sentences of benchmarks/pii_generated.py (and
+# tests/anonymise/test_generated_recall.py, which make test runs with it). Its own venv keeps its
+# dependencies (spaCy, transformers, pandas...) out of .venv. Faker is pinned too: the
+# sentences are drawn from its data. A new pin rebuilds the venv.
+bench-venv: $(BENCH_STAMP)
+
+$(BENCH_STAMP):
+	rm -rf $(BENCH_VENV)
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install -q 'presidio-evaluator==$(PRESIDIO_EVALUATOR_VERSION)' 'faker==$(BENCH_FAKER_VERSION)'
 	touch $@
 
 # Tesseract for OCR; Go for tests/go
@@ -68,4 +86,4 @@ bench: deps
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(LS_VENV) build
+	rm -rf $(VENV) $(LS_VENV) $(BENCH_VENV) build
