@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator.anonymise.detect import (  # noqa: E402
+from curator.anonymise.finders.detector import (  # noqa: E402
     KINDS,
     PATTERN_ENTITIES,
     Detector,

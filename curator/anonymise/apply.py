@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from curator.anonymise.audit import Leak, find_leaks
-from curator.anonymise.detect import Detector, detector_for
 from curator.anonymise.documents import field_kind, reserved_document_terms
+from curator.anonymise.finders.detector import Detector, detector_for
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
 from curator.anonymise.strings import strings_of

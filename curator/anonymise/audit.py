@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from curator.anonymise.strings import strings_of
 
 if TYPE_CHECKING:
-    from curator.anonymise.detect import Detector
+    from curator.anonymise.finders.detector import Detector
     from curator.anonymise.keep import Keep
     from curator.anonymise.left import DetectedSpan
     from curator.anonymise.vault import Vault
@@ -63,7 +63,7 @@ def find_leaks(
     the originals the vault held when it held that many entries (a fixture's
     `provenance.vault_entries`). `detector` defaults to `detector_for()`.
     """
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
     from curator.anonymise.left import Judge
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
 from curator.anonymise.pseudonyms import folded_names
 from curator.anonymise.rewrite import reserve_hits
 from curator.anonymise.terms import TermIndex

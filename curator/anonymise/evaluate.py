@@ -42,7 +42,7 @@ def score(lines: Sequence[LabelledLine], found: Iterable[Iterable[tuple[int, int
 def longest_first(spans: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Overlapping hits resolved as the rewriter does: the longer span wins."""
     chosen: list[tuple[int, int, str]] = []
-    from curator.anonymise.detect import KIND_PRIORITY
+    from curator.anonymise.finders.detector import KIND_PRIORITY
 
     for start, end, kind in sorted(spans, key=lambda s: (s[0] - s[1], KIND_PRIORITY.get(s[2], 99), s[0])):
         if all(end <= s or start >= e for s, e, _ in chosen):

@@ -24,7 +24,7 @@ from urllib.parse import unquote
 from weakref import WeakKeyDictionary
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import KIND_PRIORITY, Detector
+from curator.anonymise.finders.detector import KIND_PRIORITY, Detector
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.terms import TermIndex, TermMatch, text_tokens
 from curator.anonymise.vault import Entry, Vault, normal, tokens
@@ -106,7 +106,7 @@ def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) ->
     is a name, and so does "GRUENDER, BENJAMIN" where Benjamin is a pseudonym word, since
     Gruender is no misreading of one.
     """
-    from curator.anonymise.names import known_name_words
+    from curator.anonymise.finders.names import known_name_words
 
     if not words:
         return True  # only titles ("Mr", "Dr."): they name nobody
@@ -321,7 +321,7 @@ class Judge:
 
     def _mentions(self, text: str) -> list[DetectedSpan]:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
-        from curator.anonymise.names import known_name_words
+        from curator.anonymise.finders.names import known_name_words
 
         if "@" not in text:
             return []

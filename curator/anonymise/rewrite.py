@@ -22,7 +22,7 @@ from typing import TypeVar
 from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector, Hit
+from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.left import DetectedSpan, Judge, is_safe
 from curator.anonymise.terms import TOKEN, TermIndex

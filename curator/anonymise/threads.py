@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from curator.anonymise.attachments import read_attachment
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
 from curator.anonymise.strings import strings_of

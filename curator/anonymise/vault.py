@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.namedata import name_data
+from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.terms import TOKEN, fold
 from curator.errors import CuratorError
 

@@ -41,7 +41,7 @@ def audit(env: Env, ner_model: str | None) -> AuditReport:
     Example: curator audit --json
     """
     from curator.anonymise.audit import audit_store
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
 
     detector = detector_for(ner_model)  # a missing model is an error before anything is read
     return AuditReport(audit_store(env.store(), detector))

@@ -131,7 +131,7 @@ def test_an_installed_model_directory_is_used_offline(store, tmp_path):
 
     import spacy
 
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
 
     model = tmp_path / "model"
     spacy.blank("en").to_disk(model)  # an installed pipeline (no NER: nothing more is found)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.anonymise.detect import Detector
 from curator.anonymise.evaluate import score
+from curator.anonymise.finders.detector import Detector
 from tests.anonymise.synth import PII_TYPES, pii_corpus
 from tests.conftest import subprocess_env
 
@@ -29,7 +29,7 @@ def test_pattern_pii_recall_is_at_least_098_per_type():
 
 
 def test_names_from_the_gazetteer_and_context_words():
-    from curator.anonymise.names import find_names
+    from curator.anonymise.finders.names import find_names
 
     text = "Thanks Jennifer Walsh. Tenant: Oluwaseun Adeyemi. Mr. Smith will call. The Bank of Springfield."
     names = [text[s:e] for s, e, _ in find_names(text)]
@@ -45,7 +45,7 @@ def refuse(*args, **kwargs):
 socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
 hits = Detector().detect("mail ana.ruiz@globex.io, call (415) 555-2671, see https://globex.io/x, ip 10.0.0.1")
 ours = list(attempts)
 import tldextract
@@ -78,7 +78,7 @@ def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_p
 
     import spacy
 
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
     from tests.conftest import run_cli
 
     monkeypatch.delenv("CURATOR_NER_MODEL", raising=False)
@@ -97,7 +97,7 @@ def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_p
 def test_a_large_batch_split_across_forked_workers_finds_what_one_process_finds(monkeypatch):
     """The hand-written labelled set (twice, the copies told apart) is long enough to be split:
     the hits of every text are the same as one process finds, in the same order."""
-    from curator.anonymise import detect
+    from curator.anonymise.finders import detector as detect
     from tests.data.pii import scoring
 
     texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)]
@@ -115,7 +115,7 @@ def test_a_window_is_read_once_and_reads_the_same_in_any_text(monkeypatch):
     """Phone numbers, e-mails and URLs are read in windows; a window met again (in another
     text, or in a text's rewrite) is not read again, and each recognizer keeps its own reading:
     the US-only pattern finding nothing in "+44 20 7946 0958" does not hide the UK number."""
-    from curator.anonymise import detect
+    from curator.anonymise.finders import detector as detect
 
     detector = Detector(workers=1)
     first = detector.detect("Reach Dana on +44 20 7946 0958 or dana@globex.io see https://globex.io/a")
@@ -157,7 +157,7 @@ _URL_UNIT = st.tuples(st.sampled_from(["", "@", "https://", "'", "(", "x_", "www
 def test_windows_skipped_for_urls_hold_no_url(text):
     """A window without a top-level domain where a URL may end is not read; reading every
     window finds the same URLs, on text made of URL parts, case oddities and separators."""
-    from curator.anonymise import detect
+    from curator.anonymise.finders import detector as detect
 
     skipping = Detector(workers=1, entities=["URL"]).detect(text)
     with pytest.MonkeyPatch.context() as patch:
@@ -173,7 +173,7 @@ def test_prefilters_agree_with_their_plain_definitions(text):
     exactly where its plain regular expression finds a match."""
     import re
 
-    from curator.anonymise.detect import PREFILTERS
+    from curator.anonymise.finders.detector import PREFILTERS
 
     def digits(n: int) -> bool:
         return re.search(r"\d" + r"\D{0,3}\d" * (n - 1), text) is not None
@@ -191,7 +191,7 @@ def test_windows_start_only_where_a_word_does(entity):
     """Email and URL windows look back for a word's start; without it they are the same."""
     import re
 
-    from curator.anonymise.detect import WINDOWS
+    from curator.anonymise.finders.detector import WINDOWS
     from tests.data.pii import scoring
 
     plain = re.compile(WINDOWS[entity].pattern.removeprefix(r"(?<!\S)"))

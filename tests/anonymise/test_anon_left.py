@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from curator.anonymise import anonymise, anonymise_text, find_leaks
 from curator.anonymise.apply import anonymise_file_name
-from curator.anonymise.detect import detector_for
+from curator.anonymise.finders.detector import detector_for
 from curator.anonymise.keep import Keep
 from curator.anonymise.left import Judge
 from curator.anonymise.rewrite import Rewriter

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from curator.anonymise.namedata import name_data
-from curator.anonymise.names import find_names, guess_language, known_name_words
+from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.finders.names import find_names, guess_language, known_name_words
 from tests.conftest import subprocess_env
 
 
@@ -130,7 +130,7 @@ def test_name_lists_hold_every_faker_locale_and_the_census():
 def test_help_does_not_load_the_name_lists():
     code = ("import sys, runpy; sys.argv=['curator','--help']\n"
             "try: runpy.run_module('curator', run_name='__main__')\nexcept SystemExit: pass\n"
-            "print('LOADED', 'curator.anonymise.namedata' in sys.modules)")
+            "print('LOADED', 'curator.anonymise.finders.name_data' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], env=subprocess_env(), capture_output=True, text=True, timeout=120)
     assert "LOADED False" in done.stdout, done.stdout + done.stderr
 

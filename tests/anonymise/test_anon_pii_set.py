@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
 from tests.data.pii import scoring
 
 RECALL = {"person": 0.90, "street_address": 0.85, "email": 0.98, "phone": 0.98, "credit_card": 0.98,

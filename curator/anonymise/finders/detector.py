@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from curator.anonymise.numbers import EXTENSION, extend_extension
+from curator.anonymise.finders.numbers import EXTENSION, extend_extension
 from curator.errors import CuratorError
 from curator.workers import forked_map, forked_pool, forked_workers
 
@@ -143,9 +143,9 @@ WINDOWS: dict[str, re.Pattern[str]] = {
 def per_text() -> dict[str, Callable[[str], list[tuple[int, int, float]]]]:
     """Curator's own finders, called directly on one whole text at a time: a name found once
     in a message is that person wherever else it stands in the message, never in the next."""
-    from curator.anonymise.addresses import find_addresses
-    from curator.anonymise.names import find_names
-    from curator.anonymise.numbers import find_cards, find_ibans
+    from curator.anonymise.finders.addresses import find_addresses
+    from curator.anonymise.finders.names import find_names
+    from curator.anonymise.finders.numbers import find_cards, find_ibans
 
     return {"PERSON": find_names, "CREDIT_CARD": find_cards, "IBAN_CODE": find_ibans, "STREET_ADDRESS": find_addresses}
 
@@ -187,7 +187,7 @@ def recognizers() -> list:
         UsSsnRecognizer,
     )
 
-    from curator.anonymise.numbers import phone_recognizer
+    from curator.anonymise.finders.numbers import phone_recognizer
 
     class OfflineEmailRecognizer(EmailRecognizer):
         def validate_result(self, pattern_text: str) -> bool:
@@ -345,7 +345,7 @@ class Detector:
 
     def _region_phone(self, region: str) -> PhoneRecognizer:
         if region not in self._phones:
-            from curator.anonymise.numbers import phone_recognizer
+            from curator.anonymise.finders.numbers import phone_recognizer
 
             self._phones[region] = phone_recognizer((region,))
         return self._phones[region]

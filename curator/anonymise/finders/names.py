@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from curator.anonymise import name_cues as cue
-from curator.anonymise.namedata import LANGS, NameData, fold, name_data
+from curator.anonymise.finders import name_cues as cue
+from curator.anonymise.finders.name_data import LANGS, NameData, fold, name_data
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
 RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word

@@ -6,7 +6,7 @@ next (or previous) word, so the rules in names.py read as sentences about these 
 
 from __future__ import annotations
 
-from curator.anonymise.namedata import fold
+from curator.anonymise.finders.name_data import fold
 
 
 def _words(text: str) -> frozenset[str]:
