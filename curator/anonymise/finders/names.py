@@ -1,6 +1,6 @@
 """People named in free text, without a language model: name lists, case and context.
 
-The lists (namedata.py) say which words are given or family names somewhere in the world
+The lists (name_data.py) say which words are given or family names somewhere in the world
 and how common each is as an ordinary word in English, French, German and Spanish. The
 rules below decide, word by word, whether a name-shaped word here names a person:
 
