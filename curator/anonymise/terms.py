@@ -55,8 +55,9 @@ SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")
 
 
 @lru_cache(maxsize=65536)
-def fold(token: str) -> str:
-    """A token compared without case or accents: "Renée" and "RENEE" are "renee"."""
+def fold_case_and_accents(token: str) -> str:
+    """A token compared without case or accents: "Renée" and "RENEE" are "renee" (the name
+    lists keep accents: finders.name_data.fold_case)."""
     if token.isascii():
         return token.lower()
     decomposed = unicodedata.normalize("NFKD", token.casefold())
@@ -67,15 +68,15 @@ def everyday_use(text: str, start: int, end: int) -> bool:
     """True when the Capitalised word text[start:end] is used as a word, not a name:
     a month after "in"/"from" or next to a number, or a sentence opened with a modal or
     verb ("Will do.", "May I close this?", "Hope you are well")."""
-    word = fold(text[start:end])
+    word = fold_case_and_accents(text[start:end])
     before, after = text[max(0, start - 40) : start], text[end : end + 40]
     following = re.match(r"[ \t]+([^\W\d_]+)", after)
     preceding = re.search(r"([^\W\d_]+)[ \t]+$", before)
-    if word in MONTHS and ((preceding and fold(preceding.group(1)) in MONTH_LEAD)
+    if word in MONTHS and ((preceding and fold_case_and_accents(preceding.group(1)) in MONTH_LEAD)
                            or re.match(r"[ \t]*\d", after) or re.search(r"\d[ \t]*,?[ \t]*$", before)):
         return True
     opens = SENTENCE_START.search(text[max(0, start - 3) : start]) is not None if start else True
-    return opens and following is not None and fold(following.group(1)) in VERB_FOLLOWERS
+    return opens and following is not None and fold_case_and_accents(following.group(1)) in VERB_FOLLOWERS
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _short_gap(gap: str) -> bool:
 
 
 def squash(text: str) -> str:
-    return "".join(fold(t) for t in TOKEN.findall(text))
+    return "".join(fold_case_and_accents(t) for t in TOKEN.findall(text))
 
 
 class TermIndex:
@@ -187,7 +188,7 @@ def text_tokens(text: str) -> tuple[tuple[int, int, str], ...]:
 
 def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
     if not text.isascii():
-        return tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+        return tuple((m.start(), m.end(), fold_case_and_accents(m.group())) for m in TOKEN.finditer(text))
     # lowering an ASCII text folds every token and keeps every offset; each token is found
     # from where the last one ended, as only non-token characters lie between them
     lowered = text.lower()

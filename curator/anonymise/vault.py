@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.name_data import name_data
-from curator.anonymise.terms import TOKEN, fold
+from curator.anonymise.terms import TOKEN, fold_case_and_accents
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Entry:
 def normal(text: str) -> str:
     """Table key of an original: case, accents and runs of whitespace do not matter
     ("Renée" and "renee" are one person)."""
-    return fold(" ".join(text.split()))
+    return fold_case_and_accents(" ".join(text.split()))
 
 
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "jr", "sr", "ii", "iii", "iv",

@@ -6,11 +6,11 @@ next (or previous) word, so the rules in names.py read as sentences about these 
 
 from __future__ import annotations
 
-from curator.anonymise.finders.name_data import fold
+from curator.anonymise.finders.name_data import fold_case
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in text.split())
+    return frozenset(fold_case(w) for w in text.split())
 
 
 # Before a name, naming nobody themselves ("Dr." is not part of "Dr. Maria Lopez").
@@ -50,7 +50,7 @@ GREETINGS = _words("""
     hola querido querida estimado estimada gracias bienvenido bienvenida felicidades
 """)
 # Two-word greetings whose second word is in GREETINGS' place ("happy birthday Anna").
-GREETING_PAIRS = frozenset((fold(a), fold(b)) for a, b in {
+GREETING_PAIRS = frozenset((fold_case(a), fold_case(b)) for a, b in {
     ("happy", "birthday"), ("good", "morning"), ("thank", "you"), ("joyeux", "anniversaire"),
     ("guten", "morgen"), ("guten", "tag"), ("guten", "abend"), ("feliz", "cumpleaños"),
     ("buenos", "días"), ("buenas", "tardes"), ("sehr", "geehrte"), ("sehr", "geehrter"),
@@ -60,7 +60,7 @@ GREETING_PAIRS = frozenset((fold(a), fold(b)) for a, b in {
 STYLE_OF = frozenset({("a", "la"), ("à", "la")})
 
 # Closing lines of letters and mails: the next line with a name on it is the writer.
-SIGN_OFFS = frozenset(fold(line) for line in (
+SIGN_OFFS = frozenset(fold_case(line) for line in (
     "regards", "kind regards", "best regards", "warm regards", "best", "best wishes", "cheers",
     "thanks", "thanks again", "thank you", "many thanks", "yours sincerely", "sincerely",
     "yours faithfully", "yours truly", "cordialement", "bien cordialement", "bien à vous",

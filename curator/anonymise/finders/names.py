@@ -39,7 +39,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from curator.anonymise.finders import name_cues as cue
-from curator.anonymise.finders.name_data import LANGS, NameData, fold, name_data
+from curator.anonymise.finders.name_data import LANGS, NameData, fold_case, name_data
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
 RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word
@@ -136,7 +136,7 @@ def _pieces(word: str) -> tuple[Piece, ...]:
     ("JO-ANNE", "AL-ASSAD", "Jean-Pierre"); a possessive 's is no part of the name."""
     code, dash, rest = word.partition("-")
     parts: list[tuple[int, str]] = [(0, word)]
-    if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold(code), name_data()):
+    if dash and rest and len(code) <= 3 and code.isupper() and rest[0].isupper() and _is_code(fold_case(code), name_data()):
         parts = [(0, code), (len(code) + 1, rest)]
     pieces = []
     for offset, part in parts:
@@ -144,7 +144,7 @@ def _pieces(word: str) -> tuple[Piece, ...]:
         if possessive:
             part = part[:-2]
         shape = _shape(part)
-        pieces.append(Piece(offset, part, fold(part), shape, possessive, shape == "other" and len(part) == 1 and part.isupper()))
+        pieces.append(Piece(offset, part, fold_case(part), shape, possessive, shape == "other" and len(part) == 1 and part.isupper()))
     return tuple(pieces)
 
 
@@ -324,11 +324,11 @@ def _cue_before(doc: Text, i: int) -> str:
     last = head.rstrip()[-1:]
     label = (_LABEL.search(head) if last == ":" else None) or (_BY.search(head) if head[-1:].isspace() else None)
     if label:
-        words = fold(label.group(1)).split()
+        words = fold_case(label.group(1)).split()
         if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
             return "list" if words[-1] in cue.LIST_LABELS else "label"
     list_head = _LIST_HEAD.search(head) if last in (",", ";") else None
-    if list_head and fold(list_head.group(1)).split()[-1:] and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
+    if list_head and fold_case(list_head.group(1)).split()[-1:] and fold_case(list_head.group(1)).split()[-1] in cue.LIST_LABELS:
         return "list"
     if i and gap.strip(" ,") == "" and "\n" not in gap:
         prev = doc.tokens[i - 1].key
@@ -343,7 +343,7 @@ def _signed_line(doc: Text, i: int) -> bool:
         return False
     before = doc.text[: doc.tokens[i].start].rstrip()
     last_line = before.rsplit("\n", 1)[-1].strip().rstrip(",.!").strip()
-    return fold(last_line) in cue.SIGN_OFFS
+    return fold_case(last_line) in cue.SIGN_OFFS
 
 
 # ------------------------------------------------------------------ rules
