@@ -26,12 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from curator.anonymise.finders.detector import (  # noqa: E402
-    KINDS,
     PATTERN_ENTITIES,
     Detector,
     blank_nlp_engine,
     recognizers,
 )
+from curator.anonymise.kinds import entity_kind  # noqa: E402
 from curator.anonymise.rewrite import Rewriter  # noqa: E402
 from curator.anonymise.terms import TermIndex  # noqa: E402
 from curator.anonymise.vault import Vault  # noqa: E402
@@ -80,7 +80,7 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     for text in texts:
         results = analyzer.analyze(text, language="en", entities=entities)
         anonymizer.anonymize(text=text, analyzer_results=results)
-        found.append([(r.start, r.end, KINDS.get(r.entity_type, "")) for r in results])
+        found.append([(r.start, r.end, entity_kind(r.entity_type)) for r in results])
     return time.perf_counter() - started, found
 
 

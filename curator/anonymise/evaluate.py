@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from curator.anonymise.kinds import priority
+
 LabelledLine = tuple[str, Sequence[tuple[int, int, str]]]
 TYPES = {"email": "EMAIL_ADDRESS", "phone": "PHONE_NUMBER", "credit_card": "CREDIT_CARD",
          "iban": "IBAN_CODE", "ip": "IP_ADDRESS", "ssn": "US_SSN"}
@@ -42,9 +44,7 @@ def score(lines: Sequence[LabelledLine], found: Iterable[Iterable[tuple[int, int
 def longest_first(spans: Iterable[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """Overlapping hits resolved as the rewriter does: the longer span wins."""
     chosen: list[tuple[int, int, str]] = []
-    from curator.anonymise.finders.detector import KIND_PRIORITY
-
-    for start, end, kind in sorted(spans, key=lambda s: (s[0] - s[1], KIND_PRIORITY.get(s[2], 99), s[0])):
+    for start, end, kind in sorted(spans, key=lambda s: (s[0] - s[1], priority(s[2]), s[0])):
         if all(end <= s or start >= e for s, e, _ in chosen):
             chosen.append((start, end, kind))
     return sorted(chosen)

@@ -24,29 +24,18 @@ from urllib.parse import unquote
 from weakref import WeakKeyDictionary
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.finders.detector import KIND_PRIORITY, Detector
+from curator.anonymise.finders.detector import Detector
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
+from curator.anonymise.kinds import (
+    DISGUISABLE_KINDS,
+    NAME_PART_KINDS,
+    UNSEARCHED_KINDS,
+    VAULT_ONLY_KINDS,
+    WORDED_KINDS,
+    priority,
+)
 from curator.anonymise.terms import TermIndex, TermMatch, text_tokens
 from curator.anonymise.vault import Entry, Vault, normal, tokens
-
-# Without the vault a pseudonymised name cannot be told from a real one, so name hits are
-# only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
-# reserved ranges).
-VAULT_ONLY = frozenset({"person", "organisation", "address", "username"})
-# hits that may stand inside a pseudonym ("Morris" of "5056 Morris Road"): see Judge._detected
-DISGUISABLE = frozenset({"person", "organisation", "address"})
-# A lone first or last name in another vault's fixture is that vault's pseudonym sharing a
-# common word with one of our people ("Andrea"), not our person: only whole values count.
-NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
-# Values rewritten where they stand (user record fields) but not hunted in free text: a job
-# title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
-UNSEARCHED_KINDS = frozenset({"position", "url"})
-# Kinds whose pseudonyms are made of words: an original found inside one ("Maintenance" in
-# the job title "Maintenance engineer" handed out before a channel of that name arrived), or
-# a name the finder reads in one ("summer" of "dave.lang@north-summer.example"), is that
-# pseudonym's word.
-WORDED_KINDS = ("person", "username", "organisation", "address", "position", "channel", "team", "email", "domain",
-                "url")
 
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
 MIN_CUT_ADDRESS = 8  # characters: a shorter start ("12 Ma") is no evidence of any one pseudonym
@@ -165,7 +154,7 @@ def distinct_id(value: str) -> bool:
 def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
     """Non-overlapping spans: longer first, then the stronger detector."""
     chosen: list[DetectedSpan] = []
-    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start)):
+    for span in sorted(candidates, key=lambda s: (-(s.end - s.start), s.rank, priority(s.kind), s.start)):
         if span.end <= span.start:
             continue
         if all(span.end <= c.start or span.start >= c.end for c in chosen):
@@ -222,7 +211,7 @@ class Judge:
         # made (a polish pass reads the text its own round rewrote): only a known original or
         # a hit of a worded kind is weighed against them, so only then are they looked for
         pseudonyms = []
-        if known or any(hit.kind in DISGUISABLE for hit in hits):
+        if known or any(hit.kind in DISGUISABLE_KINDS for hit in hits):
             pseudonyms = [(m.start, m.end) for m in pseudonym_index(self.vault).find(text)] + self._cut_address(text)
         candidates = self._originals(text, known, pseudonyms)
         candidates += self._detected(text, hits, pseudonyms, raw)
@@ -250,7 +239,7 @@ class Judge:
                 continue
             if _inside_longer(m.start, m.end, disguised):
                 continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
-            if m.term.kind in NAME_PARTS and (not self.judge_names or self._also_a_pseudonym_word(text[m.start:m.end])):
+            if m.term.kind in NAME_PART_KINDS and (not self.judge_names or self._also_a_pseudonym_word(text[m.start:m.end])):
                 continue
             found.append(DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original))
         return found
@@ -271,7 +260,7 @@ class Judge:
                 continue
             if is_safe(self.vault, hit.kind, value, self.until) or normal(value) in self.made_up:
                 continue
-            if not self.judge_names and hit.kind in VAULT_ONLY:
+            if not self.judge_names and hit.kind in VAULT_ONLY_KINDS:
                 continue
             if hit.kind == "phone" and any(s <= hit.start and hit.end <= e for s, e in urls):
                 continue  # "#section-20240101" or "/v2/1234567": digits of a URL, not a number to call

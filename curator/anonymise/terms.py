@@ -20,13 +20,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from curator.anonymise.kinds import NAME_PART_KINDS
 from curator.anonymise.pseudonyms import common_words
 
 TOKEN = re.compile(r"[^\W_]+")
 MAX_GAP = 4          # characters of punctuation allowed between the tokens of one match
 MAX_SPACE = 40       # ...or of plain whitespace (a line break and the next line's indent)
-MIN_KEY = 3          # shorter originals are not searched in free text...
-SHORT_NAME_KINDS = frozenset({"first_name", "last_name", "nickname"})  # ...but for names: "Vo", "Li", "Ha"
+MIN_KEY = 3          # shorter originals are not searched in free text, but for name parts: "Vo", "Li"
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
 # Names that are also everyday English words (these, and Faker's lorem list): matched only
@@ -118,7 +118,7 @@ class TermIndex:
 
     def add(self, original: str, kind: str) -> None:
         key = squash(original)
-        if len(key) < MIN_KEY and not (len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()):
+        if len(key) < MIN_KEY and not (len(key) == 2 and kind in NAME_PART_KINDS and key.isalpha()):
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):

@@ -22,7 +22,6 @@ import random
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.kinds import COMPOSITE_KINDS, KINDS, NAME_KINDS, PERSON_WORD_KINDS
 from curator.anonymise.terms import TOKEN, fold_case_and_accents
 from curator.errors import CuratorError
 
@@ -42,27 +42,8 @@ VAULT_FORMAT = "curator-vault"
 KEY_ENV = "CURATOR_VAULT_KEY"
 MAX_ATTEMPTS = 2000
 
-# Kinds whose originals name people: their tokens may never appear in any pseudonym.
-NAME_KINDS = frozenset({"person", "first_name", "last_name", "username", "nickname", "email"})
-COMPOSITE_KINDS = frozenset({"person", "username", "email", "url"})
-# Pseudonyms whose words stand for people: only their words make a name hit a pseudonym
-# ("Spencer" in "Spencer Clemente"). A street or company pseudonym's words ("Morris" of
-# "5056 Morris Road") are surnames too, and would disguise a real "JOHN MORRIS".
-PERSON_WORD_KINDS = NAME_KINDS - {"email"}
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
-
-# Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods),
-# with the vault's locale or without.
-_BY_LOCALE: dict[str, Callable[[str, random.Random, str], str]] = {
-    "first_name": gen.first_name, "last_name": gen.last_name, "nickname": gen.nickname,
-}
-_DRAWN: dict[str, Callable[[str, random.Random], str]] = {
-    "national_id": gen.identifier, "phone": gen.phone, "credit_card": gen.credit_card, "iban": gen.iban,
-    "ssn": gen.ssn, "ip": gen.ip_address, "domain": gen.domain, "position": gen.position,
-    "organisation": gen.organisation, "address": gen.address, "channel": gen.slug_words,
-    "team": gen.slug_words, "file": gen.file_name, "number": gen.digits_like,
-}
 
 
 @dataclass(frozen=True)
@@ -365,11 +346,12 @@ class Vault:
             return self._email(original, rng, attempt)
         if kind == "url":
             return self._url(original, rng)
-        if kind in _BY_LOCALE:
-            return _BY_LOCALE[kind](original, rng, self.locale)
         if kind == "id":  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
-        return _DRAWN.get(kind, gen.generic)(original, rng)
+        drawn = KINDS.get(kind)
+        if drawn is not None and drawn.draw_in_locale is not None:
+            return drawn.draw_in_locale(original, rng, self.locale)
+        return (drawn.draw if drawn is not None and drawn.draw is not None else gen.generic)(original, rng)
 
     # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
     # and "claudio.costa" stay consistent with each other wherever they appear.

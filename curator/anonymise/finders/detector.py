@@ -30,6 +30,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from curator.anonymise.finders.numbers import EXTENSION, extend_extension
+from curator.anonymise.kinds import entity_kind
 from curator.errors import CuratorError
 from curator.workers import forked_map, forked_pool, forked_workers
 
@@ -44,25 +45,6 @@ CACHE_LIMIT = 200_000  # distinct strings remembered
 CHARS_PER_WORKER = 60_000
 MAX_WORKERS = 8
 
-# Presidio entity -> curator kind (the pseudonym generator to use)
-KINDS = {
-    "EMAIL_ADDRESS": "email",
-    "PHONE_NUMBER": "phone",
-    "CREDIT_CARD": "credit_card",
-    "IBAN_CODE": "iban",
-    "IP_ADDRESS": "ip",
-    "URL": "url",
-    "US_SSN": "ssn",
-    "UK_NINO": "national_id",
-    "PERSON": "person",
-    "ORGANIZATION": "organisation",
-    "LOCATION": "address",
-    "STREET_ADDRESS": "address",
-}
-# When two hits cover the same characters, the more specific one (checksummed, structured)
-# names the value: "4111 1111 1111 1111" is a card before it is a phone number.
-KIND_PRIORITY = {kind: i for i, kind in enumerate(
-    ("email", "credit_card", "iban", "ip", "ssn", "national_id", "url", "phone", "person", "organisation", "address"))}
 PATTERN_ENTITIES = ("EMAIL_ADDRESS", "STREET_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "IP_ADDRESS", "URL", "US_SSN", "UK_NINO")
 # Extensions people write in chat ("settings.py") that happen to be country TLDs.
 FILE_LIKE_TLDS = frozenset({"py", "md", "sh", "pl", "rs", "cc", "so", "ps", "cs", "sc", "mk", "ml", "go", "lo", "sm", "pm", "in", "is", "it", "to", "do", "at", "as", "me", "my", "no", "us", "am", "an", "id", "be", "ai", "tf", "js", "ts", "tk", "gg", "im", "st", "re", "ws"})
@@ -77,7 +59,7 @@ class Hit:
 
     @property
     def kind(self) -> str:
-        return KINDS.get(self.entity, "generic")
+        return entity_kind(self.entity)
 
 
 # what a recognizer read in each window: (recognizer name, window) -> (start, end, score)
