@@ -25,12 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator.anonymise.finders.detector import (  # noqa: E402
-    PATTERN_ENTITIES,
-    Detector,
-    blank_nlp_engine,
-    recognizers,
-)
+from curator.anonymise.finders.detector import Detector  # noqa: E402
+from curator.anonymise.finders.presidio import blank_nlp_engine  # noqa: E402
+from curator.anonymise.finders.registry import ENTITIES, presidio_recognizers  # noqa: E402
 from curator.anonymise.kinds import entity_kind  # noqa: E402
 from curator.anonymise.rewrite import Rewriter  # noqa: E402
 from curator.anonymise.terms import TermIndex  # noqa: E402
@@ -69,10 +66,10 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_anonymizer import AnonymizerEngine
 
-    registry = RecognizerRegistry(recognizers=recognizers(), supported_languages=["en"])
+    registry = RecognizerRegistry(recognizers=presidio_recognizers(), supported_languages=["en"])
     analyzer = AnalyzerEngine(registry=registry, nlp_engine=blank_nlp_engine(), supported_languages=["en"])
     anonymizer = AnonymizerEngine()
-    entities = [*PATTERN_ENTITIES, "PERSON"]
+    entities = list(ENTITIES)
     for warm in ("warm up ana@globex.io 415-867-2231", "Thanks Jennifer Walsh"):
         anonymizer.anonymize(warm, analyzer.analyze(warm, language="en", entities=entities))
     found = []

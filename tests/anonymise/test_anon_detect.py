@@ -157,11 +157,14 @@ _URL_UNIT = st.tuples(st.sampled_from(["", "@", "https://", "'", "(", "x_", "www
 def test_windows_skipped_for_urls_hold_no_url(text):
     """A window without a top-level domain where a URL may end is not read; reading every
     window finds the same URLs, on text made of URL parts, case oddities and separators."""
+    from dataclasses import replace
+
     from curator.anonymise.finders import detector as detect
+    from curator.anonymise.finders.patterns import URLS
 
     skipping = Detector(workers=1, entities=["URL"]).detect(text)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(detect.WINDOW_TESTS, "URL", lambda _window: True)
+        patch.setattr(detect, "FINDERS", (replace(URLS, window_test=None),))
         reading_all = Detector(workers=1, entities=["URL"]).detect(text)
     assert skipping == reading_all
 
@@ -173,17 +176,19 @@ def test_prefilters_agree_with_their_plain_definitions(text):
     exactly where its plain regular expression finds a match."""
     import re
 
-    from curator.anonymise.finders.detector import PREFILTERS
+    from curator.anonymise.finders.registry import FINDERS
+
+    prefilter = {finder.entity: finder.prefilter for finder in FINDERS}
 
     def digits(n: int) -> bool:
         return re.search(r"\d" + r"\D{0,3}\d" * (n - 1), text) is not None
 
-    assert PREFILTERS["PHONE_NUMBER"](text) == digits(7)
-    assert PREFILTERS["CREDIT_CARD"](text) == digits(12)
-    assert PREFILTERS["US_SSN"](text) == digits(9)
-    assert PREFILTERS["IBAN_CODE"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10))
-    assert PREFILTERS["UK_NINO"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None)
-    assert PREFILTERS["IP_ADDRESS"](text) == (re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None)
+    assert prefilter["PHONE_NUMBER"](text) == digits(7)
+    assert prefilter["CREDIT_CARD"](text) == digits(12)
+    assert prefilter["US_SSN"](text) == digits(9)
+    assert prefilter["IBAN_CODE"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10))
+    assert prefilter["UK_NINO"](text) == (re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None)
+    assert prefilter["IP_ADDRESS"](text) == (re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None)
 
 
 @pytest.mark.parametrize("entity", ["EMAIL_ADDRESS", "URL"])
@@ -191,12 +196,14 @@ def test_windows_start_only_where_a_word_does(entity):
     """Email and URL windows look back for a word's start; without it they are the same."""
     import re
 
-    from curator.anonymise.finders.detector import WINDOWS
+    from curator.anonymise.finders.registry import FINDERS
     from tests.data.pii import scoring
 
-    plain = re.compile(WINDOWS[entity].pattern.removeprefix(r"(?<!\S)"))
-    assert plain.pattern != WINDOWS[entity].pattern
+    [window] = [finder.window for finder in FINDERS if finder.entity == entity]
+    assert window is not None
+    plain = re.compile(window.pattern.removeprefix(r"(?<!\S)"))
+    assert plain.pattern != window.pattern
     texts = [r["text"] for r in scoring.load("test")] + ["a@b.c d@e x.y.z", "@@a.b@c", "\ta.b\nc@d"]
-    found = [[m.span() for m in WINDOWS[entity].finditer(t)] for t in texts]
+    found = [[m.span() for m in window.finditer(t)] for t in texts]
     assert found == [[m.span() for m in plain.finditer(t)] for t in texts]
     assert sum(map(bool, found)) > 50

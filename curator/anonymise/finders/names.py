@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from curator.anonymise.finders import name_cues as cue
 from curator.anonymise.finders.name_data import LANGS, NameData, fold_case, name_data
+from curator.anonymise.finders.spec import NAME_HINT, FinderSpec
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
 RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word
@@ -730,3 +731,6 @@ def known_name_words() -> frozenset[str]:
     data = name_data()
     stop = frozenset().union(*data.stop.values())
     return frozenset(w for w in (*data.first, *data.last) if w not in stop)
+
+
+PEOPLE = FinderSpec("PERSON", lambda t: NAME_HINT.search(t) is not None, whole_text=find_names)
