@@ -87,7 +87,7 @@ def anonymise(
             vault, lambda: _rewrite_document(content, revisions, Rewriter(vault, terms, detector, keep=keep, raw_input=True),
                                              vault, doc_spec))
     leaks = find_leaks(_content_strings(new_content, new_revisions), vault, detector=detector, keep=keep)
-    return Anonymised(new_content, new_revisions, leaks, rewriter.judge.used)
+    return Anonymised(new_content, new_revisions, leaks, rewriter.personal.used)
 
 
 def _rewrite_document(content: DocumentContent, revisions: list[LabelRevision], rewriter: Rewriter, vault: Vault,
@@ -165,7 +165,7 @@ def _revision(revision: LabelRevision, rewriter: Rewriter, vault: Vault, doc_spe
         def value_of(value: str, kind: str | None = kind) -> str:
             # through the text rewriter first, so the value reads exactly as its evidence does
             rewritten = rewriter.text(value)
-            if kind is None or not value.strip() or rewritten != value or rewriter.judge.keep.kept_spans(value):
+            if kind is None or not value.strip() or rewritten != value or rewriter.personal.keep.kept_spans(value):
                 return rewritten
             return vault.pseudonym(value, kind)
 

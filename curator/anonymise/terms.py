@@ -202,7 +202,7 @@ def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(found)
 
 
-# every judge holds several indexes (the input's terms, the vault's originals, its pseudonyms)
+# every decision holds several indexes (the input's terms, the vault's originals, its pseudonyms)
 # and searches each text with all of them, once per rewriting pass: tokenise it once
 _tokens_cached = lru_cache(maxsize=4096)(_tokenize)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator.anonymise.keep import Keep
-from curator.anonymise.left import is_safe
+from curator.anonymise.safe import is_safe
 
 if TYPE_CHECKING:
     from curator.anonymise.vault import Vault

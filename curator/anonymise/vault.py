@@ -53,7 +53,7 @@ class Entry:
     pseudonym: str
 
 
-@lru_cache(maxsize=1 << 16)  # asked of every word a judge weighs, most of them many times
+@lru_cache(maxsize=1 << 16)  # asked of every word weighed in a decision, most of them many times
 def normal(text: str) -> str:
     """Table key of an original: case, accents and runs of whitespace do not matter
     ("Renée" and "renee" are one person)."""
@@ -210,7 +210,7 @@ class Vault:
 
     def may_start_an_address_pseudonym(self, char: str) -> bool:
         """False when no address pseudonym starts with a word whose first letter or digit is
-        `char`: the quick test the judge makes of every word at a text's end before
+        `char`: the quick test made of every word at a text's end before
         `starts_an_address_pseudonym` (an ASCII character normalises to itself in lower case;
         any other is left to the full test)."""
         return not char.isascii() or char.lower() in self._address_openings
@@ -218,7 +218,7 @@ class Vault:
     def starts_an_address_pseudonym(self, text: str) -> bool:
         """True when some address pseudonym begins with `text` (normalised)."""
         prefix = normal(text)
-        if prefix.isalnum():  # one word, as the judge asks of every word at a text's end: a set lookup
+        if prefix.isalnum():  # one word, as is asked of every word at a text's end: a set lookup
             return prefix in self._address_openings
         k = bisect.bisect_left(self._address_pseudonyms, prefix)
         return k < len(self._address_pseudonyms) and self._address_pseudonyms[k].startswith(prefix)

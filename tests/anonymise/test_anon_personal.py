@@ -18,7 +18,7 @@ from curator.anonymise import anonymise, anonymise_text, find_leaks
 from curator.anonymise.apply import anonymise_file_name
 from curator.anonymise.finders.detector import detector_for
 from curator.anonymise.keep import Keep
-from curator.anonymise.left import Judge
+from curator.anonymise.personal import PersonalData
 from curator.anonymise.rewrite import Rewriter
 from curator.anonymise.terms import TermIndex
 from curator.model import AnonymiseSettings, DocumentContent, Page, ThreadContent
@@ -71,11 +71,11 @@ def test_the_audit_of_the_raw_text_flags_exactly_what_the_rewriter_rewrites(vaul
     assert find_leaks([(str(i), again.text(line)) for i, line in enumerate(lines)], vault, detector=detector) == []
 
 
-def test_checker_and_rewriter_share_one_judge(vault):
+def test_checker_and_rewriter_share_one_definition(vault):
     detector = detector_for()
-    judge = Judge(vault, detector)
+    personal = PersonalData(vault, detector)
     text = "Sanna Linn mailed sanna@linn-electronics.com"
-    spans = judge.spans(text)
+    spans = personal.spans(text)
     leaks = find_leaks([("x", text)], vault, detector=detector)
     assert [(s.start, s.end) for s in spans] == [(leak.start, leak.end) for leak in leaks]
 
@@ -178,7 +178,7 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
 
 def test_a_street_address_after_earlier_imports_is_flagged_and_rewritten(vault):
     """The sample store's '02734 Adams Springs Suite 648': with a vault that earlier imports
-    filled (addresses, and 'Adams' a pseudonym word), the judge still calls the whole address
+    filled (addresses, and 'Adams' a pseudonym word), PersonalData still calls the whole address
     personal, so the audit flags it on the raw text and the rewriter leaves none of it."""
     vault.assign("Ira Quist", "person", "Noel Adams")
     vault.pseudonym("8 Orchard Lane", "address")
@@ -201,13 +201,13 @@ def test_a_word_of_a_job_title_pseudonym_is_no_leak_of_a_later_original(vault):
     assert find_leaks([("channel", "Maintenance")], vault) != []
 
 
-def test_a_pseudonym_handed_out_in_the_judges_own_round_is_known_to_it(vault):
+def test_a_pseudonym_handed_out_in_the_rewriters_own_round_is_known_to_it(vault):
     """The polish pass judges text its own round rewrote: an address pseudonym made after the
-    judge was built, read by the detector with the unit before it, is that pseudonym."""
-    judge = Judge(vault, detector_for())
+    PersonalData instance was built, read by the detector with the unit before it, is that pseudonym."""
+    personal = PersonalData(vault, detector_for())
     text = "Send it to Suite 9, 5189 Ferguson Court, Game Falls, CO 45637 today."
     vault.assign("12 Quarry Road, Leeds LS6 2UE", "address", "5189 Ferguson Court, Game Falls, CO 45637")
-    assert [(s.kind, text[s.start:s.end]) for s in judge.spans(text)] == []
+    assert [(s.kind, text[s.start:s.end]) for s in personal.spans(text)] == []
 
 
 def test_a_surname_in_a_street_pseudonym_does_not_disguise_a_real_person(vault):
@@ -237,16 +237,16 @@ def test_an_address_pseudonym_cut_short_at_a_texts_end_is_no_leak(vault):
 
 def test_pseudonyms_are_looked_for_only_where_a_hit_or_an_original_may_stand_inside_one(vault):
     """Where a text holds no known original and no name, address or organisation, nothing can
-    hide in a pseudonym: the judge does not search it for them (half the texts of a chat)."""
-    from curator.anonymise import left
+    hide in a pseudonym: PersonalData does not search it for them (half the texts of a chat)."""
+    from curator.anonymise import vault_indexes
 
     vault.pseudonym("Jose Johnson", "person")
-    judge = Judge(vault, detector_for())
-    judge.spans("lgtm, merged into main at 10:30")
+    personal = PersonalData(vault, detector_for())
+    personal.spans("lgtm, merged into main at 10:30")
     # the index is built on its first lookup (a call count would not see a compiled module's calls)
-    assert "pseudonyms" not in left._INDEXES.get(vault, {})
-    assert [s.kind for s in judge.spans("ask Jose Johnson about it")] == ["person"]
-    assert "pseudonyms" in left._INDEXES[vault]
+    assert "pseudonyms" not in vault_indexes._INDEXES.get(vault, {})
+    assert [s.kind for s in personal.spans("ask Jose Johnson about it")] == ["person"]
+    assert "pseudonyms" in vault_indexes._INDEXES[vault]
 
 
 def test_a_real_name_made_of_pseudonym_words_in_an_import_is_rewritten(vault):
