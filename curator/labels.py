@@ -33,7 +33,7 @@ from curator.normalise import UnparsableValue, check, find_value, matches_any, s
 from curator.spans import find_all
 
 if TYPE_CHECKING:
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise.user_input import UserInput
     from curator.store import Store
 
 
@@ -399,7 +399,7 @@ def set_labels(
     Give the change as keyword arguments or as a whole `edit`. A new doc type is written
     to fixture.json in the same transaction as the revision that records it.
     """
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise.user_input import UserInput
 
     edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
                              drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)
@@ -409,7 +409,7 @@ def set_labels(
         record = store.load(fixture_id)
         # what the reviewer typed, through the vault first: a real name becomes the
         # pseudonym the content uses, and is then located in the content like any value
-        typed = TypedText.of(store, record.fixture)
+        typed = UserInput.of(store, record.fixture)
         revision = apply_edit(
             store.config,
             record.fixture.doc_type,
@@ -426,7 +426,7 @@ def set_labels(
         return written
 
 
-def _typed_edit(typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit) -> LabelEdit:
+def _typed_edit(typed: UserInput, config: StoreConfig, doc_type: str | None, edit: LabelEdit) -> LabelEdit:
     """`edit` with every value and text a person typed passed through the store's vault."""
     def values(variants: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
         return {f: [typed.field_value(config, doc_type, f, v) for v in vs] for f, vs in variants.items()}

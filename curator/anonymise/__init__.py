@@ -5,8 +5,9 @@ Detection (detect.py, known-value matching in terms.py) finds spans; the rewrite
 curator.spans, so labels keep pointing at their values. audit.py proves nothing leaked.
 """
 
-from curator.anonymise.apply import Anonymised, anonymise, anonymise_text
 from curator.anonymise.audit import Leak, audit_store, find_leaks
+from curator.anonymise.content import Anonymised, anonymise
+from curator.anonymise.free_text import anonymise_text
 from curator.anonymise.vault import Vault
 
 __all__ = ["Anonymised", "Leak", "Vault", "anonymise", "anonymise_text", "audit_store", "find_leaks"]

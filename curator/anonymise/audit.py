@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.anonymise.strings import strings_of
+from curator.anonymise.json_strings import strings_of
 
 if TYPE_CHECKING:
     from curator.anonymise.finders.detector import Detector
@@ -174,7 +174,7 @@ def fixture_groups(store: Store, fixtures: Iterable[Fixture], mine: set[str],
 
 
 def _undecodable(store: Store, fixture_ids: Iterable[str]) -> Iterator[str]:
-    from curator.anonymise.strings import undecodable_attachments
+    from curator.anonymise.json_strings import undecodable_attachments
     from curator.store import CONTENT_FILE
 
     for fixture_id in fixture_ids:

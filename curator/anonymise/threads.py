@@ -20,9 +20,9 @@ from typing import Any
 
 from curator.anonymise.attachments import read_attachment
 from curator.anonymise.finders.detector import Detector
+from curator.anonymise.json_strings import strings_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
-from curator.anonymise.strings import strings_of
 from curator.anonymise.terms import TermIndex, fold_case_and_accents
 from curator.anonymise.vault import NAME_PARTICLES, Vault
 from curator.errors import CuratorError

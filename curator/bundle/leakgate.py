@@ -33,7 +33,7 @@ from curator.store import Store
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
     """(location, text) of every string the bundle will hold."""
-    from curator.anonymise.strings import strings_of
+    from curator.anonymise.json_strings import strings_of
 
     for item in items:
         yield from strings_of(json.loads(item.line), f"fixtures.jsonl:{item.id}")
@@ -76,7 +76,7 @@ def check(store: Store, items: list[Serialised], extra: dict[str, str], *, stric
         store_keep,
         synthetic_values,
     )
-    from curator.anonymise.strings import undecodable_attachments
+    from curator.anonymise.json_strings import undecodable_attachments
     from curator.anonymise.vault import VAULT_FILE
 
     # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.

@@ -68,7 +68,7 @@ def anonymise_one(
 def anonymise_name(name: str, vault: Any, keep: Any = None) -> str:
     """A source's file name with the same mapping as its content ("jane-doe-lease.pdf"),
     rewritten only where it names someone."""
-    from curator.anonymise.apply import anonymise_file_name
+    from curator.anonymise.free_text import anonymise_file_name
     from curator.anonymise.keep import NOTHING_KEPT
 
     return anonymise_file_name(name, vault, keep=keep or NOTHING_KEPT)

@@ -36,7 +36,7 @@ from curator.review.tasks import read_document_answer, read_thread_answer
 from curator.review.textmap import join_pages
 
 if TYPE_CHECKING:
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise.user_input import UserInput
     from curator.review.client import Connection
     from curator.store import Store, Transaction
 
@@ -91,7 +91,7 @@ def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
 def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> PullReport:
     from label_studio_sdk.label_interface import LabelInterface
 
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise.user_input import UserInput
 
     report = PullReport()
     projects = projects_to_pull(store, conn)
@@ -106,7 +106,7 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
         for start in range(0, len(task_ids), batch_size):
             exported = conn.export(project.id, task_ids[start:start + batch_size])
             with store.transaction() as txn:
-                typed = TypedText.of(store)  # what reviewers typed goes through the vault
+                typed = UserInput.of(store)  # what reviewers typed goes through the vault
                 for task in sorted(exported, key=lambda t: int(t["id"])):
                     _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
                 typed.save()
@@ -115,7 +115,7 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
 
 def _pull_task(store: Store, txn: Transaction, project: Any, interface: Any,
                overlap: int, users: dict[int, str], task: dict[str, Any], report: PullReport,
-               typed: TypedText) -> None:
+               typed: UserInput) -> None:
     data = task.get("data") or {}
     fixture_id = data.get("fixture_id")
     if not fixture_id or not txn.exists(fixture_id):
@@ -194,7 +194,7 @@ def _author(annotation: dict[str, Any], users: dict[int, str]) -> str:
 
 def _document_revision(store: Store, txn: Transaction, fixture_id: str, content: DocumentContent,
                        annotation: dict[str, Any], previous: LabelRevision | None,
-                       *, strict: bool, where: str, typed: TypedText) -> tuple[dict[str, Said], LabelRevision]:
+                       *, strict: bool, where: str, typed: UserInput) -> tuple[dict[str, Said], LabelRevision]:
     """What the annotation says per field, and the revision it makes from `previous`.
 
     `strict` (a new annotation): a span whose text is not the fixture's text there, a value
@@ -264,7 +264,7 @@ def _document_revision(store: Store, txn: Transaction, fixture_id: str, content:
 
 
 def _thread_revision(content: ThreadContent, data: dict[str, Any], annotation: dict[str, Any],
-                     previous: LabelRevision | None, typed: TypedText, *, strict: bool,
+                     previous: LabelRevision | None, typed: UserInput, *, strict: bool,
                      where: str) -> tuple[dict[str, Said], LabelRevision]:
     answer = read_thread_answer(annotation.get("result") or [])
     rubrics = list(previous.rubrics) if previous else []

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curator.anonymise import anonymise, anonymise_text, find_leaks
-from curator.anonymise.apply import anonymise_file_name
 from curator.anonymise.finders.detector import detector_for
+from curator.anonymise.free_text import anonymise_file_name
 from curator.anonymise.keep import Keep
 from curator.anonymise.personal import PersonalData
 from curator.anonymise.rewrite import Rewriter
