@@ -25,13 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator.anonymise.finders.detector import Detector  # noqa: E402
-from curator.anonymise.finders.presidio import blank_nlp_engine  # noqa: E402
-from curator.anonymise.finders.registry import ENTITIES, presidio_recognizers  # noqa: E402
-from curator.anonymise.kinds import entity_kind  # noqa: E402
-from curator.anonymise.rewrite import Rewriter  # noqa: E402
-from curator.anonymise.terms import TermIndex  # noqa: E402
-from curator.anonymise.vault import Vault  # noqa: E402
+from curator.anonymise import (  # noqa: E402
+    ENTITIES,
+    Detector,
+    Rewriter,
+    TermIndex,
+    Vault,
+    blank_nlp_engine,
+    entity_kind,
+    presidio_recognizers,
+)
 from curator.workers import available_cores, forked_map  # noqa: E402
 from tests.anonymise.synth import pii_corpus, thread_export  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402

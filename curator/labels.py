@@ -33,7 +33,7 @@ from curator.normalise import UnparsableValue, check, find_value, matches_any, s
 from curator.spans import find_all
 
 if TYPE_CHECKING:
-    from curator.anonymise.user_input import UserInput
+    from curator.anonymise import UserInput
     from curator.store import Store
 
 
@@ -399,7 +399,7 @@ def set_labels(
     Give the change as keyword arguments or as a whole `edit`. A new doc type is written
     to fixture.json in the same transaction as the revision that records it.
     """
-    from curator.anonymise.user_input import UserInput
+    from curator.anonymise import UserInput
 
     edit = edit or LabelEdit(assignments=assignments or {}, add_rubrics=add_rubrics,
                              drop_rubrics=drop_rubrics, no_evidence=no_evidence, reference=reference)

@@ -36,7 +36,7 @@ from curator.review.tasks import read_document_answer, read_thread_answer
 from curator.review.textmap import join_pages
 
 if TYPE_CHECKING:
-    from curator.anonymise.user_input import UserInput
+    from curator.anonymise import UserInput
     from curator.review.client import Connection
     from curator.store import Store, Transaction
 
@@ -91,7 +91,7 @@ def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
 def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> PullReport:
     from label_studio_sdk.label_interface import LabelInterface
 
-    from curator.anonymise.user_input import UserInput
+    from curator.anonymise import UserInput
 
     report = PullReport()
     projects = projects_to_pull(store, conn)
