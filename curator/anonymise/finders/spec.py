@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from presidio_analyzer import EntityRecognizer
+    from presidio_analyzer import EntityRecognizer, LocalRecognizer
 
 Found = list[tuple[int, int, float]]  # (start, end, score) of every value found in a text
 
@@ -49,11 +49,27 @@ class FinderSpec:
     def build(self) -> list[EntityRecognizer]:
         """The Presidio recognizers of this finder (curator's own as one, see `local_recognizer`)."""
         if self.whole_text is not None:
-            from curator.anonymise.finders.presidio import local_recognizer
-
             return [local_recognizer(self.entity, self.whole_text)]
         assert self.recognizers is not None, self.entity
         return self.recognizers()
+
+
+def local_recognizer(entity: str, find: Callable[[str], Found]) -> LocalRecognizer:
+    """One of curator's own finders as a Presidio recognizer, so that vanilla Presidio runs
+    the very same rules (the detector calls `find` itself)."""
+    from presidio_analyzer import LocalRecognizer, RecognizerResult
+
+    class Finder(LocalRecognizer):
+        def __init__(self) -> None:
+            super().__init__(supported_entities=[entity], supported_language="en", name=f"Curator{entity.title()}Recognizer")
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: object = None) -> list[RecognizerResult]:
+            return [RecognizerResult(entity, start, end, score) for start, end, score in find(text)]
+
+    return Finder()
 
 
 def always(_value: str) -> bool:
