@@ -1,18 +1,20 @@
 """Anonymisation, and the one door to it: every module outside this package imports from
 here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
 
-    text ──finders/: detector.py runs every finder (names, addresses, numbers, Presidio's patterns)──▶ hits
-         ──personal.py: what is personal data in context, the one definition the rewriter, the
-           audit and the leak gate share (safe.py: pseudonyms and reserved examples are not;
-           keep.py: nor what the user keeps)──▶ spans
-         ──rewrite.py: each span's pseudonym from vault.py (drawn by pseudonyms.py, per kinds.py),
-           applied with curator.spans so labels keep pointing at their values──▶ anonymised text
-         ──audit.py: whatever personal.py still finds there is a leak
+    text ─▶ finders/     detector.py runs every finder: names, addresses, numbers, and
+         │               Presidio's patterns (e-mails, URLs, IPs, SSNs, NINOs) ─▶ hits
+         ─▶ personal.py  what is personal data in context: the one definition the rewriter,
+         │               the audit and the leak gate share (not so: safe.py, pseudonyms and
+         │               reserved examples; keep.py, what the user keeps) ─▶ spans
+         ─▶ rewrite.py   each span's pseudonym from vault.py (drawn by pseudonyms.py as
+         │               kinds.py says), applied with curator.spans so labels keep pointing
+         │               at their values ─▶ anonymised text
+         ─▶ audit.py     whatever personal.py still finds there is a leak
 
-content.py anonymises a fixture's content and label revisions with one mapping (threads.py,
-documents.py, terms.py for their known originals); free_text.py a note, a typed value or a
-file name; user_input.py what people type into a store. kinds.py is the table of every kind
-of value: what finds it, what replaces it and how the rules treat it.
+content.py anonymises a fixture's content and label revisions with one mapping (threads.py
+and documents.py register their known originals, terms.py finds them); free_text.py a note,
+a typed value or a file name; user_input.py what people type into a store. kinds.py is the
+table of every kind of value: what finds it, what replaces it and how the rules treat it.
 """
 
 from curator.anonymise.attachments import TextAttachment, read_attachment

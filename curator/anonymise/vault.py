@@ -348,10 +348,12 @@ class Vault:
             return self._url(original, rng)
         if kind == "id":  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
-        drawn = KINDS.get(kind)
-        if drawn is not None and drawn.draw_in_locale is not None:
-            return drawn.draw_in_locale(original, rng, self.locale)
-        return (drawn.draw if drawn is not None and drawn.draw is not None else gen.generic)(original, rng)
+        known = KINDS.get(kind)
+        if known is not None and known.draw_in_locale is not None:
+            return known.draw_in_locale(original, rng, self.locale)
+        if known is not None and known.draw is not None:
+            return known.draw(original, rng)
+        return gen.generic(original, rng)  # a kind the table does not list
 
     # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
     # and "claudio.costa" stay consistent with each other wherever they appear.
