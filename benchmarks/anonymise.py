@@ -25,16 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from curator.anonymise.detect import (  # noqa: E402
-    KINDS,
-    PATTERN_ENTITIES,
+from curator.anonymise import (  # noqa: E402
+    ENTITIES,
     Detector,
+    Rewriter,
+    TermIndex,
+    Vault,
     blank_nlp_engine,
-    recognizers,
+    entity_kind,
+    presidio_recognizers,
 )
-from curator.anonymise.rewrite import Rewriter  # noqa: E402
-from curator.anonymise.terms import TermIndex  # noqa: E402
-from curator.anonymise.vault import Vault  # noqa: E402
 from curator.workers import available_cores, forked_map  # noqa: E402
 from tests.anonymise.synth import pii_corpus, thread_export  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402
@@ -80,12 +80,12 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_anonymizer import AnonymizerEngine
 
-    registry = RecognizerRegistry(recognizers=recognizers(), supported_languages=["en"])
+    registry = RecognizerRegistry(recognizers=presidio_recognizers(), supported_languages=["en"])
     analyzer = AnalyzerEngine(
         registry=registry, nlp_engine=blank_nlp_engine(), supported_languages=["en"]
     )
     anonymizer = AnonymizerEngine()
-    entities = [*PATTERN_ENTITIES, "PERSON"]
+    entities = list(ENTITIES)
     for warm in ("warm up ana@globex.io 415-867-2231", "Thanks Jennifer Walsh"):
         anonymizer.anonymize(warm, analyzer.analyze(warm, language="en", entities=entities))
     found = []
@@ -93,7 +93,7 @@ def run_presidio(texts: list[str]) -> tuple[float, list[list[tuple[int, int, str
     for text in texts:
         results = analyzer.analyze(text, language="en", entities=entities)
         anonymizer.anonymize(text=text, analyzer_results=results)
-        found.append([(r.start, r.end, KINDS.get(r.entity_type, "")) for r in results])
+        found.append([(r.start, r.end, entity_kind(r.entity_type)) for r in results])
     return time.perf_counter() - started, found
 
 

@@ -33,7 +33,7 @@ from curator.normalise import UnparsableValue, check, find_value, matches_any, s
 from curator.spans import find_all
 
 if TYPE_CHECKING:
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise import UserInput
     from curator.store import Store
 
 
@@ -101,8 +101,7 @@ def revise(
     reason: str | None = None,
     no_evidence: str | None = None,
 ) -> LabelRevision:
-    """The next revision: `previous` with the given fields and rubrics changed (see
-    `apply_edit`)."""
+    """The next revision: `previous` with the given fields and rubrics changed (see `apply_edit`)."""
     edit = LabelEdit(
         assignments=assignments or {},
         add_rubrics=add_rubrics,
@@ -243,11 +242,10 @@ def reviewed(
 ) -> FieldLabel:
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
-    The evidence is the span they marked, else the value located in the content (refused when it is
-    not there, unless `no_evidence` gives the reason it stands without). Marked text that does not
-    itself say the value ("J0n Cole" for Jon Cole) is what they read as the value there, so it is
-    accepted too, as written: the truth then agrees with its text. Other variants of a date, amount
-    or number must parse.
+    The evidence is the span they marked, else the value located in the content (refused
+    when it is not there, unless `no_evidence` gives the reason it stands without). Marked text that does not itself say the value ("J0n Cole" for
+    Jon Cole) is what they read as the value there, so it is accepted too, as written: the
+    truth then agrees with its text. Other variants of a date, amount or number must parse.
     """
     if span is None:
         label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
@@ -387,8 +385,7 @@ def evidence_text(content: Content, span: Span) -> str | None:
 
 
 def shows(found: str, label: FieldLabel) -> bool:
-    """Does `found` (the text at a label's evidence) say the label's value or an accepted
-    variant?"""
+    """Does `found` (the text at a label's evidence) say the label's value or an accepted variant?"""
     if label.value is None:
         return False
     if found == label.value or found in label.variants:  # as written: the usual case, and cheap
@@ -434,8 +431,7 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
             missing = [p for p in rubric.evidence_posts if p not in content.export.posts]
             if missing:
                 problems.append(
-                    f"rubric {rubric.text!r}: evidence posts not in the thread: "
-                    f"{', '.join(missing)}"
+                    f"rubric {rubric.text!r}: evidence posts not in the thread: {', '.join(missing)}"
                 )
     return problems
 
@@ -481,7 +477,7 @@ def set_labels(
     Give the change as keyword arguments or as a whole `edit`. A new doc type is written
     to fixture.json in the same transaction as the revision that records it.
     """
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise import UserInput
 
     edit = edit or LabelEdit(
         assignments=assignments or {},
@@ -498,7 +494,7 @@ def set_labels(
         record = store.load(fixture_id)
         # what the reviewer typed, through the vault first: a real name becomes the
         # pseudonym the content uses, and is then located in the content like any value
-        typed = TypedText.of(store, record.fixture)
+        typed = UserInput.of(store, record.fixture)
         revision = apply_edit(
             store.config,
             record.fixture.doc_type,
@@ -516,7 +512,7 @@ def set_labels(
 
 
 def _typed_edit(
-    typed: TypedText, config: StoreConfig, doc_type: str | None, edit: LabelEdit
+    typed: UserInput, config: StoreConfig, doc_type: str | None, edit: LabelEdit
 ) -> LabelEdit:
     """`edit` with every value and text a person typed passed through the store's vault."""
 

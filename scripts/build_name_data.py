@@ -19,11 +19,17 @@ import gzip
 import importlib
 import io
 import pkgutil
-import unicodedata
+import sys
 from collections import Counter
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "curator" / "data" / "names"
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+# the key the lists are read under: built with the very same function
+from curator.anonymise import fold_case  # noqa: E402
+
+OUT = REPO / "curator" / "data" / "names"
 LANGS = ("en", "fr", "de", "es")
 FIRST_ATTRIBUTES = ("first_name", "first_romanized", "middle_name")
 LAST_ATTRIBUTES = ("last_name", "last_romanized", "male_last", "unisex_last")
@@ -31,13 +37,9 @@ COMMON_ZIPF = 3.0  # an everyday word: used at least once per million words in a
 NAME_ZIPF = 2.0  # a name's ordinary-word frequency is kept from here up
 
 
-def fold(word: str) -> str:
-    return unicodedata.normalize("NFC", word).casefold()
-
-
 def name_tokens(value: str) -> list[str]:
     """ "María José" -> ["maría", "josé"]; hyphens and apostrophes stay inside a token."""
-    tokens = (fold(t).strip(".,()") for t in value.split())
+    tokens = (fold_case(t).strip(".,()") for t in value.split())
     return [
         t
         for t in tokens
@@ -83,11 +85,11 @@ def census_names() -> tuple[dict[str, float], dict[str, int]]:
     for file in ("dist.female.first", "dist.male.first"):
         for line in (root / file).read_text(encoding="ascii").splitlines():
             name, percent, *_ = line.split()
-            first[fold(name)] = first.get(fold(name), 0.0) + float(percent) / 2
+            first[fold_case(name)] = first.get(fold_case(name), 0.0) + float(percent) / 2
     last = {}
     for line in (root / "dist.all.last").read_text(encoding="ascii").splitlines():
         name, _, _, rank = line.split()
-        last[fold(name)] = int(rank)
+        last[fold_case(name)] = int(rank)
     return first, last
 
 
@@ -100,7 +102,7 @@ def places() -> set[str]:
         provider = importlib.import_module(f"faker.providers.address.{module.name}").Provider
         for attribute in ("countries", "states", "provinces", "regions"):
             found.update(
-                fold(p)
+                fold_case(p)
                 for p in getattr(provider, attribute, ()) or ()
                 if isinstance(p, str) and p.isalpha()
             )
@@ -112,7 +114,7 @@ def stop_words() -> dict[str, set[str]]:
     for lang in LANGS:
         module = importlib.import_module(f"spacy.lang.{lang}.stop_words")
         for word in module.STOP_WORDS:
-            stops.setdefault(fold(word), set()).add(lang)
+            stops.setdefault(fold_case(word), set()).add(lang)
     return stops
 
 
@@ -129,8 +131,7 @@ def write(path: Path, header: str, groups: dict[tuple[str, ...], list[str]]) -> 
 
 
 def strength(locales: int, census: bool, common_in_census: bool) -> str:
-    """How many sources call a word a name: Faker locales, plus 1 for the census (2 if common
-    there)."""
+    """How many sources call a word a name: Faker locales, plus 1 for the census (2 if common there)."""
     return str(locales + census + common_in_census)
 
 
@@ -165,7 +166,7 @@ def main() -> None:
     candidates = set(stops)
     for lang in LANGS:
         candidates.update(
-            fold(w)
+            fold_case(w)
             for w, f in get_frequency_dict(lang).items()
             if f >= 10 ** (COMMON_ZIPF - 9) and w.isalpha()
         )

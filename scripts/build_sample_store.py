@@ -30,7 +30,6 @@ sys.path.insert(0, str(REPO))
 EXAMPLES = REPO / "examples"
 SAMPLE_VAULT_KEY = "c2FtcGxlLXN0b3JlLW9ubHktbm90LWEtc2VjcmV0LTAwMDAwMDAwMDAwMDA="
 SAMPLE_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
-PSEUDONYMISED_TYPES = {"person", "organisation", "address"}
 
 # (parent source in examples/, mutation options as `curator mutate` takes them, seed)
 VARIANTS = [
@@ -47,7 +46,7 @@ VARIANTS = [
 
 
 def build(work: Path) -> Path:
-    from curator.anonymise import Vault, anonymise_text
+    from curator.anonymise import KINDS, Vault, anonymise_text
     from curator.ingest.api import import_sources
     from curator.labels import set_labels
     from curator.lifecycle import set_status
@@ -69,6 +68,7 @@ def build(work: Path) -> Path:
         by_source[name] = made["id"]
 
     vault = Vault.open(store)
+    pseudonymised = {kind.field_type for kind in KINDS.values() if kind.field_type is not None}
     for name, facts in sorted(truth.items()):
         if facts.get("reference"):
             set_labels(
@@ -83,7 +83,7 @@ def build(work: Path) -> Path:
         spec = store.config.doc_types[facts["doc_type"]]
         checked = {
             field: anonymise_text(value, vault)
-            if spec.fields[field].type in PSEUDONYMISED_TYPES
+            if spec.fields[field].type in pseudonymised
             else value
             for field, value in facts["fields"].items()
         }

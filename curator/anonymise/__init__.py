@@ -1,20 +1,80 @@
-"""Anonymisation: a pseudonym vault, offline PII detection, consistent rewriting, and an audit.
+"""Anonymisation, and the one door to it: every module outside this package imports from
+here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
 
-Detection (detect.py, known-value matching in terms.py) finds spans; the rewriter
-(rewrite.py) decides what replaces them through the vault and applies the edits with
-curator.spans, so labels keep pointing at their values. audit.py proves nothing leaked.
+    text ─▶ finders/     detector.py runs every finder: names, addresses, numbers, and
+         │               Presidio's patterns (e-mails, URLs, IPs, SSNs, NINOs) ─▶ hits
+         ─▶ personal.py  what is personal data in context: the one definition the rewriter,
+         │               the audit and the leak gate share (not so: safe.py, pseudonyms and
+         │               reserved examples; keep.py, what the user keeps) ─▶ spans
+         ─▶ rewrite.py   each span's pseudonym from vault.py (drawn by pseudonyms.py as
+         │               kinds.py says), applied with curator.spans so labels keep pointing
+         │               at their values ─▶ anonymised text
+         ─▶ audit.py     whatever personal.py still finds there is a leak
+
+content.py anonymises a fixture's content and label revisions with one mapping (threads.py
+and documents.py register their known originals, terms.py finds them); free_text.py a note,
+a typed value or a file name; user_input.py what people type into a store. kinds.py is the
+table of every kind of value: what finds it, what replaces it and how the rules treat it.
 """
 
-from curator.anonymise.apply import Anonymised, anonymise, anonymise_text
-from curator.anonymise.audit import Leak, audit_store, find_leaks
-from curator.anonymise.vault import Vault
+from curator.anonymise.attachments import TextAttachment, read_attachment
+from curator.anonymise.audit import (
+    Leak,
+    anonymised_here,
+    audit_store,
+    find_leaks,
+    fixture_groups,
+    store_keep,
+    synthetic_values,
+)
+from curator.anonymise.content import Anonymised, anonymise
+from curator.anonymise.finders.detector import Detector, Hit, detector_for
+from curator.anonymise.finders.name_data import fold_case
+from curator.anonymise.finders.presidio import blank_nlp_engine
+from curator.anonymise.finders.registry import ENTITIES, presidio_recognizers
+from curator.anonymise.free_text import anonymise_file_name, anonymise_text, anonymise_value
+from curator.anonymise.json_strings import strings_of, undecodable_attachments
+from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
+from curator.anonymise.kinds import KINDS, Kind, entity_kind
+from curator.anonymise.rewrite import Rewriter
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.user_input import UserInput
+from curator.anonymise.vault import VAULT_FILE, Entry, Vault
 
 __all__ = [
+    "ENTITIES",
+    "KINDS",
+    "NOTHING_KEPT",
+    "VAULT_FILE",
     "Anonymised",
+    "Detector",
+    "Entry",
+    "Hit",
+    "Keep",
+    "Kind",
     "Leak",
+    "Rewriter",
+    "TermIndex",
+    "TextAttachment",
+    "Used",
+    "UserInput",
     "Vault",
     "anonymise",
+    "anonymise_file_name",
     "anonymise_text",
+    "anonymise_value",
+    "anonymised_here",
     "audit_store",
+    "blank_nlp_engine",
+    "detector_for",
+    "entity_kind",
     "find_leaks",
+    "fixture_groups",
+    "fold_case",
+    "presidio_recognizers",
+    "read_attachment",
+    "store_keep",
+    "strings_of",
+    "synthetic_values",
+    "undecodable_attachments",
 ]

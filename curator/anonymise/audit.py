@@ -1,11 +1,11 @@
-"""The audit: whatever `left.Judge` calls personal data in a stored text is a leak.
+"""The audit: whatever `personal.PersonalData` calls personal data in a stored text is a leak.
 
-The rewriter rewrites exactly what that judge finds, so "anonymise then audit" is clean by
+The rewriter rewrites exactly what it finds, so "anonymise then audit" is clean by
 construction and anything the rewriter would have changed counts as a leak: vault originals
 (case-insensitively, across word and line breaks, inside URLs and percent-encoded text),
 unexempted detector hits and @mentions of people. A hit is exempt when it is a pseudonym this
 vault handed out, lies in a reserved example range (example domains, documentation IPs,
-fictional phone lines) or was kept by the user's decision: see the README, "Anonymisation".
+fictional phone lines) or was kept by the user's decision: see docs/guide/anonymise.md.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.anonymise.strings import strings_of
+from curator.anonymise.json_strings import strings_of
 
 if TYPE_CHECKING:
-    from curator.anonymise.detect import Detector
+    from curator.anonymise.finders.detector import Detector
     from curator.anonymise.keep import Keep
-    from curator.anonymise.left import DetectedSpan
+    from curator.anonymise.personal import DetectedSpan
     from curator.anonymise.vault import Vault
     from curator.model import Fixture
     from curator.store import Store
@@ -52,7 +52,7 @@ def find_leaks(
     keep: Keep | None = None,
     known_until: int | None = None,
 ) -> list[Leak]:
-    """Leaks in (location, text) pairs: what `left.Judge` calls personal data.
+    """Leaks in (location, text) pairs: what `personal.PersonalData` calls personal data.
 
     `synthetic` values were made up by curator itself (a contradicting amendment's new
     tenant): a name or pattern hit on one is no leak. An original is still one.
@@ -63,11 +63,11 @@ def find_leaks(
     the originals the vault held when it held that many entries (a fixture's
     `provenance.vault_entries`). `detector` defaults to `detector_for()`.
     """
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
-    from curator.anonymise.left import Judge
+    from curator.anonymise.personal import PersonalData
 
-    judge = Judge(
+    personal = PersonalData(
         vault,
         detector if detector is not None else detector_for(),
         keep=keep or NOTHING_KEPT,
@@ -77,7 +77,7 @@ def find_leaks(
     )
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     leaks: list[Leak] = []
-    for (where, text), spans in zip(pairs, judge.spans_many([t for _, t in pairs]), strict=True):
+    for (where, text), spans in zip(pairs, personal.spans_many([t for _, t in pairs]), strict=True):
         leaks.extend(
             Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans
         )
@@ -204,7 +204,7 @@ def fixture_groups(
 
 
 def _undecodable(store: Store, fixture_ids: Iterable[str]) -> Iterator[str]:
-    from curator.anonymise.strings import undecodable_attachments
+    from curator.anonymise.json_strings import undecodable_attachments
     from curator.store import CONTENT_FILE
 
     for fixture_id in fixture_ids:

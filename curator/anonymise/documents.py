@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
+from curator.anonymise.kinds import FIELD_KINDS
 from curator.anonymise.pseudonyms import folded_names
 from curator.anonymise.rewrite import reserve_hits
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 from curator.model import DocTypeSpec, FieldType, LabelRevision
 
-PSEUDONYMISED_TYPES = {
-    FieldType.person: "person",
-    FieldType.organisation: "organisation",
-    FieldType.address: "address",
-}
+PSEUDONYMISED_TYPES = {FieldType(field_type): kind for field_type, kind in FIELD_KINDS.items()}
 
 
 def field_kind(name: str, field_type: FieldType, doc_spec: DocTypeSpec | None) -> str | None:

@@ -1,7 +1,7 @@
 """What the user decided is not personal data: terms kept as written, public hosts.
 
 `[anonymise]` in curator.toml (`keep`, `keep_hosts`) and `curator import --keep TERM` for one
-run. The judge (left.py) lets what they cover stand and records which ones did, so the
+run. The definition of personal data (personal.py) lets what they cover stand and records which ones did, so the
 fixture's provenance carries the decision and the audit does not take it for a miss.
 """
 
@@ -64,7 +64,7 @@ NOTHING_KEPT = Keep()
 
 @dataclass
 class Used:
-    """The kept terms and hosts a judge let stand: recorded in the fixture's provenance."""
+    """The kept terms and hosts that stood in a text: recorded in the fixture's provenance."""
 
     terms: set[str] = field(default_factory=set)
     hosts: set[str] = field(default_factory=set)

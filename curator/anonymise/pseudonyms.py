@@ -170,7 +170,7 @@ def digits_like(original: str, rng: random.Random) -> str:
 def phone(original: str, rng: random.Random) -> str:
     """Same layout; NANP numbers become 555-01XX lines, UK ones Ofcom drama numbers. An
     extension ("x129", "poste 219") gets new digits of its own; a "(0)" trunk stays."""
-    from curator.anonymise.numbers import EXTENSION
+    from curator.anonymise.finders.numbers import EXTENSION
 
     extension = EXTENSION.search(original)
     if extension and extension.end() == len(original.rstrip()):
@@ -340,7 +340,7 @@ def is_reserved(kind: str, value: str) -> bool:
             "2001:db8:"
         )
     if kind == "phone":
-        from curator.anonymise.numbers import EXTENSION
+        from curator.anonymise.finders.numbers import EXTENSION
 
         digits = re.sub(r"\D", "", EXTENSION.sub("", text))
         if len(digits) in (10, 11) and digits[-7:-2] == "55501":

@@ -1,9 +1,10 @@
-"""Decide the pseudonym of every span `left.Judge` finds and apply the edits: the one text rewriter.
+"""Decide the pseudonym of every span of personal data and apply the edits: the one text rewriter.
 
-The judge says what is personal (known originals, detector hits, mentions, percent-encoded
-text, bare ids); this module says what replaces it, through the vault, and applies the
-edits with curator.spans so labels keep pointing at their values. Replacements are safe by
-the judge's own rules (pseudonyms, reserved ranges), so rewriting is idempotent.
+`personal.PersonalData` says what is personal (known originals, detector hits, mentions,
+percent-encoded text, bare ids); this module says what replaces it, through the vault, and
+applies the edits with curator.spans so labels keep pointing at their values. Replacements
+are safe by the same definition (pseudonyms, reserved ranges: safe.py), so rewriting is
+idempotent.
 
 A rewriter is built from the vault as it stands. Rewriting teaches the vault new originals
 (the words of a name found on page 3), which an earlier text may also hold: `settle` reruns
@@ -22,9 +23,10 @@ from typing import TypeVar
 from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import Detector, Hit
+from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep
-from curator.anonymise.left import DetectedSpan, Judge, is_safe
+from curator.anonymise.personal import DetectedSpan, PersonalData
+from curator.anonymise.safe import is_safe
 from curator.anonymise.terms import TOKEN, TermIndex
 from curator.anonymise.vault import Vault
 from curator.spans import Edit, OffsetMap, apply_edits
@@ -36,7 +38,7 @@ MAX_ROUNDS = 4  # a round only adds originals found in the previous one: two rou
 BATCH_CHARS = 20_000  # text detected at a time while earlier batches are rewritten
 AHEAD = 4  # batches given to the detector before their turn to be rewritten
 LAG = 2  # batches rewritten before an earlier one is polished: its rewrite is detected meanwhile
-POLISH_PASSES = 2  # rewrites of a rewritten text whose new context the judge still finds personal
+POLISH_PASSES = 2  # rewrites of a rewritten text whose new context still holds personal data
 # New containers between two young collections while rewriting (Python's default is 700)
 COLLECT_EVERY = 20_000
 T = TypeVar("T")
@@ -71,10 +73,10 @@ class Rewriter:
     ) -> None:
         self.vault = vault
         # the texts are raw production data (an import's content), never text curator wrote:
-        # a name in them made of pseudonym words is a real person (see Judge.spans)
+        # a name in them made of pseudonym words is a real person (see PersonalData.spans)
         self.raw_input = raw_input
         self.detector = detector
-        self.judge = Judge(vault, detector, terms=terms, keep=keep, ids=ids)
+        self.personal = PersonalData(vault, detector, terms=terms, keep=keep, ids=ids)
         self._cache: dict[str, tuple[str, OffsetMap]] = {}
 
     def prefetch(self, texts: list[str]) -> None:
@@ -125,9 +127,9 @@ class Rewriter:
     def _polished(self, old: str, new: str, offsets: OffsetMap) -> tuple[str, OffsetMap]:
         """Rewriting changes the context a detector reads ("BALDA Clemente" becomes "Spencer
         Clemente", now two names in a row), so a changed text is judged again, and rewritten
-        again where the judge still finds something, as every checker will judge it."""
+        again where something personal is still found, as every checker will find it."""
         for _ in range(POLISH_PASSES):
-            if new == old or not self.judge.spans(new):
+            if new == old or not self.personal.spans(new):
                 break
             old = new
             new, more = self._rewrite(new)
@@ -141,7 +143,7 @@ class Rewriter:
         self, text: str, *, in_url: bool = False, raw: bool = False
     ) -> tuple[str, OffsetMap]:
         edits = []
-        for span in self.judge.spans(text, in_url=in_url, raw=raw):
+        for span in self.personal.spans(text, in_url=in_url, raw=raw):
             value = text[span.start : span.end]
             edits.extend(
                 word_edits(span.start, value, keep_gaps(value, self._replacement(span, value, raw)))

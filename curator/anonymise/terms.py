@@ -20,15 +20,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from curator.anonymise.kinds import NAME_PART_KINDS
 from curator.anonymise.pseudonyms import common_words
 
 TOKEN = re.compile(r"[^\W_]+")
 MAX_GAP = 4  # characters of punctuation allowed between the tokens of one match
 MAX_SPACE = 40  # ...or of plain whitespace (a line break and the next line's indent)
-MIN_KEY = 3  # shorter originals are not searched in free text...
-SHORT_NAME_KINDS = frozenset(
-    {"first_name", "last_name", "nickname"}
-)  # ...but for names: "Vo", "Li", "Ha"
+MIN_KEY = 3  # shorter originals are not searched in free text, but for name parts: "Vo", "Li"
 SOFT_GAP = re.compile(r"^(?:[-\u00ad]?\s*\n\s*|-|)$")
 
 # Names that are also everyday English words (these, and Faker's lorem list): matched only
@@ -74,8 +72,9 @@ SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")
 
 
 @lru_cache(maxsize=65536)
-def fold(token: str) -> str:
-    """A token compared without case or accents: "Renée" and "RENEE" are "renee"."""
+def fold_case_and_accents(token: str) -> str:
+    """A token compared without case or accents: "Renée" and "RENEE" are "renee" (the name
+    lists keep accents: finders.name_data.fold_case)."""
     if token.isascii():
         return token.lower()
     decomposed = unicodedata.normalize("NFKD", token.casefold())
@@ -86,18 +85,22 @@ def everyday_use(text: str, start: int, end: int) -> bool:
     """True when the Capitalised word text[start:end] is used as a word, not a name:
     a month after "in"/"from" or next to a number, or a sentence opened with a modal or
     verb ("Will do.", "May I close this?", "Hope you are well")."""
-    word = fold(text[start:end])
+    word = fold_case_and_accents(text[start:end])
     before, after = text[max(0, start - 40) : start], text[end : end + 40]
     following = re.match(r"[ \t]+([^\W\d_]+)", after)
     preceding = re.search(r"([^\W\d_]+)[ \t]+$", before)
     if word in MONTHS and (
-        (preceding and fold(preceding.group(1)) in MONTH_LEAD)
+        (preceding and fold_case_and_accents(preceding.group(1)) in MONTH_LEAD)
         or re.match(r"[ \t]*\d", after)
         or re.search(r"\d[ \t]*,?[ \t]*$", before)
     ):
         return True
     opens = SENTENCE_START.search(text[max(0, start - 3) : start]) is not None if start else True
-    return opens and following is not None and fold(following.group(1)) in VERB_FOLLOWERS
+    return (
+        opens
+        and following is not None
+        and fold_case_and_accents(following.group(1)) in VERB_FOLLOWERS
+    )
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def _short_gap(gap: str) -> bool:
 
 
 def squash(text: str) -> str:
-    return "".join(fold(t) for t in TOKEN.findall(text))
+    return "".join(fold_case_and_accents(t) for t in TOKEN.findall(text))
 
 
 class TermIndex:
@@ -139,9 +142,7 @@ class TermIndex:
 
     def add(self, original: str, kind: str) -> None:
         key = squash(original)
-        if len(key) < MIN_KEY and not (
-            len(key) == 2 and kind in SHORT_NAME_KINDS and key.isalpha()
-        ):
+        if len(key) < MIN_KEY and not (len(key) == 2 and kind in NAME_PART_KINDS and key.isalpha()):
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):
@@ -219,7 +220,9 @@ def text_tokens(text: str) -> tuple[tuple[int, int, str], ...]:
 
 def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
     if not text.isascii():
-        return tuple((m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text))
+        return tuple(
+            (m.start(), m.end(), fold_case_and_accents(m.group())) for m in TOKEN.finditer(text)
+        )
     # lowering an ASCII text folds every token and keeps every offset; each token is found
     # from where the last one ended, as only non-token characters lie between them
     lowered = text.lower()
@@ -233,7 +236,7 @@ def _tokenize(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(found)
 
 
-# every judge holds several indexes (the input's terms, the vault's originals, its pseudonyms)
+# every decision holds several indexes (the input's terms, the vault's originals, its pseudonyms)
 # and searches each text with all of them, once per rewriting pass: tokenise it once
 _tokens_cached = lru_cache(maxsize=4096)(_tokenize)
 

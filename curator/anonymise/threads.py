@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from curator.anonymise.attachments import read_attachment
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
+from curator.anonymise.json_strings import strings_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
-from curator.anonymise.strings import strings_of
-from curator.anonymise.terms import TermIndex, fold
+from curator.anonymise.terms import TermIndex, fold_case_and_accents
 from curator.anonymise.vault import NAME_PARTICLES, Vault
 from curator.errors import CuratorError
 from curator.model import ThreadContent
@@ -163,7 +163,7 @@ def derived_handles(user: dict[str, Any]) -> list[str]:
     first, last = _name_words(user, "first_name"), _name_words(user, "last_name")
     if user.get("is_bot") or not first or not last:
         return []
-    given, family = fold(first[0]), fold("".join(last))
+    given, family = fold_case_and_accents(first[0]), fold_case_and_accents("".join(last))
     forms = {
         given[0] + family,
         given + family,
@@ -204,14 +204,16 @@ def handles(user: dict[str, Any]) -> list[str]:
     """Handles in a user record built from the user's own names: `props.git_user`
     "isolberg-fr" for Ingrid Solberg, whatever member holds it (no fixed list of keys)."""
     names = {
-        fold(w)
+        fold_case_and_accents(w)
         for key in ("first_name", "last_name")
         for w in re.findall(r"[^\W\d_]+", user.get(key) or "")
     }
     names = {n for n in names if len(n) >= 3}
     if not names:
         return []
-    known = {fold(str(user.get(key) or "")) for key in ("username", "email", "nickname")}
+    known = {
+        fold_case_and_accents(str(user.get(key) or "")) for key in ("username", "email", "nickname")
+    }
     found = []
     for key, value in user.items():
         if key in NOT_HANDLES:
@@ -221,8 +223,8 @@ def handles(user: dict[str, Any]) -> list[str]:
                 match = HANDLE.fullmatch(piece)
                 if (
                     match
-                    and fold(match.group(1)) not in known
-                    and any(n in fold(match.group(1)) for n in names)
+                    and fold_case_and_accents(match.group(1)) not in known
+                    and any(n in fold_case_and_accents(match.group(1)) for n in names)
                 ):
                     found.append(match.group(1))
     return found

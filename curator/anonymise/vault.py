@@ -22,7 +22,6 @@ import random
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,8 +29,9 @@ from typing import TYPE_CHECKING
 
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
-from curator.anonymise.namedata import name_data
-from curator.anonymise.terms import TOKEN, fold
+from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.kinds import COMPOSITE_KINDS, KINDS, NAME_KINDS, PERSON_WORD_KINDS
+from curator.anonymise.terms import TOKEN, fold_case_and_accents
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -42,39 +42,8 @@ VAULT_FORMAT = "curator-vault"
 KEY_ENV = "CURATOR_VAULT_KEY"
 MAX_ATTEMPTS = 2000
 
-# Kinds whose originals name people: their tokens may never appear in any pseudonym.
-NAME_KINDS = frozenset({"person", "first_name", "last_name", "username", "nickname", "email"})
-COMPOSITE_KINDS = frozenset({"person", "username", "email", "url"})
-# Pseudonyms whose words stand for people: only their words make a name hit a pseudonym
-# ("Spencer" in "Spencer Clemente"). A street or company pseudonym's words ("Morris" of
-# "5056 Morris Road") are surnames too, and would disguise a real "JOHN MORRIS".
-PERSON_WORD_KINDS = NAME_KINDS - {"email"}
 _TOKEN = re.compile(r"[^\W_]+")
 _PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
-
-# Kinds whose pseudonym is drawn from the rng alone (the composite ones are Vault methods),
-# with the vault's locale or without.
-_BY_LOCALE: dict[str, Callable[[str, random.Random, str], str]] = {
-    "first_name": gen.first_name,
-    "last_name": gen.last_name,
-    "nickname": gen.nickname,
-}
-_DRAWN: dict[str, Callable[[str, random.Random], str]] = {
-    "national_id": gen.identifier,
-    "phone": gen.phone,
-    "credit_card": gen.credit_card,
-    "iban": gen.iban,
-    "ssn": gen.ssn,
-    "ip": gen.ip_address,
-    "domain": gen.domain,
-    "position": gen.position,
-    "organisation": gen.organisation,
-    "address": gen.address,
-    "channel": gen.slug_words,
-    "team": gen.slug_words,
-    "file": gen.file_name,
-    "number": gen.digits_like,
-}
 
 
 @dataclass(frozen=True)
@@ -84,11 +53,11 @@ class Entry:
     pseudonym: str
 
 
-@lru_cache(maxsize=1 << 16)  # asked of every word a judge weighs, most of them many times
+@lru_cache(maxsize=1 << 16)  # asked of every word weighed in a decision, most of them many times
 def normal(text: str) -> str:
     """Table key of an original: case, accents and runs of whitespace do not matter
     ("Renée" and "renee" are one person)."""
-    return fold(" ".join(text.split()))
+    return fold_case_and_accents(" ".join(text.split()))
 
 
 TITLES = frozenset(
@@ -299,7 +268,7 @@ class Vault:
 
     def may_start_an_address_pseudonym(self, char: str) -> bool:
         """False when no address pseudonym starts with a word whose first letter or digit is
-        `char`: the quick test the judge makes of every word at a text's end before
+        `char`: the quick test made of every word at a text's end before
         `starts_an_address_pseudonym` (an ASCII character normalises to itself in lower case;
         any other is left to the full test)."""
         return not char.isascii() or char.lower() in self._address_openings
@@ -307,9 +276,7 @@ class Vault:
     def starts_an_address_pseudonym(self, text: str) -> bool:
         """True when some address pseudonym begins with `text` (normalised)."""
         prefix = normal(text)
-        if (
-            prefix.isalnum()
-        ):  # one word, as the judge asks of every word at a text's end: a set lookup
+        if prefix.isalnum():  # one word, as is asked of every word at a text's end: a set lookup
             return prefix in self._address_openings
         k = bisect.bisect_left(self._address_pseudonyms, prefix)
         return k < len(self._address_pseudonyms) and self._address_pseudonyms[k].startswith(prefix)
@@ -447,13 +414,16 @@ class Vault:
             return self._email(original, rng, attempt)
         if kind == "url":
             return self._url(original, rng)
-        if kind in _BY_LOCALE:
-            return _BY_LOCALE[kind](original, rng, self.locale)
         if (
             kind == "id"
         ):  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
-        return _DRAWN.get(kind, gen.generic)(original, rng)
+        known = KINDS.get(kind)
+        if known is not None and known.draw_in_locale is not None:
+            return known.draw_in_locale(original, rng, self.locale)
+        if known is not None and known.draw is not None:
+            return known.draw(original, rng)
+        return gen.generic(original, rng)  # a kind the table does not list
 
     # composite kinds: built from the per-token mappings, so "Claudio Costa", "claudio"
     # and "claudio.costa" stay consistent with each other wherever they appear.

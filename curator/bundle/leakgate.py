@@ -33,7 +33,7 @@ from curator.store import Store
 
 def texts(items: list[Serialised], extra: dict[str, str]) -> Iterator[tuple[str, str]]:
     """(location, text) of every string the bundle will hold."""
-    from curator.anonymise.strings import strings_of
+    from curator.anonymise import strings_of
 
     for item in items:
         yield from strings_of(json.loads(item.line), f"fixtures.jsonl:{item.id}")
@@ -71,15 +71,16 @@ def check(
     Each fixture's verdict is cached by its line's hash, under the vault and the made-up
     values it was judged against: a rebuild audits only fixtures that changed.
     """
-    from curator.anonymise import Vault, find_leaks
-    from curator.anonymise.audit import (
+    from curator.anonymise import (
+        VAULT_FILE,
+        Vault,
         anonymised_here,
+        find_leaks,
         fixture_groups,
         store_keep,
         synthetic_values,
+        undecodable_attachments,
     )
-    from curator.anonymise.strings import undecodable_attachments
-    from curator.anonymise.vault import VAULT_FILE
 
     # Without a vault (a store cloned from git) names cannot be judged, but pattern PII can.
     vault = Vault.load(store)

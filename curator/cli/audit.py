@@ -11,7 +11,7 @@ from curator.cli.common import prints_result
 from curator.cli.env import Env, pass_env
 
 if TYPE_CHECKING:
-    from curator.anonymise.audit import Leak
+    from curator.anonymise import Leak
 
 
 @dataclass
@@ -44,8 +44,7 @@ def audit(env: Env, ner_model: str | None) -> AuditReport:
 
     Example: curator audit --json
     """
-    from curator.anonymise.audit import audit_store
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise import audit_store, detector_for
 
     detector = detector_for(ner_model)  # a missing model is an error before anything is read
     return AuditReport(audit_store(env.store(), detector))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
@@ -20,7 +20,7 @@ from curator.errors import CuratorError
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
-from curator.ingest.privacy import anonymise_name, anonymise_one, kept_terms, open_vault
+from curator.ingest.privacy import anonymise_one
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
@@ -40,6 +40,9 @@ from curator.model import (
     Provenance,
 )
 from curator.store import Store, fixture_id
+
+if TYPE_CHECKING:
+    from curator.anonymise import Keep, Vault
 
 SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "document"} | dict.fromkeys(
     IMAGE_SUFFIXES, "document"
@@ -76,10 +79,7 @@ class ImportReport:
             lines.append(
                 f"skipped {item['source']}: already imported as {item['already_imported_as']}"
             )
-        summary = (
-            f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already "
-            "imported"
-        )
+        summary = f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported"
         lines.append(summary + (f", {len(self.failed)} failed" if self.failed else ""))
         return "\n".join(lines)
 
@@ -156,13 +156,15 @@ def import_sources(
     )
     if not parsed:
         return report
+    from curator.anonymise import Keep, Vault
+
     author = author or default_author()
-    kept = kept_terms(store.config, keep)
+    kept = Keep.of(store.config.anonymise, keep)
     created: list[tuple[str, Fixture, Content, list[LabelRevision]]] = []
     # The vault is read, extended and saved under the store lock, so two imports running at
     # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
-        vault = open_vault(store)
+        vault = Vault.open(store)
         raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
         for raw, items in parsed:
             if raw.sha256 in raced:
@@ -359,14 +361,16 @@ def _build(
     store: Store,
     raw: RawSource,
     item: Parsed,
-    vault: Any,
+    vault: Vault,
     *,
     doc_type: str | None,
     category: str,
     rubrics: Sequence[str],
     author: str,
-    keep: Any,
+    keep: Keep,
 ) -> tuple[Fixture, Content, list[LabelRevision]]:
+    from curator.anonymise import anonymise_file_name
+
     config = store.config
     content = item.content
     revisions: list[LabelRevision] = []
@@ -409,7 +413,7 @@ def _build(
         # The base name only, and through the anonymiser: file names can name people too.
         provenance=Provenance(
             source_sha256=raw.sha256,
-            source_name=anonymise_name(raw.name, vault, keep),
+            source_name=anonymise_file_name(raw.name, vault, keep=keep),
             importer=item.importer,
             imported_at=clock.now_iso(),
             vault_id=vault.fingerprint,

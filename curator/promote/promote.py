@@ -23,14 +23,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from curator import clock
 from curator.config import doc_type as doc_type_spec
 from curator.errors import CuratorError, first_problem
-from curator.ingest.privacy import anonymise_name, kept_terms
 from curator.ingest.threads import anonymised_warnings
 from curator.labels import default_author, evidence_text, locate, revise
 from curator.lifecycle import promoted_status
@@ -53,6 +52,9 @@ from curator.promote.dedup import DedupIndex
 from curator.promote.inputs import read_input
 from curator.promote.record import RecordLine, Rejection, read_records
 from curator.store import Store, Transaction, fixture_id
+
+if TYPE_CHECKING:
+    from curator.anonymise import Keep, Used, Vault
 
 IMPORTER = "promote"
 
@@ -182,18 +184,20 @@ class _Batch:
         self,
         store: Store,
         index: DedupIndex,
-        vault: Any,
+        vault: Vault,
         path: Path,
         failure_mode: str | None,
         force: bool,
         ocr: str,
         author: str,
     ) -> None:
+        from curator.anonymise import Keep
+
         self.store, self.index, self.vault, self.path = store, index, vault, path
         self.failure_mode, self.force, self.ocr, self.author = failure_mode, force, ocr, author
         self.txn = Transaction(store)
         self.staged: dict[str, Content] = {}
-        self.keep = kept_terms(store.config)
+        self.keep = Keep.of(store.config.anonymise)
 
     def load(self, fixture_id: str) -> Content | None:
         if fixture_id in self.staged:
@@ -201,6 +205,8 @@ class _Batch:
         return self.store.load(fixture_id).content if self.store.exists(fixture_id) else None
 
     def promote_one(self, entry: RecordLine) -> Promoted | Duplicate:
+        from curator.anonymise import anonymise_file_name
+
         record = entry.record
         mode = self.failure_mode or record.failure_mode
         if mode is None:
@@ -248,8 +254,7 @@ class _Batch:
         complete = _complete(corrections, spec, kind)
         if match is not None:
             warnings.append(
-                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), "
-                "kept by --force"
+                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept by --force"
             )
         new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", record.trace_id.encode())
         fixture = Fixture(
@@ -265,7 +270,7 @@ class _Batch:
             created_at=now,
             provenance=Provenance(
                 source_sha256=hashlib.sha256(entry.raw).hexdigest(),
-                source_name=anonymise_name(self.path.name, self.vault, self.keep),
+                source_name=anonymise_file_name(self.path.name, self.vault, keep=self.keep),
                 importer=IMPORTER,
                 imported_at=now,
                 trace_id=record.trace_id,
@@ -356,9 +361,9 @@ def _anonymise(
     content: Content,
     revisions: list[LabelRevision],
     spec: DocTypeSpec | None,
-    vault: Any,
-    keep: Any,
-) -> tuple[Content, list[LabelRevision], Any]:
+    vault: Vault,
+    keep: Keep,
+) -> tuple[Content, list[LabelRevision], Used]:
     """Content and revisions through the anonymiser with one mapping; a leak rejects the record.
 
     A document also gets import's suggested labels (the value after each field's label
@@ -377,7 +382,7 @@ def _anonymise(
     return result.content, list(result.revisions)[: len(revisions)], result.kept
 
 
-def _anonymise_text(text: str, vault: Any) -> str:
+def _anonymise_text(text: str, vault: Vault) -> str:
     """A second pass over free text with every original the vault knows (idempotent)."""
     from curator.anonymise import anonymise_text
 
@@ -399,8 +404,7 @@ def _labels(
             continue
         if seen.evidence is None:
             warnings.append(
-                f"output field {name}: not corrected and not found in the input; "
-                "left out of the labels"
+                f"output field {name}: not corrected and not found in the input; left out of the labels"
             )
             continue
         fields[name] = seen
@@ -425,7 +429,7 @@ def _complete(corrections: LabelRevision, spec: DocTypeSpec | None, kind: Kind) 
 
 
 def _known_bad(
-    record: FailureRecord, mode: str, observed: LabelRevision, vault: Any
+    record: FailureRecord, mode: str, observed: LabelRevision, vault: Vault
 ) -> KnownBadAnswer:
     """The observed output, already rewritten with the input; values are kept as strings."""
     confidences = {name: seen.confidence for name, seen in (record.output.fields or {}).items()}

@@ -36,7 +36,7 @@ from curator.review.tasks import read_document_answer, read_thread_answer
 from curator.review.textmap import join_pages
 
 if TYPE_CHECKING:
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise import UserInput
     from curator.review.client import Connection
     from curator.store import Store, Transaction
 
@@ -77,8 +77,7 @@ class PullReport:
         ]
         out += [f"reviewed: {fixture_id}" for fixture_id in self.reviewed]
         out += [
-            f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must "
-            "settle it"
+            f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
             for fixture_id, names in self.conflicts.items()
         ]
         out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
@@ -103,7 +102,7 @@ def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
 def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> PullReport:
     from label_studio_sdk.label_interface import LabelInterface
 
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise import UserInput
 
     report = PullReport()
     projects = projects_to_pull(store, conn)
@@ -118,7 +117,7 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
         for start in range(0, len(task_ids), batch_size):
             exported = conn.export(project.id, task_ids[start : start + batch_size])
             with store.transaction() as txn:
-                typed = TypedText.of(store)  # what reviewers typed goes through the vault
+                typed = UserInput.of(store)  # what reviewers typed goes through the vault
                 for task in sorted(exported, key=lambda t: int(t["id"])):
                     _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
                 typed.save()
@@ -134,7 +133,7 @@ def _pull_task(
     users: dict[int, str],
     task: dict[str, Any],
     report: PullReport,
-    typed: TypedText,
+    typed: UserInput,
 ) -> None:
     data = task.get("data") or {}
     fixture_id = data.get("fixture_id")
@@ -247,7 +246,7 @@ def _document_revision(
     *,
     strict: bool,
     where: str,
-    typed: TypedText,
+    typed: UserInput,
 ) -> tuple[dict[str, Said], LabelRevision]:
     """What the annotation says per field, and the revision it makes from `previous`.
 
@@ -286,8 +285,8 @@ def _document_revision(
                     shown = f"{mark.text!r}" if mark.text is not None else "a span"
                     there = f"{found!r}" if found is not None else "no single page's text"
                     raise CuratorError(
-                        f"{where}: field {name}: marks {shown} at [{mark.start}:{mark.end}] but "
-                        f"the fixture has {there} there (was its text changed since the push?)"
+                        f"{where}: field {name}: marks {shown} at [{mark.start}:{mark.end}] but the "
+                        f"fixture has {there} there (was its text changed since the push?)"
                     )
                 continue
             evidence, evidence_text = Span(page=page, start=start, end=end), found
@@ -343,7 +342,7 @@ def _thread_revision(
     data: dict[str, Any],
     annotation: dict[str, Any],
     previous: LabelRevision | None,
-    typed: TypedText,
+    typed: UserInput,
     *,
     strict: bool,
     where: str,

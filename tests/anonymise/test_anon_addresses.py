@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from curator.anonymise.addresses import find_addresses
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.addresses import find_addresses
+from curator.anonymise.finders.detector import Detector
 
 
 def addresses(text: str) -> list[str]:
@@ -165,7 +165,7 @@ def test_a_pattern_skipped_for_want_of_its_words_would_have_found_nothing():
     running every pattern on every text finds the same addresses, on the labelled PII set's
     texts as written, in capitals and in lower case (the case-blind lists), and on the cases
     of this file."""
-    from curator.anonymise import addresses as module
+    from curator.anonymise.finders import addresses as module
     from tests.data.pii import scoring
 
     texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)] + [

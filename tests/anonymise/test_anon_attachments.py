@@ -11,7 +11,7 @@ import pytest
 
 from curator.anonymise import anonymise, find_leaks
 from curator.anonymise.attachments import read_attachment
-from curator.anonymise.strings import strings_of, undecodable_attachments
+from curator.anonymise.json_strings import strings_of, undecodable_attachments
 from curator.errors import CuratorError
 from curator.model import ThreadContent
 

@@ -149,7 +149,7 @@ def test_an_installed_model_directory_is_used_offline(store, tmp_path):
 
     import spacy
 
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
 
     model = tmp_path / "model"
     spacy.blank("en").to_disk(model)  # an installed pipeline (no NER: nothing more is found)
@@ -172,7 +172,7 @@ def test_attachment_text_is_audited(vault):
 
     vault.pseudonym("Claudio Costa", "person")
     payload = base64.b64encode(b"notes by Claudio Costa").decode()
-    from curator.anonymise.strings import strings_of
+    from curator.anonymise.json_strings import strings_of
 
     leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
     assert [(leak.location, leak.text) for leak in leaks] == [

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.anonymise.detect import Detector
 from curator.anonymise.evaluate import score
+from curator.anonymise.finders.detector import Detector
 from tests.anonymise.synth import PII_TYPES, pii_corpus
 from tests.conftest import subprocess_env
 
@@ -32,12 +32,9 @@ def test_pattern_pii_recall_is_at_least_098_per_type():
 
 
 def test_names_from_the_gazetteer_and_context_words():
-    from curator.anonymise.names import find_names
+    from curator.anonymise.finders.names import find_names
 
-    text = (
-        "Thanks Jennifer Walsh. Tenant: Oluwaseun Adeyemi. Mr. Smith will call. The Bank of "
-        "Springfield."
-    )
+    text = "Thanks Jennifer Walsh. Tenant: Oluwaseun Adeyemi. Mr. Smith will call. The Bank of Springfield."
     names = [text[s:e] for s, e, _ in find_names(text)]
     assert names == ["Jennifer Walsh", "Oluwaseun Adeyemi", "Smith"]
 
@@ -51,10 +48,8 @@ def refuse(*args, **kwargs):
 socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-from curator.anonymise.detect import Detector
-hits = Detector().detect(
-    "mail ana.ruiz@globex.io, call (415) 555-2671, see https://globex.io/x, ip 10.0.0.1"
-)
+from curator.anonymise.finders.detector import Detector
+hits = Detector().detect("mail ana.ruiz@globex.io, call (415) 555-2671, see https://globex.io/x, ip 10.0.0.1")
 ours = list(attempts)
 import tldextract
 tldextract.extract("ana.ruiz@globex.io")   # the library default: fetches the suffix list
@@ -90,7 +85,7 @@ def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_p
 
     import spacy
 
-    from curator.anonymise.detect import detector_for
+    from curator.anonymise.finders.detector import detector_for
     from tests.conftest import run_cli
 
     monkeypatch.delenv("CURATOR_NER_MODEL", raising=False)
@@ -109,7 +104,7 @@ def test_one_detector_per_ner_model_and_the_model_is_passed_not_set(store, tmp_p
 def test_a_large_batch_split_across_forked_workers_finds_what_one_process_finds(monkeypatch):
     """The hand-written labelled set (twice, the copies told apart) is long enough to be split:
     the hits of every text are the same as one process finds, in the same order."""
-    from curator.anonymise import detect
+    from curator.anonymise.finders import detector as detect
     from tests.data.pii import scoring
 
     texts = [r["text"] for split in ("dev", "test") for r in scoring.load(split)]
@@ -131,7 +126,7 @@ def test_a_window_is_read_once_and_reads_the_same_in_any_text(monkeypatch):
     """Phone numbers, e-mails and URLs are read in windows; a window met again (in another
     text, or in a text's rewrite) is not read again, and each recognizer keeps its own reading:
     the US-only pattern finding nothing in "+44 20 7946 0958" does not hide the UK number."""
-    from curator.anonymise import detect
+    from curator.anonymise.finders import detector as detect
 
     detector = Detector(workers=1)
     first = detector.detect(
@@ -186,11 +181,14 @@ _URL_UNIT = st.tuples(
 def test_windows_skipped_for_urls_hold_no_url(text):
     """A window without a top-level domain where a URL may end is not read; reading every
     window finds the same URLs, on text made of URL parts, case oddities and separators."""
-    from curator.anonymise import detect
+    from dataclasses import replace
+
+    from curator.anonymise.finders import detector as detect
+    from curator.anonymise.finders.patterns import URLS
 
     skipping = Detector(workers=1, entities=["URL"]).detect(text)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(detect.WINDOW_TESTS, "URL", lambda _window: True)
+        patch.setattr(detect, "FINDERS", (replace(URLS, window_test=None),))
         reading_all = Detector(workers=1, entities=["URL"]).detect(text)
     assert skipping == reading_all
 
@@ -202,21 +200,23 @@ def test_prefilters_agree_with_their_plain_definitions(text):
     exactly where its plain regular expression finds a match."""
     import re
 
-    from curator.anonymise.detect import PREFILTERS
+    from curator.anonymise.finders.registry import FINDERS
+
+    prefilter = {finder.entity: finder.prefilter for finder in FINDERS}
 
     def digits(n: int) -> bool:
         return re.search(r"\d" + r"\D{0,3}\d" * (n - 1), text) is not None
 
-    assert PREFILTERS["PHONE_NUMBER"](text) == digits(7)
-    assert PREFILTERS["CREDIT_CARD"](text) == digits(12)
-    assert PREFILTERS["US_SSN"](text) == digits(9)
-    assert PREFILTERS["IBAN_CODE"](text) == (
+    assert prefilter["PHONE_NUMBER"](text) == digits(7)
+    assert prefilter["CREDIT_CARD"](text) == digits(12)
+    assert prefilter["US_SSN"](text) == digits(9)
+    assert prefilter["IBAN_CODE"](text) == (
         re.search(r"[A-Za-z]{2}\s?\d{2}", text) is not None and digits(10)
     )
-    assert PREFILTERS["UK_NINO"](text) == (
+    assert prefilter["UK_NINO"](text) == (
         re.search(r"[A-Za-z]{2}\s?\d{2}\s?\d{2}", text) is not None
     )
-    assert PREFILTERS["IP_ADDRESS"](text) == (
+    assert prefilter["IP_ADDRESS"](text) == (
         re.search(r"\d\.\d|[0-9a-fA-F]:[0-9a-fA-F]|::", text) is not None
     )
 
@@ -226,12 +226,14 @@ def test_windows_start_only_where_a_word_does(entity):
     """Email and URL windows look back for a word's start; without it they are the same."""
     import re
 
-    from curator.anonymise.detect import WINDOWS
+    from curator.anonymise.finders.registry import FINDERS
     from tests.data.pii import scoring
 
-    plain = re.compile(WINDOWS[entity].pattern.removeprefix(r"(?<!\S)"))
-    assert plain.pattern != WINDOWS[entity].pattern
+    [window] = [finder.window for finder in FINDERS if finder.entity == entity]
+    assert window is not None
+    plain = re.compile(window.pattern.removeprefix(r"(?<!\S)"))
+    assert plain.pattern != window.pattern
     texts = [r["text"] for r in scoring.load("test")] + ["a@b.c d@e x.y.z", "@@a.b@c", "\ta.b\nc@d"]
-    found = [[m.span() for m in WINDOWS[entity].finditer(t)] for t in texts]
+    found = [[m.span() for m in window.finditer(t)] for t in texts]
     assert found == [[m.span() for m in plain.finditer(t)] for t in texts]
     assert sum(map(bool, found)) > 50

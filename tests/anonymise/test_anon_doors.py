@@ -186,11 +186,11 @@ def test_a_pseudonym_written_with_the_originals_separators_typed_back_stays(vaul
     not a pseudonym of it that the content does not hold."""
     from curator.anonymise import anonymise_text
     from curator.anonymise.keep import NOTHING_KEPT
-    from curator.anonymise.typed import TypedText
+    from curator.anonymise.user_input import UserInput
 
     vault.assign("Wade-Owens", "organisation", "Spears Media")
     content = anonymise_text("Vendor: Wade-Owens", vault)
     assert content == "Vendor: Spears-Media"
     size = len(vault)
-    assert TypedText(vault, NOTHING_KEPT).value("Spears-Media", "organisation") == "Spears-Media"
+    assert UserInput(vault, NOTHING_KEPT).value("Spears-Media", "organisation") == "Spears-Media"
     assert len(vault) == size

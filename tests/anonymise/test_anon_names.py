@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from curator.anonymise.namedata import name_data
-from curator.anonymise.names import find_names, guess_language, known_name_words
+from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.finders.names import find_names, guess_language, known_name_words
 from tests.conftest import subprocess_env
 
 
@@ -113,10 +113,7 @@ def test_lower_case_names_only_with_a_cue(text, expected):
 
 
 def test_a_name_found_once_is_that_person_elsewhere_in_the_text():
-    text = (
-        "I have worked with Chiamaka Eze for years. Chiamaka runs the lab; Dr. Eze's papers are "
-        "cited."
-    )
+    text = "I have worked with Chiamaka Eze for years. Chiamaka runs the lab; Dr. Eze's papers are cited."
     assert names(text) == ["Chiamaka Eze", "Chiamaka", "Eze"]
 
 
@@ -159,7 +156,7 @@ def test_help_does_not_load_the_name_lists():
     code = (
         "import sys, runpy; sys.argv=['curator','--help']\n"
         "try: runpy.run_module('curator', run_name='__main__')\nexcept SystemExit: pass\n"
-        "print('LOADED', 'curator.anonymise.namedata' in sys.modules)"
+        "print('LOADED', 'curator.anonymise.finders.name_data' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -179,8 +176,7 @@ def test_help_does_not_load_the_name_lists():
         ("A BROWN DOG WILL CALL\nI WILL ATTEND", []),
         # "SURNAME, GIVEN I" rows, then the job title the row goes on with
         (
-            "OKAFOR, MARISOL N LEGISLATIVE CORRESPONDENT 1,200.00\n"
-            "LUND, K MARGARETA STAFF ASSISTANT 980.00",
+            "OKAFOR, MARISOL N LEGISLATIVE CORRESPONDENT 1,200.00\nLUND, K MARGARETA STAFF ASSISTANT 980.00",
             ["OKAFOR, MARISOL N", "LUND, K MARGARETA"],
         ),
         ("DALLAS, TEXAS\nNOTE, HOWEVER THE DATES", []),

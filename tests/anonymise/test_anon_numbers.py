@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from curator.anonymise.detect import Detector
-from curator.anonymise.numbers import find_cards, find_ibans, iban_valid, luhn_valid
+from curator.anonymise.finders.detector import Detector
+from curator.anonymise.finders.numbers import find_cards, find_ibans, iban_valid, luhn_valid
 from curator.anonymise.pseudonyms import luhn_digit
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders.detector import Detector
 from tests.data.pii import scoring
 
 RECALL = {

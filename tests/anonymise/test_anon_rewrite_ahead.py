@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from curator.anonymise import detect
-from curator.anonymise.detect import Detector
+from curator.anonymise.finders import detector as detect
+from curator.anonymise.finders.detector import Detector
 from curator.anonymise.rewrite import Rewriter
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from curator.anonymise.attachments import read_attachment
+from curator.anonymise import read_attachment
 from curator.store import Store
 from tests.conftest import run_cli, snapshot
 from tests.data.chat import make_chat

@@ -22,7 +22,7 @@ from tests.data.pii import scoring  # noqa: E402
 
 def curator_detections(texts: list[str]) -> list[list[scoring.Detection]]:
     """What curator's detector finds in each text, as (start, end, curator kind)."""
-    from curator.anonymise.detect import Detector
+    from curator.anonymise import Detector
 
     return [[(h.start, h.end, h.kind) for h in hits] for hits in Detector().detect_many(texts)]
 

@@ -11,6 +11,10 @@
 - Phones: phonenumbers in the regions of the languages curator reads, "(+34)" and
   "+33 (0)4..." trunk forms, "+CC" numbers phonenumbers only deems possible ("+52 1 33 ..."),
   and the extension people type after a number ("x129", "ext 4520", "poste 219", "Durchwahl 12").
+
+The phone recognizers run last among the number-shaped finders, reading only phone-shaped
+windows whose digits no card, IBAN, IP or SSN found before claimed: phonenumbers' matcher is
+the slowest recognizer, and ids, hashes and timestamps in chat would otherwise keep it busy.
 """
 
 from __future__ import annotations
@@ -18,8 +22,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from curator.anonymise.finders.spec import (
+    FinderSpec,
+    always,
+    at_word_edges,
+    digits,
+    longest_digit_chain,
+)
+
 if TYPE_CHECKING:
-    from presidio_analyzer import RecognizerResult
+    from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 CARD = re.compile(r"(?<![\w+./,-])(?<!\d[ -])[1-9]\d{0,18}(?:[ -]\d{1,18}){0,6}(?![\w-]|[.,/]\d)")
 IBAN = re.compile(r"(?<![\w/.-])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,5}){2,9}(?![\w-])")
@@ -243,3 +255,61 @@ def _possible_international(text: str, found: list[RecognizerResult]) -> list[Re
         if 8 <= len(re.sub(r"\D", "", match.group())) <= 15:
             extra.append(RecognizerResult("PHONE_NUMBER", match.start(), match.end(), 0.4))
     return extra
+
+
+CARDS = FinderSpec("CREDIT_CARD", digits(12), whole_text=find_cards, claims=always)
+
+# Two letters, maybe a space, then digits: the digits come first in the pattern (looking back
+# for the letters), as a scan for a digit is much cheaper than trying every letter.
+_IBAN_HINT = re.compile(r"\d\d(?:(?<=[A-Za-z]{2}\d\d)|(?<=[A-Za-z]{2}\s\d\d))")  # "DE89", "gb 29"
+IBANS = FinderSpec(
+    "IBAN_CODE",
+    lambda t: longest_digit_chain(t) >= 10 and _IBAN_HINT.search(t) is not None,
+    whole_text=find_ibans,
+    claims=always,
+)
+
+
+def _phones() -> list[EntityRecognizer]:
+    from presidio_analyzer import Pattern, PatternRecognizer
+
+    return [
+        # phonenumbers only accepts assigned area codes; people type unassigned ones too
+        PatternRecognizer(
+            supported_entity="PHONE_NUMBER",
+            name="NanpPhoneRecognizer",
+            patterns=[
+                Pattern(
+                    "NANP",
+                    r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])",
+                    0.4,
+                ),
+            ],
+            context=["phone", "call", "cell", "mobile"],
+        ),
+        phone_recognizer(),
+    ]
+
+
+# Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many digits.
+NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
+
+
+def _could_be_phone(window: str) -> bool:
+    digit_count = sum(c.isdigit() for c in EXTENSION.sub("", window))
+    return 7 <= digit_count <= 15 and NOT_A_PHONE.fullmatch(window.strip("() ")) is None
+
+
+PHONES = FinderSpec(
+    "PHONE_NUMBER",
+    digits(7),
+    _phones,
+    window=re.compile(
+        r"(?<![\w+])[+(]*\d[\d \t().\-/]{5,60}\d(?:\s*(?:x|ext\.?|poste)\s*\d{1,6})?(?!\w)"
+    ),
+    window_test=_could_be_phone,
+    skips_claimed=True,
+    claims=always,
+    plausible=at_word_edges,
+    extend=extend_extension,  # "(713) 631-5246 x129", "... poste 219"
+)

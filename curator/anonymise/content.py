@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from curator.anonymise.audit import Leak, find_leaks
-from curator.anonymise.detect import Detector, detector_for
 from curator.anonymise.documents import field_kind, reserved_document_terms
+from curator.anonymise.finders.detector import Detector, detector_for
+from curator.anonymise.json_strings import strings_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
-from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
-from curator.anonymise.strings import strings_of
-from curator.anonymise.terms import TermIndex
+from curator.anonymise.rewrite import Rewriter, settle
 from curator.anonymise.threads import ThreadRewriter
 from curator.anonymise.vault import Vault
 from curator.model import (
@@ -99,7 +98,7 @@ def anonymise(
     leaks = find_leaks(
         _content_strings(new_content, new_revisions), vault, detector=detector, keep=keep
     )
-    return Anonymised(new_content, new_revisions, leaks, rewriter.judge.used)
+    return Anonymised(new_content, new_revisions, leaks, rewriter.personal.used)
 
 
 def _rewrite_document(
@@ -125,57 +124,6 @@ def _rewrite_document(
         _revision(r, rewriter, vault, doc_spec, remap, lambda post: post) for r in revisions
     ]
     return rewriter, DocumentContent(pages=new_pages), new_revisions
-
-
-def anonymise_text(
-    text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
-) -> str:
-    """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
-    detector = detector if detector is not None else detector_for()
-    reserve_hits(vault, detector, [text])
-    return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))
-
-
-def anonymise_value(
-    value: str,
-    vault: Vault,
-    kind: str | None = None,
-    detector: Detector | None = None,
-    keep: Keep = NOTHING_KEPT,
-) -> str:
-    """A typed value (a label, a reviewer's rubric): free text, and when `kind` says it names a
-    person, organisation or address, that value's pseudonym even where no detector sees one."""
-    rewritten = anonymise_text(value, vault, detector, keep)
-    if kind is None or not value.strip() or rewritten != value or keep.kept_spans(value):
-        return rewritten
-    return vault.pseudonym(value, kind)
-
-
-def anonymise_file_name(
-    name: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
-) -> str:
-    """A file name rewritten only where it names someone ("jane-doe-lease.pdf" ->
-    "maria-lopez-lease.pdf"); "notes.txt" stays. Its separators read as spaces for detection
-    ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were."""
-    stem, dot, suffix = name.rpartition(".")
-    if not dot or not stem:
-        stem, dot, suffix = name, "", ""
-    spaced = stem.replace("-", " ").replace("_", " ")
-    detector = detector if detector is not None else detector_for()
-    reserve_hits(vault, detector, [spaced])
-    new, offsets = settle(
-        vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced)
-    )
-    if new == spaced:
-        return name
-    pieces, cursor = [], 0
-    for old_start, old_end, new_start, new_end in zip(
-        offsets.old_starts, offsets.old_ends, offsets.new_starts, offsets.new_ends, strict=True
-    ):
-        separator = next((c for c in stem[old_start:old_end] if c in "-_"), "-")
-        pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
-        cursor = old_end
-    return "".join([*pieces, stem[cursor:]]) + dot + suffix
 
 
 def _moved(span: Span, offsets: OffsetMap, **where: object) -> Span | None:
@@ -208,7 +156,7 @@ def _revision(
                 kind is None
                 or not value.strip()
                 or rewritten != value
-                or rewriter.judge.keep.kept_spans(value)
+                or rewriter.personal.keep.kept_spans(value)
             ):
                 return rewritten
             return vault.pseudonym(value, kind)

@@ -1,6 +1,6 @@
 """Personal data left in a text: the one definition the rewriter and every checker share.
 
-`Judge.spans` says which characters of a text are personal data: known originals (the
+`PersonalData.spans` says which characters of a text are personal data: known originals (the
 vault's, and the input's own records and labelled values), unexempted detector hits,
 `@mentions` of people, percent-encoded text that holds any of these, and (in threads) bare
 Mattermost ids. The rewriter replaces exactly these spans; the import self-check, `curator
@@ -9,7 +9,7 @@ flag what the rewriter would have rewritten, and the rewriter's output judges cl
 value truly could not be rewritten.
 
 What is not personal data: pseudonyms this vault handed out and values in reserved example
-ranges (`is_safe`), values curator's mutations made up (`synthetic`), terms and hosts the
+ranges (safe.py), values curator's mutations made up (`synthetic`), terms and hosts the
 user keeps (`Keep`), and digits inside a URL (an anchor or version is no phone number).
 """
 
@@ -17,58 +17,27 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from urllib.parse import unquote
-from weakref import WeakKeyDictionary
 
-from curator.anonymise import pseudonyms as gen
-from curator.anonymise.detect import KIND_PRIORITY, Detector
+from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
+from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
+from curator.anonymise.safe import WORD, cut_address_pseudonym, is_safe
 from curator.anonymise.terms import TermIndex, TermMatch, text_tokens
-from curator.anonymise.vault import Entry, Vault, normal, tokens
-
-# Without the vault a pseudonymised name cannot be told from a real one, so name hits are
-# only judged when the vault is there; pattern PII is judged either way (pseudonyms sit in
-# reserved ranges).
-VAULT_ONLY = frozenset({"person", "organisation", "address", "username"})
-# hits that may stand inside a pseudonym ("Morris" of "5056 Morris Road"): see Judge._detected
-DISGUISABLE = frozenset({"person", "organisation", "address"})
-# A lone first or last name in another vault's fixture is that vault's pseudonym sharing a
-# common word with one of our people ("Andrea"), not our person: only whole values count.
-NAME_PARTS = frozenset({"first_name", "last_name", "nickname"})
-# Values rewritten where they stand (user record fields) but not hunted in free text: a job
-# title such as "Engineer" is not a name, and every "engineer" in a thread is not a leak.
-UNSEARCHED_KINDS = frozenset({"position", "url"})
-# Kinds whose pseudonyms are made of words: an original found inside one ("Maintenance" in
-# the job title "Maintenance engineer" handed out before a channel of that name arrived), or
-# a name the finder reads in one ("summer" of "dave.lang@north-summer.example"), is that
-# pseudonym's word.
-WORDED_KINDS = (
-    "person",
-    "username",
-    "organisation",
-    "address",
-    "position",
-    "channel",
-    "team",
-    "email",
-    "domain",
-    "url",
-)
+from curator.anonymise.vault import Vault, normal, tokens
+from curator.anonymise.vault_indexes import pseudonym_index, vault_index
 
 CUT_TAIL = 120  # characters at a text's end where an address pseudonym may have been cut short
-MIN_CUT_ADDRESS = 8  # characters: a shorter start ("12 Ma") is no evidence of any one pseudonym
 MATTERMOST_ID = re.compile(r"(?<![A-Za-z0-9])[a-z0-9]{26}(?![A-Za-z0-9])")
 # "@kwame.mensah", not the "@" of an e-mail address
 MENTION = re.compile(r"(?<![\w@.+-])@([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
-WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 SCHEMED_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+", re.I)
 MENTION_GROUPS = frozenset({"all", "channel", "here", "everyone"})
 # a run holding %XX escapes: a query value, a path segment
 ENCODED = re.compile(r"[^\s\"'<>()\[\]{}&=?#]*%[0-9A-Fa-f]{2}[^\s\"'<>()\[\]{}&=?#]*")
-DISTINCT_ID = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]{20,}|[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}")
 
 
 @dataclass(frozen=True)
@@ -82,116 +51,11 @@ class DetectedSpan:
     original: str = ""  # for a known original: the vault's spelling of it
 
 
-def is_safe(
-    vault: Vault | None, kind: str, value: str, until: int | None = None, *, composed: bool = True
-) -> bool:
-    """A detected value that is not a leak: a pseudonym of this vault or a reserved example.
-    `until`: judged with the name words the vault knew when it held that many entries.
-    `composed=False`: a name of several words is safe only as a whole pseudonym, not as
-    pseudonym words put together (raw input, see Judge.spans)."""
-    if gen.is_reserved(kind, value):
-        return True
-    if vault is None:
-        return False
-    if vault.is_pseudonym(value):
-        return True
-    if kind == "person":
-        words = tokens(value)
-        if len(words) == 1 and any(
-            len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)
-        ):
-            return False  # "M BERG": an initial and one pseudonym word are someone real unless the vault made them whole
-        return (composed or len(words) < 2) and _pseudonym_name(vault, words, until)
-    if kind == "address":
-        return cut_address_pseudonym(vault, value)
-    return False
-
-
-def cut_address_pseudonym(vault: Vault, text: str) -> bool:
-    """`text` is the start of an address pseudonym, cut short (a title's length limit)."""
-    return len(normal(text)) >= MIN_CUT_ADDRESS and vault.starts_an_address_pseudonym(text)
-
-
-def _pseudonym_name(vault: Vault, words: list[str], until: int | None = None) -> bool:
-    """A pseudonym, possibly garbled by a mutation ("Rss Ford" from OCR noise on "Ross Ford").
-
-    Every word is a pseudonym word or a garbled one that is no known name, at least one is a
-    pseudonym word, and none is a word of an original: "Karen Ford" stays a hit, since Karen
-    is a name, and so does "GRUENDER, BENJAMIN" where Benjamin is a pseudonym word, since
-    Gruender is no misreading of one.
-    """
-    from curator.anonymise.names import known_name_words
-
-    if not words:
-        return True  # only titles ("Mr", "Dr."): they name nobody
-    if any(vault.is_original_token(w, until) for w in words):
-        return False
-    known = known_name_words()
-    pseudonym_words = [w for w in words if vault.is_pseudonym_token(w)]
-    return bool(pseudonym_words) and all(
-        w in pseudonym_words or (w not in known and vault.near_pseudonym_token(w)) for w in words
-    )
-
-
-_INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, TermIndex]]] = WeakKeyDictionary()
-
-
-def vault_index(vault: Vault | None) -> TermIndex:
-    """Every original in the vault as searchable terms: the list every checker checks.
-
-    Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
-    chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
-    """
-    return _grown(
-        vault, "originals", lambda entry: (entry.original, entry.kind) if searched(entry) else None
-    )
-
-
-def pseudonym_index(vault: Vault | None) -> TermIndex:
-    """The vault's pseudonyms made of words (people, usernames, organisations, addresses,
-    job titles, channel and team names, e-mails, domains and URLs)."""
-    return _grown(
-        vault,
-        "pseudonyms",
-        lambda entry: (entry.pseudonym, "pseudonym") if entry.kind in WORDED_KINDS else None,
-    )
-
-
-def _grown(
-    vault: Vault | None, name: str, term: Callable[[Entry], tuple[str, str] | None]
-) -> TermIndex:
-    """An index of the vault's entries, kept per vault and extended with the entries added
-    since: a vault only ever gains entries, and every judge of every rewriting round needs it."""
-    if vault is None:
-        return TermIndex()
-    indexes = _INDEXES.setdefault(vault, {})
-    done, index = indexes.get(name, (0, TermIndex()))
-    if done == vault.added:
-        return index
-    for entry in vault.added_since(done):
-        found = term(entry)
-        if found is not None:
-            index.add(*found)
-    indexes[name] = (vault.added, index)
-    return index
-
-
-def searched(entry: Entry) -> bool:
-    return entry.kind not in UNSEARCHED_KINDS and (
-        entry.kind != "id" or distinct_id(entry.original)
-    )
-
-
-def distinct_id(value: str) -> bool:
-    return DISTINCT_ID.fullmatch(value) is not None
-
-
 def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
     """Non-overlapping spans: longer first, then the stronger detector."""
     chosen: list[DetectedSpan] = []
     for span in sorted(
-        candidates,
-        key=lambda s: (-(s.end - s.start), s.rank, KIND_PRIORITY.get(s.kind, 99), s.start),
+        candidates, key=lambda s: (-(s.end - s.start), s.rank, priority(s.kind), s.start)
     ):
         if span.end <= span.start:
             continue
@@ -200,7 +64,7 @@ def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(chosen, key=lambda s: s.start)
 
 
-class Judge:
+class PersonalData:
     """Decides what in a text is personal data, against one vault and one set of terms.
 
     `terms` are the input's own originals (its user records, its labelled values): always
@@ -254,11 +118,11 @@ class Judge:
         if in_url:
             hits = [h for h in hits if h.kind not in ("url", "phone")]
         known = self.known.find(text)
-        # the vault's pseudonyms in the text, including those handed out since this judge was
+        # the vault's pseudonyms in the text, including those handed out since this was
         # made (a polish pass reads the text its own round rewrote): only a known original or
         # a hit of a worded kind is weighed against them, so only then are they looked for
         pseudonyms = []
-        if known or any(hit.kind in DISGUISABLE for hit in hits):
+        if known or any(hit.kind in DISGUISABLE_KINDS for hit in hits):
             pseudonyms = [
                 (m.start, m.end) for m in pseudonym_index(self.vault).find(text)
             ] + self._cut_address(text)
@@ -299,7 +163,7 @@ class Judge:
                 continue
             if _inside_longer(m.start, m.end, disguised):
                 continue  # "Smith" inside the pseudonym "Anna Smith" handed out earlier
-            if m.term.kind in NAME_PARTS and (
+            if m.term.kind in NAME_PART_KINDS and (
                 not self.judge_names or self._also_a_pseudonym_word(text[m.start : m.end])
             ):
                 continue
@@ -307,7 +171,7 @@ class Judge:
         return found
 
     def _detected(
-        self, text: str, hits: list, disguised: list[tuple[int, int]], raw: bool
+        self, text: str, hits: list[Hit], disguised: list[tuple[int, int]], raw: bool
     ) -> list[DetectedSpan]:
         # a pseudonym host ("x-y.example") is no top-level domain the URL recognizer knows
         urls = [(h.start, h.end) for h in hits if h.entity == "URL"]
@@ -318,13 +182,13 @@ class Judge:
             value = text[hit.start : hit.end]
             if raw and hit.kind == "person" and len(tokens(value)) > 1:
                 # a lone word stays judged as below: a first name also handed out as a
-                # pseudonym word cannot be told apart (README, "Limits")
+                # pseudonym word cannot be told apart (docs/guide/anonymise.md, "What it cannot find")
                 if not is_safe(self.vault, "person", value, self.until, composed=False):
                     found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
                 continue
             if is_safe(self.vault, hit.kind, value, self.until) or normal(value) in self.made_up:
                 continue
-            if not self.judge_names and hit.kind in VAULT_ONLY:
+            if not self.judge_names and hit.kind in VAULT_ONLY_KINDS:
                 continue
             if hit.kind == "phone" and any(s <= hit.start and hit.end <= e for s, e in urls):
                 continue  # "#section-20240101" or "/v2/1234567": digits of a URL, not a number to call
@@ -386,7 +250,7 @@ class Judge:
 
     def _mentions(self, text: str) -> list[DetectedSpan]:
         """`@handle` whose parts include a name: a username, member of the thread or not."""
-        from curator.anonymise.names import known_name_words
+        from curator.anonymise.finders.names import known_name_words
 
         if "@" not in text:
             return []
@@ -443,7 +307,7 @@ class Judge:
     def _also_a_pseudonym_word(self, word: str) -> bool:
         # A lone first or last name that this vault also handed out as a pseudonym word (to
         # someone imported before a real "Rebecca" arrived) cannot be told apart: whole names
-        # still decide. Known limit, in the README.
+        # still decide. Known limit, in docs/guide/anonymise.md.
         return (
             self.vault is not None
             and " " not in word.strip()

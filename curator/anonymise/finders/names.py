@@ -1,6 +1,6 @@
 """People named in free text, without a language model: name lists, case and context.
 
-The lists (namedata.py) say which words are given or family names somewhere in the world
+The lists (name_data.py) say which words are given or family names somewhere in the world
 and how common each is as an ordinary word in English, French, German and Spanish. The
 rules below decide, word by word, whether a name-shaped word here names a person:
 
@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from curator.anonymise import name_cues as cue
-from curator.anonymise.namedata import LANGS, NameData, fold, name_data
+from curator.anonymise.finders import name_cues as cue
+from curator.anonymise.finders.name_data import LANGS, NameData, fold_case, name_data
+from curator.anonymise.finders.spec import NAME_HINT, FinderSpec
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
 RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonkwo"), not a word
@@ -158,7 +159,7 @@ def _pieces(word: str) -> tuple[Piece, ...]:
         and len(code) <= 3
         and code.isupper()
         and rest[0].isupper()
-        and _is_code(fold(code), name_data())
+        and _is_code(fold_case(code), name_data())
     ):
         parts = [(0, code), (len(code) + 1, rest)]
     pieces = []
@@ -171,7 +172,7 @@ def _pieces(word: str) -> tuple[Piece, ...]:
             Piece(
                 offset,
                 part,
-                fold(part),
+                fold_case(part),
                 shape,
                 possessive,
                 shape == "other" and len(part) == 1 and part.isupper(),
@@ -435,14 +436,14 @@ def _cue_before(doc: Text, i: int) -> str:
         _BY.search(head) if head[-1:].isspace() else None
     )
     if label:
-        words = fold(label.group(1)).split()
+        words = fold_case(label.group(1)).split()
         if words and (words[-1] in cue.LABELS or " ".join(words[-2:]) in cue.LABELS):
             return "list" if words[-1] in cue.LIST_LABELS else "label"
     list_head = _LIST_HEAD.search(head) if last in (",", ";") else None
     if (
         list_head
-        and fold(list_head.group(1)).split()[-1:]
-        and fold(list_head.group(1)).split()[-1] in cue.LIST_LABELS
+        and fold_case(list_head.group(1)).split()[-1:]
+        and fold_case(list_head.group(1)).split()[-1] in cue.LIST_LABELS
     ):
         return "list"
     if i and gap.strip(" ,") == "" and "\n" not in gap:
@@ -458,7 +459,7 @@ def _signed_line(doc: Text, i: int) -> bool:
         return False
     before = doc.text[: doc.tokens[i].start].rstrip()
     last_line = before.rsplit("\n", 1)[-1].strip().rstrip(",.!").strip()
-    return fold(last_line) in cue.SIGN_OFFS
+    return fold_case(last_line) in cue.SIGN_OFFS
 
 
 # ------------------------------------------------------------------ rules
@@ -959,3 +960,6 @@ def known_name_words() -> frozenset[str]:
     data = name_data()
     stop = frozenset().union(*data.stop.values())
     return frozenset(w for w in (*data.first, *data.last) if w not in stop)
+
+
+PEOPLE = FinderSpec("PERSON", lambda t: NAME_HINT.search(t) is not None, whole_text=find_names)

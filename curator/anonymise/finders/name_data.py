@@ -16,8 +16,9 @@ LANGS = ("en", "fr", "de", "es")
 
 
 @lru_cache(maxsize=200_000)  # words repeat across texts; normalising each is most of reading one
-def fold(word: str) -> str:
-    """The lists' key for a word: NFC, casefolded ("JÜRGEN" -> "jürgen")."""
+def fold_case(word: str) -> str:
+    """The lists' key for a word: NFC, casefolded, accents kept ("JÜRGEN" -> "jürgen"): the
+    lists tell "José" from "jose" (vault keys drop accents: terms.fold_case_and_accents)."""
     return unicodedata.normalize("NFC", word).casefold()
 
 

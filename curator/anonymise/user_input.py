@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator.anonymise.keep import Keep
-from curator.anonymise.left import is_safe
+from curator.anonymise.safe import is_safe
 
 if TYPE_CHECKING:
     from curator.anonymise.vault import Vault
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from curator.store import Store
 
 
-class TypedText:
+class UserInput:
     """The store's vault and kept terms, applied to typed text; `save()` keeps new pseudonyms."""
 
     def __init__(self, vault: Vault | None, keep: Keep) -> None:
@@ -29,16 +29,16 @@ class TypedText:
         self._size = len(vault) if vault is not None else 0
 
     @classmethod
-    def of(cls, store: Store, fixture: Fixture | None = None) -> TypedText:
+    def of(cls, store: Store, fixture: Fixture | None = None) -> UserInput:
         """For typing into `fixture` (its kept terms count); call under the store lock."""
         from curator.anonymise.vault import Vault
 
         typed = cls(Vault.load(store), Keep.of(store.config.anonymise))
         return typed if fixture is None else typed.for_fixture(fixture)
 
-    def for_fixture(self, fixture: Fixture) -> TypedText:
+    def for_fixture(self, fixture: Fixture) -> UserInput:
         """The same vault, with what `fixture`'s provenance records as kept."""
-        typed = TypedText(
+        typed = UserInput(
             self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
         )
         typed._size = self._size
@@ -46,7 +46,7 @@ class TypedText:
 
     def text(self, text: str) -> str:
         """Free text with the vault's mapping and pattern PII rewritten."""
-        from curator.anonymise.apply import anonymise_text
+        from curator.anonymise.free_text import anonymise_text
 
         if self.vault is None or not text.strip():
             return text
@@ -56,7 +56,7 @@ class TypedText:
         """A value; one of a field that names a person, organisation or address becomes its
         pseudonym even where no detector sees a name ("Waterman" alone). A pseudonym typed
         as the reviewer read it stays."""
-        from curator.anonymise.apply import anonymise_value
+        from curator.anonymise.free_text import anonymise_value
 
         if (
             self.vault is None

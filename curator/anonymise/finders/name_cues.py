@@ -6,11 +6,11 @@ next (or previous) word, so the rules in names.py read as sentences about these 
 
 from __future__ import annotations
 
-from curator.anonymise.namedata import fold
+from curator.anonymise.finders.name_data import fold_case
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in text.split())
+    return frozenset(fold_case(w) for w in text.split())
 
 
 # Before a name, naming nobody themselves ("Dr." is not part of "Dr. Maria Lopez").
@@ -51,7 +51,7 @@ GREETINGS = _words("""
 """)
 # Two-word greetings whose second word is in GREETINGS' place ("happy birthday Anna").
 GREETING_PAIRS = frozenset(
-    (fold(a), fold(b))
+    (fold_case(a), fold_case(b))
     for a, b in {
         ("happy", "birthday"),
         ("good", "morning"),
@@ -73,7 +73,7 @@ STYLE_OF = frozenset({("a", "la"), ("à", "la")})
 
 # Closing lines of letters and mails: the next line with a name on it is the writer.
 SIGN_OFFS = frozenset(
-    fold(line)
+    fold_case(line)
     for line in (
         "regards",
         "kind regards",

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from curator.anonymise import anonymise, anonymise_text, find_leaks
-from curator.anonymise.apply import anonymise_file_name
-from curator.anonymise.detect import detector_for
+from curator.anonymise.finders.detector import detector_for
+from curator.anonymise.free_text import anonymise_file_name
 from curator.anonymise.keep import Keep
-from curator.anonymise.left import Judge
+from curator.anonymise.personal import PersonalData
 from curator.anonymise.rewrite import Rewriter
 from curator.anonymise.terms import TermIndex
 from curator.model import AnonymiseSettings, DocumentContent, Page, ThreadContent
@@ -101,11 +101,11 @@ def test_the_audit_of_the_raw_text_flags_exactly_what_the_rewriter_rewrites(vaul
     )
 
 
-def test_checker_and_rewriter_share_one_judge(vault):
+def test_checker_and_rewriter_share_one_definition(vault):
     detector = detector_for()
-    judge = Judge(vault, detector)
+    personal = PersonalData(vault, detector)
     text = "Sanna Linn mailed sanna@linn-electronics.com"
-    spans = judge.spans(text)
+    spans = personal.spans(text)
     leaks = find_leaks([("x", text)], vault, detector=detector)
     assert [(s.start, s.end) for s in spans] == [(leak.start, leak.end) for leak in leaks]
 
@@ -113,8 +113,7 @@ def test_checker_and_rewriter_share_one_judge(vault):
 def test_every_occurrence_in_mentions_urls_file_names_and_json_gets_the_same_pseudonym(vault):
     vault.pseudonym("Ingrid Solberg", "person")
     text = (
-        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see "
-        "https://wiki.example.org/people/ingrid-solberg "
+        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
         'and ingrid-solberg-handover.txt; meta {"owner": "Solberg, Ingrid"}'
     )
     new = anonymise_text(text, vault)
@@ -143,10 +142,7 @@ def test_kept_terms_stay_and_kept_hosts_keep_their_host_but_not_the_handles_in_t
     vault.pseudonym("Kwame Mensah", "person")
     vault.pseudonym("kmensah-gh", "username")
     keep = Keep(terms=("Linn",), hosts=("github.com",))
-    text = (
-        "Linn Electronics forked it: https://github.com/kmensah-gh/fr200 and "
-        "https://kmensah.dev/fr200"
-    )
+    text = "Linn Electronics forked it: https://github.com/kmensah-gh/fr200 and https://kmensah.dev/fr200"
     result = anonymise(_document([text, "Sanna Linn signed."]), vault, keep=keep)
     new = result.content.pages[0].text
     assert new.startswith("Linn Electronics forked it: https://github.com/")
@@ -169,8 +165,7 @@ def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
     assert anonymise_file_name("notes.txt", vault) == "notes.txt"
     vault.pseudonym("Jane Doe", "person")
     assert anonymise_file_name("jane-doe_lease.pdf", vault) == (
-        f"{vault.lookup('Jane', 'first_name').lower()}-"
-        f"{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
+        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
     )
 
 
@@ -217,10 +212,7 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
     from curator.anonymise import Vault
 
     vault = Vault(hashlib.sha256(key).digest())
-    text = (
-        "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\n"
-        "GOVERNOR"
-    )
+    text = "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\nGOVERNOR"
     new = anonymise_text(text, vault)
     assert new.startswith("327 BALLOTS CAST CONG 25 SEN 21 ASM 36 ")
     assert find_leaks([("x", new)], vault) == []
@@ -228,7 +220,7 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
 
 def test_a_street_address_after_earlier_imports_is_flagged_and_rewritten(vault):
     """The sample store's '02734 Adams Springs Suite 648': with a vault that earlier imports
-    filled (addresses, and 'Adams' a pseudonym word), the judge still calls the whole address
+    filled (addresses, and 'Adams' a pseudonym word), PersonalData still calls the whole address
     personal, so the audit flags it on the raw text and the rewriter leaves none of it."""
     vault.assign("Ira Quist", "person", "Noel Adams")
     vault.pseudonym("8 Orchard Lane", "address")
@@ -253,15 +245,15 @@ def test_a_word_of_a_job_title_pseudonym_is_no_leak_of_a_later_original(vault):
     assert find_leaks([("channel", "Maintenance")], vault) != []
 
 
-def test_a_pseudonym_handed_out_in_the_judges_own_round_is_known_to_it(vault):
+def test_a_pseudonym_handed_out_in_the_rewriters_own_round_is_known_to_it(vault):
     """The polish pass judges text its own round rewrote: an address pseudonym made after the
-    judge was built, read by the detector with the unit before it, is that pseudonym."""
-    judge = Judge(vault, detector_for())
+    PersonalData instance was built, read by the detector with the unit before it, is that pseudonym."""
+    personal = PersonalData(vault, detector_for())
     text = "Send it to Suite 9, 5189 Ferguson Court, Game Falls, CO 45637 today."
     vault.assign(
         "12 Quarry Road, Leeds LS6 2UE", "address", "5189 Ferguson Court, Game Falls, CO 45637"
     )
-    assert [(s.kind, text[s.start : s.end]) for s in judge.spans(text)] == []
+    assert [(s.kind, text[s.start : s.end]) for s in personal.spans(text)] == []
 
 
 def test_a_surname_in_a_street_pseudonym_does_not_disguise_a_real_person(vault):
@@ -298,16 +290,16 @@ def test_an_address_pseudonym_cut_short_at_a_texts_end_is_no_leak(vault):
 
 def test_pseudonyms_are_looked_for_only_where_a_hit_or_an_original_may_stand_inside_one(vault):
     """Where a text holds no known original and no name, address or organisation, nothing can
-    hide in a pseudonym: the judge does not search it for them (half the texts of a chat)."""
-    from curator.anonymise import left
+    hide in a pseudonym: PersonalData does not search it for them (half the texts of a chat)."""
+    from curator.anonymise import vault_indexes
 
     vault.pseudonym("Jose Johnson", "person")
-    judge = Judge(vault, detector_for())
-    judge.spans("lgtm, merged into main at 10:30")
+    personal = PersonalData(vault, detector_for())
+    personal.spans("lgtm, merged into main at 10:30")
     # the index is built on its first lookup (a call count would not see a compiled module's calls)
-    assert "pseudonyms" not in left._INDEXES.get(vault, {})
-    assert [s.kind for s in judge.spans("ask Jose Johnson about it")] == ["person"]
-    assert "pseudonyms" in left._INDEXES[vault]
+    assert "pseudonyms" not in vault_indexes._INDEXES.get(vault, {})
+    assert [s.kind for s in personal.spans("ask Jose Johnson about it")] == ["person"]
+    assert "pseudonyms" in vault_indexes._INDEXES[vault]
 
 
 def test_a_real_name_made_of_pseudonym_words_in_an_import_is_rewritten(vault):
@@ -340,8 +332,8 @@ def test_a_name_the_finder_reads_inside_a_pseudonym_email_is_that_emails(vault):
 def test_tokens_of_an_ascii_text_are_those_of_the_general_rule(text):
     """An ASCII text is tokenised on its lowered copy (terms._tokenize); any text, ASCII or
     not, gets the tokens the general rule gives: every letter/digit run, folded."""
-    from curator.anonymise.terms import TOKEN, fold, text_tokens
+    from curator.anonymise.terms import TOKEN, fold_case_and_accents, text_tokens
 
     assert text_tokens(text) == tuple(
-        (m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text)
+        (m.start(), m.end(), fold_case_and_accents(m.group())) for m in TOKEN.finditer(text)
     )

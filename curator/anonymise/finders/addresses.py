@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from curator.anonymise.finders.spec import NAME_HINT, FinderSpec, longest_digit_chain
+
 UPPER = "A-ZÀ-ÖØ-Þ"
 NAME = rf"[{UPPER}][\w'’.-]*"  # a Capitalised word of a street or city name
 NUMBER = r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,3}"
@@ -337,3 +339,17 @@ def _units_after(text: str, end: int) -> int:
         if not match:
             return end
         end = match.end()
+
+
+# A digit and a letter on one line, not far apart. A digit first: without one, this would
+# scan 60 characters after every letter.
+_ADDRESS_HINT = re.compile(r"\d[^\n]{0,60}[A-Za-z]|[A-Za-z][^\n]{0,60}\d")
+STREET_ADDRESSES = FinderSpec(
+    "STREET_ADDRESS",
+    lambda t: (
+        longest_digit_chain(t) > 0
+        and NAME_HINT.search(t) is not None
+        and _ADDRESS_HINT.search(t) is not None
+    ),
+    whole_text=find_addresses,
+)

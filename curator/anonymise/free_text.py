@@ -1,0 +1,64 @@
+"""Free text (a failure note, a model output, a rubric), a typed value and a file name,
+rewritten with the vault's mapping and pattern PII, as the content they go with is.
+
+The caller owns persistence: `vault.save()` before what was rewritten is stored.
+"""
+
+from __future__ import annotations
+
+from curator.anonymise.finders.detector import Detector, detector_for
+from curator.anonymise.keep import NOTHING_KEPT, Keep
+from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
+from curator.anonymise.terms import TermIndex
+from curator.anonymise.vault import Vault
+
+
+def anonymise_text(
+    text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
+) -> str:
+    """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
+    detector = detector if detector is not None else detector_for()
+    reserve_hits(vault, detector, [text])
+    return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))
+
+
+def anonymise_value(
+    value: str,
+    vault: Vault,
+    kind: str | None = None,
+    detector: Detector | None = None,
+    keep: Keep = NOTHING_KEPT,
+) -> str:
+    """A typed value (a label, a reviewer's rubric): free text, and when `kind` says it names a
+    person, organisation or address, that value's pseudonym even where no detector sees one."""
+    rewritten = anonymise_text(value, vault, detector, keep)
+    if kind is None or not value.strip() or rewritten != value or keep.kept_spans(value):
+        return rewritten
+    return vault.pseudonym(value, kind)
+
+
+def anonymise_file_name(
+    name: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
+) -> str:
+    """A file name rewritten only where it names someone ("jane-doe-lease.pdf" ->
+    "maria-lopez-lease.pdf"); "notes.txt" stays. Its separators read as spaces for detection
+    ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were."""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, dot, suffix = name, "", ""
+    spaced = stem.replace("-", " ").replace("_", " ")
+    detector = detector if detector is not None else detector_for()
+    reserve_hits(vault, detector, [spaced])
+    new, offsets = settle(
+        vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced)
+    )
+    if new == spaced:
+        return name
+    pieces, cursor = [], 0
+    for old_start, old_end, new_start, new_end in zip(
+        offsets.old_starts, offsets.old_ends, offsets.new_starts, offsets.new_ends, strict=True
+    ):
+        separator = next((c for c in stem[old_start:old_end] if c in "-_"), "-")
+        pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
+        cursor = old_end
+    return "".join([*pieces, stem[cursor:]]) + dot + suffix
