@@ -40,10 +40,16 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from curator.anonymise.detect import KINDS, Detector, blank_nlp_engine, offline_tld_extract  # noqa: E402
-from curator.anonymise.rewrite import Rewriter, settle  # noqa: E402
-from curator.anonymise.terms import TermIndex  # noqa: E402
-from curator.anonymise.vault import Vault  # noqa: E402
+from curator.anonymise import (  # noqa: E402
+    Detector,
+    Rewriter,
+    TermIndex,
+    Vault,
+    blank_nlp_engine,
+    entity_kind,
+    offline_tld_extract,
+    settle,
+)
 from curator.errors import CuratorError  # noqa: E402
 from tests.data.pii import scoring  # noqa: E402
 
@@ -121,8 +127,9 @@ OTHER = frozenset(
     }
 )
 # Everything else (organization, city, country, state, a street_name alone without a number,
-# nationality, prefix, job, year, day_of_week, date_time) is not labelled, like organisations and lone cities or
-# streets in tests/data/pii: a detection on them overlaps no label and counts as wrong.
+# nationality, prefix, job, year, day_of_week, date_time) is not labelled, like organisations
+# and lone cities or streets in tests/data/pii: a detection on them overlaps no label and
+# counts as wrong.
 
 
 def _merged_addresses(spans: list[dict], text: str) -> tuple[list[dict], list[dict]]:
@@ -285,8 +292,10 @@ def generated(
 
 def source_line(header: dict) -> str:
     return (
-        f"{header['source']} {header['version']} (Faker {header['faker']}), PresidioSentenceFaker with the "
-        f"package's templates and FakeNameGenerator records, seed {header['seed']}, {header['count']} sentences, "
+        f"{header['source']} {header['version']} (Faker {header['faker']}), "
+        "PresidioSentenceFaker with the "
+        "package's templates and FakeNameGenerator records, "
+        f"seed {header['seed']}, {header['count']} sentences, "
         f"lower_case_ratio {header['lower_case_ratio']}"
     )
 
@@ -426,14 +435,16 @@ STOP = frozenset(
 )
 STREET_WORDS = frozenset(
     """
-st str ave av avda avenue rd road blvd boulevard bd ln lane dr drive ct court pl place sq square hwy highway
-pkwy parkway cir circle ter terrace way wy trl trail aly alley plz plaza expy fwy cres crescent gr grove cl close
-mews row walk gdns gardens hl hill apt apartment suite ste unit box po p o floor fl bldg building rm room flat
+st str ave av avda avenue rd road blvd boulevard bd ln lane dr drive ct court pl place sq square
+hwy highway pkwy parkway cir circle ter terrace way wy trl trail aly alley plz plaza expy fwy cres
+crescent gr grove cl close mews row walk gdns gardens hl hill apt apartment suite ste unit box po p
+o floor fl bldg building rm room flat
 dept no nr psc cmr apo fpo dpo usns uss usnv usnv usns aa ae ap
-rue allee allée chemin impasse quai route cours avenida calle carrer carretera camino paseo passeig plaza praça
-praca rua travessa largo via viale piazza corso vicolo strasse straße gasse weg platz allee ring damm ufer
-pfad steig chaussee straat laan plein gracht kade singel dreef ulica ul aleja al os osiedle utca út ut u tér ter
-körút krt gatan gata vägen vej gade vei veien gate tie katu kuja polku
+rue allee allée chemin impasse quai route cours avenida calle carrer carretera camino paseo passeig
+plaza praça praca rua travessa largo via viale piazza corso vicolo strasse straße gasse weg platz
+allee ring damm ufer pfad steig chaussee straat laan plein gracht kade singel dreef ulica ul aleja
+al os osiedle utca út ut u tér ter körút krt gatan gata vägen vej gade vei veien gate tie katu
+kuja polku
 """.split()
 )
 DIRECTIONS = frozenset(
@@ -587,7 +598,8 @@ def anonymise(texts: list[str], detector: Detector) -> tuple[list[str], int, str
             return (
                 rewritten,
                 size,
-                f"a fresh vault per {size} texts (one vault over all {len(texts)} failed: {failure})",
+                f"a fresh vault per {size} texts "
+                f"(one vault over all {len(texts)} failed: {failure})",
             )
         except CuratorError:
             size //= 2
@@ -630,7 +642,7 @@ def run_presidio(texts: list[str]) -> tuple[list[list[scoring.Detection]], list[
     for text in texts:
         results = analyzer.analyze(text, language="en")
         out.append(anonymizer.anonymize(text=text, analyzer_results=results).text)
-        found.append([(r.start, r.end, KINDS.get(r.entity_type, "")) for r in results])
+        found.append([(r.start, r.end, entity_kind(r.entity_type)) for r in results])
     return found, out
 
 
@@ -714,11 +726,13 @@ def throughput(entries: Sequence[dict], repeats: int = 3) -> dict[str, float]:
 def print_tables(result: dict, header: dict) -> None:
     for name, entry in result["sets"].items():
         print(
-            f"\n{name}\n  curator rewrote its {len(entry['texts'])} distinct texts through {entry['vault']}"
+            f"\n{name}\n  curator rewrote its {len(entry['texts'])} distinct texts "
+            f"through {entry['vault']}"
         )
         presidio = "presidio_score" in entry
         print(
-            f"  {'type':15} {'labelled':>8}   {'recall':>6} {'precision':>9} {'leak-recall':>11}"
+            f"  {'type':15} {'labelled':>8}   "
+            f"{'recall':>6} {'precision':>9} {'leak-recall':>11}"
             + (
                 f"   | stock Presidio: {'recall':>6} {'precision':>9} {'leak-recall':>11}"
                 if presidio
@@ -727,10 +741,16 @@ def print_tables(result: dict, header: dict) -> None:
         )
         for kind in SCORED:
             row, leak = entry["score"][kind], entry["leaks"][kind]
-            line = f"  {kind:15} {row['labelled']:8d}   {row['recall']:6.3f} {row['precision']:9.3f} {leak['leak_recall']:11.3f}"
+            line = (
+                f"  {kind:15} {row['labelled']:8d}   "
+                f"{row['recall']:6.3f} {row['precision']:9.3f} {leak['leak_recall']:11.3f}"
+            )
             if presidio:
                 p, pl = entry["presidio_score"][kind], entry["presidio_leaks"][kind]
-                line += f"   | {'':16}{p['recall']:6.3f} {p['precision']:9.3f} {pl['leak_recall']:11.3f}"
+                line += (
+                    f"   | {'':16}"
+                    f"{p['recall']:6.3f} {p['precision']:9.3f} {pl['leak_recall']:11.3f}"
+                )
             print(line)
 
 
@@ -752,9 +772,8 @@ def main() -> int:
     test_split = scoring.load("test")
     name_generated = f"generated: {source_line(header)}"
     name_test = f"tests/data/pii/test.jsonl: {len(test_split)} records, hand-written for curator"
-    print(
-        f"{name_generated}\n  cached in {cache_path(seed=args.seed, count=args.count).relative_to(REPO)}"
-    )
+    cached = cache_path(seed=args.seed, count=args.count).relative_to(REPO)
+    print(f"{name_generated}\n  cached in {cached}")
     result = evaluate({name_generated: generated_records, name_test: test_split})
     print_tables(result, header)
     entries = list(result["sets"].values())
@@ -764,13 +783,16 @@ def main() -> int:
         sum(len(t) for e in entries for t in e["texts"]),
     )
     print(
-        f"\nthroughput on the {texts} distinct texts of both sets ({chars} chars; each set through its own vaults; "
-        f"best of {args.repeats}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):"
+        f"\nthroughput on the {texts} distinct texts of both sets "
+        f"({chars} chars; each set through its own vaults; "
+        f"best of {args.repeats}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):"
     )
     for label, key in THROUGHPUT:
         print(f"  {label:58} {chars / seconds[key]:9.0f} chars/s  {seconds[key]:6.2f} s")
     print(
-        f"ratio: detection, curator is {seconds['analyze'] / seconds['detect']:.1f}x stock Presidio's analyze "
+        f"ratio: detection, curator is {seconds['analyze'] / seconds['detect']:.1f}x "
+        "stock Presidio's analyze "
         f"({seconds['analyze'] / seconds['detect 1']:.1f}x in one process); detect + rewrite, "
         f"{seconds['anonymize'] / seconds['rewrite']:.1f}x its analyze + anonymize "
         f"({seconds['anonymize'] / seconds['rewrite 1']:.1f}x in one process)"
@@ -780,7 +802,8 @@ def main() -> int:
             k for k in SCORED if entry["score"][k]["recall"] >= entry["presidio_score"][k]["recall"]
         ]
         print(
-            f"recall >= stock Presidio's on {len(better)} of {len(SCORED)} types of {name.split(':')[0]}"
+            f"recall >= stock Presidio's on {len(better)} of {len(SCORED)} types "
+            f"of {name.split(':')[0]}"
             + (
                 ""
                 if len(better) == len(SCORED)
@@ -793,9 +816,8 @@ def main() -> int:
         miss_report(source_line(header), entry["records"], entry["found"], entry["rewritten"]),
         encoding="utf-8",
     )
-    print(
-        f"miss analysis of the generated set: {args.misses.relative_to(REPO) if args.misses.is_relative_to(REPO) else args.misses}"
-    )
+    misses_path = args.misses.relative_to(REPO) if args.misses.is_relative_to(REPO) else args.misses
+    print(f"miss analysis of the generated set: {misses_path}")
     return 0
 
 
@@ -833,7 +855,8 @@ def coverage(record: dict, span: dict, found: Sequence[scoring.Detection]) -> st
 
 
 def person_features(record: dict, span: dict) -> list[str]:
-    from curator.anonymise.namedata import fold, name_data
+    from curator.anonymise import fold_case as fold
+    from curator.anonymise import name_data
 
     text, value = record["text"], span["value"]
     names = name_data()
@@ -1045,10 +1068,14 @@ def miss_report(
         "",
         f"Source: {source}.",
         "",
-        "A *miss* is a labelled span not covered by detections of its kind (scoring.py's rule); a *leak* is a",
-        "span of which the rewritten text still shows something (benchmarks/pii_generated.py, `leaked_words`:",
-        "a name word, a distinctive address word, the value). Feature rows: spans of the type with the feature,",
-        "how many of those were missed (and the rate), how many leaked, examples of misses with their context",
+        "A *miss* is a labelled span not covered by detections of its kind "
+        "(scoring.py's rule); a *leak* is a",
+        "span of which the rewritten text still shows something "
+        "(benchmarks/pii_generated.py, `leaked_words`:",
+        "a name word, a distinctive address word, the value). "
+        "Feature rows: spans of the type with the feature,",
+        "how many of those were missed (and the rate), how many leaked, "
+        "examples of misses with their context",
         "([[span]], ⏎ a line break) and what leaked. Rows with no miss are left out.",
         "",
     ]
@@ -1077,7 +1104,8 @@ def miss_report(
                     )
         misses = [i for i in items if i[2]]
         lines += [
-            f"## {kind}: {len(misses)} missed, {sum(1 for i in items if i[4])} leaked, of {len(items)}",
+            f"## {kind}: {len(misses)} missed, "
+            f"{sum(1 for i in items if i[4])} leaked, of {len(items)}",
             "",
         ]
         if not misses:
@@ -1141,11 +1169,13 @@ def _leaks_though_found(kind: str, items: list[tuple], pool: frozenset[str]) -> 
     for what, group in sorted(by.items(), key=lambda kv: -len(kv[1])):
         shown = [i for i in group if not i[2]][:2] + [i for i in group if i[2]][:1]
         examples = "<br>".join(
-            f"`{_context(r, s, 30)}` ⇒ `{new[max(0, s['start'] - 30) : s['end'] + 30].replace(chr(10), '⏎')}`"
+            f"`{_context(r, s, 30)}` ⇒ "
+            f"`{new[max(0, s['start'] - 30) : s['end'] + 30].replace(chr(10), '⏎')}`"
             for r, s, _, _, _, new in shown
         )
         lines.append(
-            f"| {what} | {sum(1 for i in group if not i[2])} | {sum(1 for i in group if i[2])} | {examples} |"
+            f"| {what} | {sum(1 for i in group if not i[2])} "
+            f"| {sum(1 for i in group if i[2])} | {examples} |"
         )
     return lines + [""]
 
@@ -1189,7 +1219,8 @@ def wrong_hits(records: Sequence[dict], found: Sequence[Sequence[scoring.Detecti
     lines = [
         "## Wrong detections (precision)",
         "",
-        "Detections of a scored kind that overlap no personal span, by what the package labels there",
+        "Detections of a scored kind that overlap no personal span, "
+        "by what the package labels there",
         "(organization, city, ... are not personal data here, as in tests/data/pii).",
         "",
         "| detected as | on | count | examples |",

@@ -185,7 +185,8 @@ def generate(seed: int, count: int, lower_case_ratio: float) -> list[dict]:
             start, end = span.start_position, span.end_position
             if text[start:end].casefold() != str(span.entity_value).casefold():
                 raise SystemExit(
-                    f"sample {number}: span {start}-{end} reads {text[start:end]!r}, labelled {span.entity_value!r}"
+                    f"sample {number}: span {start}-{end} reads {text[start:end]!r}, "
+                    f"labelled {span.entity_value!r}"
                 )
             placeholder = span.entity_type
             presidio = presidio_types.get(placeholder, placeholder.upper())

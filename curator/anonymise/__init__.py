@@ -29,14 +29,15 @@ from curator.anonymise.audit import (
 )
 from curator.anonymise.content import Anonymised, anonymise
 from curator.anonymise.finders.detector import Detector, Hit, detector_for
-from curator.anonymise.finders.name_data import fold_case
+from curator.anonymise.finders.name_data import fold_case, name_data
+from curator.anonymise.finders.patterns import offline_tld_extract
 from curator.anonymise.finders.presidio import blank_nlp_engine
 from curator.anonymise.finders.registry import ENTITIES, presidio_recognizers
 from curator.anonymise.free_text import anonymise_file_name, anonymise_text, anonymise_value
 from curator.anonymise.json_strings import strings_of, undecodable_attachments
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import KINDS, Kind, entity_kind
-from curator.anonymise.rewrite import Rewriter
+from curator.anonymise.rewrite import Rewriter, settle
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.user_input import UserInput
 from curator.anonymise.vault import VAULT_FILE, Entry, Vault
@@ -71,8 +72,11 @@ __all__ = [
     "find_leaks",
     "fixture_groups",
     "fold_case",
+    "name_data",
+    "offline_tld_extract",
     "presidio_recognizers",
     "read_attachment",
+    "settle",
     "store_keep",
     "strings_of",
     "synthetic_values",

@@ -41,7 +41,8 @@ TEST_SPLIT_FLOOR = {
 
 needs_side_venv = pytest.mark.skipif(
     bench.evaluator_version() is None,
-    reason=f"no presidio-evaluator in {bench.BENCH_VENV}: `make bench-venv` creates it (the generated set needs it)",
+    reason=f"no presidio-evaluator in {bench.BENCH_VENV}: "
+    "`make bench-venv` creates it (the generated set needs it)",
 )
 
 
