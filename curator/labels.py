@@ -101,7 +101,8 @@ def revise(
     reason: str | None = None,
     no_evidence: str | None = None,
 ) -> LabelRevision:
-    """The next revision: `previous` with the given fields and rubrics changed (see `apply_edit`)."""
+    """The next revision: `previous` with the given fields and rubrics changed (see
+    `apply_edit`)."""
     edit = LabelEdit(
         assignments=assignments or {},
         add_rubrics=add_rubrics,
@@ -243,9 +244,10 @@ def reviewed(
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
     The evidence is the span they marked, else the value located in the content (refused
-    when it is not there, unless `no_evidence` gives the reason it stands without). Marked text that does not itself say the value ("J0n Cole" for
-    Jon Cole) is what they read as the value there, so it is accepted too, as written: the
-    truth then agrees with its text. Other variants of a date, amount or number must parse.
+    when it is not there, unless `no_evidence` gives the reason it stands without). Marked text
+    that does not itself say the value ("J0n Cole" for Jon Cole) is what they read as the value
+    there, so it is accepted too, as written: the truth then agrees with its text. Other variants
+    of a date, amount or number must parse.
     """
     if span is None:
         label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
@@ -385,7 +387,8 @@ def evidence_text(content: Content, span: Span) -> str | None:
 
 
 def shows(found: str, label: FieldLabel) -> bool:
-    """Does `found` (the text at a label's evidence) say the label's value or an accepted variant?"""
+    """Does `found` (the text at a label's evidence) say the label's value or an accepted
+    variant?"""
     if label.value is None:
         return False
     if found == label.value or found in label.variants:  # as written: the usual case, and cheap
@@ -431,7 +434,8 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
             missing = [p for p in rubric.evidence_posts if p not in content.export.posts]
             if missing:
                 problems.append(
-                    f"rubric {rubric.text!r}: evidence posts not in the thread: {', '.join(missing)}"
+                    f"rubric {rubric.text!r}: evidence posts not in the thread: "
+                    f"{', '.join(missing)}"
                 )
     return problems
 

@@ -131,7 +131,8 @@ def write(path: Path, header: str, groups: dict[tuple[str, ...], list[str]]) -> 
 
 
 def strength(locales: int, census: bool, common_in_census: bool) -> str:
-    """How many sources call a word a name: Faker locales, plus 1 for the census (2 if common there)."""
+    """How many sources call a word a name: Faker locales, plus 1 for the census (2 if common
+    there)."""
     return str(locales + census + common_in_census)
 
 

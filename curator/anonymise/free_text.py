@@ -16,7 +16,8 @@ from curator.anonymise.vault import Vault
 def anonymise_text(
     text: str, vault: Vault, detector: Detector | None = None, keep: Keep = NOTHING_KEPT
 ) -> str:
-    """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern PII."""
+    """Free text (a failure note, a model output, a rubric) with the vault's mapping and pattern
+    PII."""
     detector = detector if detector is not None else detector_for()
     reserve_hits(vault, detector, [text])
     return settle(vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).text(text))

@@ -1,8 +1,9 @@
 """What the user decided is not personal data: terms kept as written, public hosts.
 
 `[anonymise]` in curator.toml (`keep`, `keep_hosts`) and `curator import --keep TERM` for one
-run. The definition of personal data (personal.py) lets what they cover stand and records which ones did, so the
-fixture's provenance carries the decision and the audit does not take it for a miss.
+run. The definition of personal data (personal.py) lets what they cover stand and records which
+ones did, so the fixture's provenance carries the decision and the audit does not take it for a
+miss.
 """
 
 from __future__ import annotations

@@ -182,7 +182,8 @@ class PersonalData:
             value = text[hit.start : hit.end]
             if raw and hit.kind == "person" and len(tokens(value)) > 1:
                 # a lone word stays judged as below: a first name also handed out as a
-                # pseudonym word cannot be told apart (docs/guide/anonymise.md, "What it cannot find")
+                # pseudonym word cannot be told apart (docs/guide/anonymise.md, "What it cannot
+                # find")
                 if not is_safe(self.vault, "person", value, self.until, composed=False):
                     found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
                 continue
@@ -191,7 +192,8 @@ class PersonalData:
             if not self.judge_names and hit.kind in VAULT_ONLY_KINDS:
                 continue
             if hit.kind == "phone" and any(s <= hit.start and hit.end <= e for s, e in urls):
-                continue  # "#section-20240101" or "/v2/1234567": digits of a URL, not a number to call
+                # "#section-20240101" or "/v2/1234567": digits of a URL, not a number to call
+                continue
             if hit.kind == "url":
                 host = self.keep.host_of(value)
                 if host is not None:
@@ -205,7 +207,8 @@ class PersonalData:
             if hit.kind in ("address", "organisation") and any(
                 s < hit.end and hit.start < e for s, e in disguised
             ):
-                continue  # a pseudonym the detector read together with its context ("ASM 36" + a street)
+                # a pseudonym the detector read together with its context ("ASM 36" + a street)
+                continue
             found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         return found
 
@@ -277,7 +280,8 @@ class PersonalData:
         )
 
     def _encoded(self, text: str, raw: bool) -> list[DetectedSpan]:
-        """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal data."""
+        """A percent-encoded run (an image proxy's `?url=https%3A%2F%2F...`) holding personal
+        data."""
         if "%" not in text:
             return []
         found = []

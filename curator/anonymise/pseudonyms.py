@@ -305,9 +305,15 @@ def address(original: str, rng: random.Random) -> str:
     """A US address shaped like the original: same number of comma/line parts."""
     _, _, last = name_lists("en_US")
     words = _words()
-    street = f"{rng.randrange(10, 9999)} {rng.choice(last)} {rng.choice(('Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Court'))}"
+    street = (
+        f"{rng.randrange(10, 9999)} {rng.choice(last)} "
+        f"{rng.choice(('Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Court'))}"
+    )
     city = f"{rng.choice(words).title()}{rng.choice(('ville', 'ton', ' Falls', 'field', 'burg'))}"
-    state_zip = f"{rng.choice(('CA', 'NY', 'TX', 'OR', 'WA', 'IL', 'MA', 'CO'))} {rng.randrange(10000, 99999)}"
+    state_zip = (
+        f"{rng.choice(('CA', 'NY', 'TX', 'OR', 'WA', 'IL', 'MA', 'CO'))} "
+        f"{rng.randrange(10000, 99999)}"
+    )
     pieces = [street, city, state_zip, "USA"]
     separators = re.findall(r"\s*[,\n]\s*", original.strip())
     count = len(separators) + 1
@@ -326,7 +332,8 @@ def generic(original: str, rng: random.Random) -> str:
 
 
 def is_reserved(kind: str, value: str) -> bool:
-    """True when `value` lies in a range reserved for examples and fiction (safe by construction)."""
+    """True when `value` lies in a range reserved for examples and fiction (safe by
+    construction)."""
     text = value.strip().lower()
     if kind in ("email", "url", "domain"):
         host = text.rsplit("@", 1)[-1] if kind == "email" else url_host(text)

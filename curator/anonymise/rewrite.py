@@ -152,7 +152,8 @@ class Rewriter:
 
     def _replacement(self, span: DetectedSpan, value: str, raw: bool) -> str:
         if span.rank == 0:
-            # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as found
+            # matched "CLAUDIO costa" for the original "Claudio Costa": its pseudonym, cased as
+            # found
             return gen.match_case(value, self.vault.pseudonym(span.original, span.kind))
         if span.kind == "url":
             return self._url(value, raw)

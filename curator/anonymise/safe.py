@@ -35,7 +35,9 @@ def is_safe(
         if len(words) == 1 and any(
             len(w) == 1 and w.upper() != w.lower() for w in WORD.findall(value)
         ):
-            return False  # "M BERG": an initial and one pseudonym word are someone real unless the vault made them whole
+            # "M BERG": an initial and one pseudonym word are someone real unless the vault made
+            # them whole
+            return False
         return (composed or len(words) < 2) and _pseudonym_name(vault, words, until)
     if kind == "address":
         return cut_address_pseudonym(vault, value)

@@ -63,9 +63,9 @@ MONTH_LEAD = frozenset(
 )
 # Words that follow a sentence-initial "Will", "May", "Hope", "Mark" used as a verb, not a name
 VERB_FOLLOWERS = frozenset(
-    """i you we he she it they me us him her them the a an this that these those my your our his their its
-    some any all every do be have go get see come take make try let keep send check ask help look call need
-    bring give tell put run use leave find feel not also still""".split()
+    """i you we he she it they me us him her them the a an this that these those my your our his
+    their its some any all every do be have go get see come take make try let keep send check ask
+    help look call need bring give tell put run use leave find feel not also still""".split()
 )
 CACHED_TEXT = 20_000  # characters: longer texts (whole pages) are tokenised anew, not held
 SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n\s*|[\"'(\u201c]\s*)$")

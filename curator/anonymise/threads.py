@@ -372,8 +372,9 @@ class ThreadRewriter:
             info = (self.export.get("file_infos") or {}).get(file_id) or {}
             name = info.get("name") if isinstance(info, dict) else None
             raise CuratorError(
-                f"attachment {name or file_id!r} (files.{file_id}) is not text in any encoding curator reads "
-                "(an image or other binary file): it cannot be anonymised, so the export is refused; "
+                f"attachment {name or file_id!r} (files.{file_id}) is not text in any encoding "
+                "curator reads (an image or other binary file): it cannot be anonymised, so the "
+                "export is refused; "
                 'remove it from the export\'s "files" and import again'
             )
         return attachment.encode(self.string(attachment.text))

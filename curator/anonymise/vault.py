@@ -414,9 +414,8 @@ class Vault:
             return self._email(original, rng, attempt)
         if kind == "url":
             return self._url(original, rng)
-        if (
-            kind == "id"
-        ):  # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+        # short ids ("7", "m12") have few values of their shape: past the first draws, longer ones
+        if kind == "id":
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
         known = KINDS.get(kind)
         if known is not None and known.draw_in_locale is not None:
@@ -450,7 +449,8 @@ class Vault:
         return " ".join(out)
 
     def _single_name_kind(self, word: str) -> str:
-        """A name used alone ("Costa", "Claudio"): as whatever it already is, else its likeliest role."""
+        """A name used alone ("Costa", "Claudio"): as whatever it already is, else its likeliest
+        role."""
         for kind in ("last_name", "first_name"):
             if (kind, normal(word)) in self._entries:
                 return kind

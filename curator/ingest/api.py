@@ -79,7 +79,10 @@ class ImportReport:
             lines.append(
                 f"skipped {item['source']}: already imported as {item['already_imported_as']}"
             )
-        summary = f"{len(self.created)} fixture(s) created, {len(self.skipped)} source(s) already imported"
+        summary = (
+            f"{len(self.created)} fixture(s) created, "
+            f"{len(self.skipped)} source(s) already imported"
+        )
         lines.append(summary + (f", {len(self.failed)} failed" if self.failed else ""))
         return "\n".join(lines)
 

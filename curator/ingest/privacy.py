@@ -40,8 +40,10 @@ def anonymise_one(
         first = result.leaks[0]
         raise CuratorError(
             f"{name}: {len(result.leaks)} piece(s) of personal data could not be rewritten, first "
-            f"{first.text!r} ({first.kind}) at {first.location} [{first.start}:{first.end}]; refusing to import it. "
-            f"If {first.text!r} names no one, keep it: curator import --keep {shlex.quote(first.text)} ..., "
+            f"{first.text!r} ({first.kind}) at {first.location} [{first.start}:{first.end}]; "
+            "refusing to import it. "
+            f"If {first.text!r} names no one, keep it: "
+            f"curator import --keep {shlex.quote(first.text)} ..., "
             "or add it to keep under [anonymise] in curator.toml"
         )
     _check_same_shape(name, content, result.content)
@@ -57,6 +59,7 @@ def _check_same_shape(name: str, before: Content, after: Content) -> None:
     counts = (len(before.texts()), len(after.texts()))
     if counts[0] != counts[1]:
         raise CuratorError(
-            f"{name}: anonymisation turned {counts[0]} {before.part}s into {counts[1]} (colliding pseudonyms); "
+            f"{name}: anonymisation turned {counts[0]} {before.part}s into {counts[1]} "
+            "(colliding pseudonyms); "
             "refusing to import it"
         )

@@ -254,7 +254,8 @@ class _Batch:
         complete = _complete(corrections, spec, kind)
         if match is not None:
             warnings.append(
-                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), kept by --force"
+                f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), "
+                "kept by --force"
             )
         new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", record.trace_id.encode())
         fixture = Fixture(
@@ -404,7 +405,8 @@ def _labels(
             continue
         if seen.evidence is None:
             warnings.append(
-                f"output field {name}: not corrected and not found in the input; left out of the labels"
+                f"output field {name}: not corrected and not found in the input; "
+                "left out of the labels"
             )
             continue
         fields[name] = seen

@@ -77,7 +77,8 @@ class PullReport:
         ]
         out += [f"reviewed: {fixture_id}" for fixture_id in self.reviewed]
         out += [
-            f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; a lead must settle it"
+            f"conflict: {fixture_id} ({', '.join(names)}): annotators disagree; "
+            "a lead must settle it"
             for fixture_id, names in self.conflicts.items()
         ]
         out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
@@ -285,7 +286,8 @@ def _document_revision(
                     shown = f"{mark.text!r}" if mark.text is not None else "a span"
                     there = f"{found!r}" if found is not None else "no single page's text"
                     raise CuratorError(
-                        f"{where}: field {name}: marks {shown} at [{mark.start}:{mark.end}] but the "
+                        f"{where}: field {name}: marks {shown} "
+                        f"at [{mark.start}:{mark.end}] but the "
                         f"fixture has {there} there (was its text changed since the push?)"
                     )
                 continue

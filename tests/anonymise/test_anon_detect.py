@@ -34,7 +34,10 @@ def test_pattern_pii_recall_is_at_least_098_per_type():
 def test_names_from_the_gazetteer_and_context_words():
     from curator.anonymise.finders.names import find_names
 
-    text = "Thanks Jennifer Walsh. Tenant: Oluwaseun Adeyemi. Mr. Smith will call. The Bank of Springfield."
+    text = (
+        "Thanks Jennifer Walsh. Tenant: Oluwaseun Adeyemi. Mr. Smith will call. "
+        "The Bank of Springfield."
+    )
     names = [text[s:e] for s, e, _ in find_names(text)]
     assert names == ["Jennifer Walsh", "Oluwaseun Adeyemi", "Smith"]
 
@@ -49,7 +52,9 @@ socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
 from curator.anonymise.finders.detector import Detector
-hits = Detector().detect("mail ana.ruiz@globex.io, call (415) 555-2671, see https://globex.io/x, ip 10.0.0.1")
+hits = Detector().detect(
+    "mail ana.ruiz@globex.io, call (415) 555-2671, see https://globex.io/x, ip 10.0.0.1"
+)
 ours = list(attempts)
 import tldextract
 tldextract.extract("ana.ruiz@globex.io")   # the library default: fetches the suffix list

@@ -113,7 +113,10 @@ def test_lower_case_names_only_with_a_cue(text, expected):
 
 
 def test_a_name_found_once_is_that_person_elsewhere_in_the_text():
-    text = "I have worked with Chiamaka Eze for years. Chiamaka runs the lab; Dr. Eze's papers are cited."
+    text = (
+        "I have worked with Chiamaka Eze for years. "
+        "Chiamaka runs the lab; Dr. Eze's papers are cited."
+    )
     assert names(text) == ["Chiamaka Eze", "Chiamaka", "Eze"]
 
 
@@ -176,7 +179,8 @@ def test_help_does_not_load_the_name_lists():
         ("A BROWN DOG WILL CALL\nI WILL ATTEND", []),
         # "SURNAME, GIVEN I" rows, then the job title the row goes on with
         (
-            "OKAFOR, MARISOL N LEGISLATIVE CORRESPONDENT 1,200.00\nLUND, K MARGARETA STAFF ASSISTANT 980.00",
+            "OKAFOR, MARISOL N LEGISLATIVE CORRESPONDENT 1,200.00\n"
+            "LUND, K MARGARETA STAFF ASSISTANT 980.00",
             ["OKAFOR, MARISOL N", "LUND, K MARGARETA"],
         ),
         ("DALLAS, TEXAS\nNOTE, HOWEVER THE DATES", []),

@@ -113,7 +113,8 @@ def test_checker_and_rewriter_share_one_definition(vault):
 def test_every_occurrence_in_mentions_urls_file_names_and_json_gets_the_same_pseudonym(vault):
     vault.pseudonym("Ingrid Solberg", "person")
     text = (
-        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see https://wiki.example.org/people/ingrid-solberg "
+        "INGRID SOLBERG wrote it; ask @ingrid.solberg or see "
+        "https://wiki.example.org/people/ingrid-solberg "
         'and ingrid-solberg-handover.txt; meta {"owner": "Solberg, Ingrid"}'
     )
     new = anonymise_text(text, vault)
@@ -165,7 +166,8 @@ def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
     assert anonymise_file_name("notes.txt", vault) == "notes.txt"
     vault.pseudonym("Jane Doe", "person")
     assert anonymise_file_name("jane-doe_lease.pdf", vault) == (
-        f"{vault.lookup('Jane', 'first_name').lower()}-{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
+        f"{vault.lookup('Jane', 'first_name').lower()}-"
+        f"{vault.lookup('Doe', 'last_name').lower()}_lease.pdf"
     )
 
 
@@ -212,7 +214,10 @@ def test_a_pseudonym_the_detector_reads_together_with_its_context_is_no_new_leak
     from curator.anonymise import Vault
 
     vault = Vault(hashlib.sha256(key).digest())
-    text = "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n1100 REGISTERED VOTERS\nGOVERNOR"
+    text = (
+        "327 BALLOTS CAST CONG 25 SEN 21 ASM 36 BOE 01 SUP 05 SERIAL 1\n"
+        "1100 REGISTERED VOTERS\nGOVERNOR"
+    )
     new = anonymise_text(text, vault)
     assert new.startswith("327 BALLOTS CAST CONG 25 SEN 21 ASM 36 ")
     assert find_leaks([("x", new)], vault) == []
@@ -247,7 +252,8 @@ def test_a_word_of_a_job_title_pseudonym_is_no_leak_of_a_later_original(vault):
 
 def test_a_pseudonym_handed_out_in_the_rewriters_own_round_is_known_to_it(vault):
     """The polish pass judges text its own round rewrote: an address pseudonym made after the
-    PersonalData instance was built, read by the detector with the unit before it, is that pseudonym."""
+    PersonalData instance was built, read by the detector with the unit before it, is that
+    pseudonym."""
     personal = PersonalData(vault, detector_for())
     text = "Send it to Suite 9, 5189 Ferguson Court, Game Falls, CO 45637 today."
     vault.assign(

@@ -52,14 +52,24 @@ TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
     "rambla|carrer|passeig|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa"
 )
 # "Alte Landstraße 5", "Schönbrunner Straße 40": adjectives and place names before a street word
-STREET_ADJECTIVES = r"(?:Alte|Alter|Neue|Neuer|Große|Großer|Grosse|Kleine|Lange|Hohe|Obere|Untere|Breite|[A-ZÄÖÜ][a-zäöüß]+er)"
-GERMAN_SUFFIX = "straße|strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|steig|pfad|markt|straat|laan|gracht|plein|kade|singel|dijk|vej|gade|gatan|vägen"
-LINKS = r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|der|den|am|an|im|an der|on|upon|sur|en|bei)"
+STREET_ADJECTIVES = (
+    r"(?:Alte|Alter|Neue|Neuer|Große|Großer|Grosse|Kleine|Lange|Hohe|Obere|Untere|Breite|"
+    r"[A-ZÄÖÜ][a-zäöüß]+er)"
+)
+GERMAN_SUFFIX = (
+    "straße|strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|steig|pfad|markt|straat|"
+    "laan|gracht|plein|kade|singel|dijk|vej|gade|gatan|vägen"
+)
+LINKS = (
+    r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|"
+    r"der|den|am|an|im|an der|on|upon|sur|en|bei)"
+)
 
 STREETS = [
     # number first, English type words after the name
     re.compile(
-        rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
+        rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
+        rf"(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
         rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"
     ),
     # number first, French and Italian type words before the name
@@ -69,73 +79,101 @@ STREETS = [
     ),
     # type word first, number last: Spanish, Italian, Portuguese
     re.compile(
-        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
+        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
+        rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
     ),
     # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
     re.compile(
-        rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"
+        rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?"
+        rf"[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"
     ),
     re.compile(
-        rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm)[ \t]+{NUMBER}\b"
+        rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+"
+        rf"(?:Straße|Strasse|Str\.|Weg|Allee|Platz|Gasse|Ring|Damm)[ \t]+{NUMBER}\b"
     ),
     re.compile(
-        rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)[ \t]+{NAME}[ \t]+{NUMBER}\b"
+        rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)"
+        rf"[ \t]+{NAME}[ \t]+{NUMBER}\b"
     ),
     # post boxes
     re.compile(
-        r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"
+        r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|"
+        r"Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)"
+        r"[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"
     ),
 ]
 UNIT = (
-    r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
-    r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|departamento|oficina|local|"
-    r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|shop|lot|plot|tower|"
+    r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|"
+    r"room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
+    r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|"
+    r"departamento|oficina|local|"
+    r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|"
+    r"shop|lot|plot|tower|"
     r"wing|phase|sector|app|bte|boîte|bus|"
-    r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)(?![^\W\d_])\.?[ \t]*[\w/-]{1,6}|#[ \t]?\d{1,5}[A-Za-z]?|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
+    r"h\.?[ \t]?no|house[ \t]no|door[ \t]no)(?![^\W\d_])\.?[ \t]*[\w/-]{1,6}"
+    r"|#[ \t]?\d{1,5}[A-Za-z]?"
+    r"|\d{1,2}\.[ \t]?(?:OG|UG|EG|Etage|Stock)"
     r"|\d{1,3}(?:st|nd|rd|th|e|er|ème|eme)[ \t]+(?i:floor|fl|étage|etage)"
-    r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|vorderhaus|cedex))"
+    r"|(?i:bajo|ático|atico|entresuelo|principal|izda|izq|dcha|rdc|rez-de-chaussée|hinterhaus|"
+    r"vorderhaus|cedex))"
 )
 UNIT_PART = re.compile(
-    rf"(?:{UNIT}(?:[ \t]+[\w-]{{1,4}}\.?)?|\d{{1,2}}\.?[ \t]?[º°ª][ \t]*(?:[A-Z]|\d[ºª]|izda|izq|dcha|der|centro|int|ext)?\.?"
+    rf"(?:{UNIT}(?:[ \t]+[\w-]{{1,4}}\.?)?"
+    rf"|\d{{1,2}}\.?[ \t]?[º°ª][ \t]*(?:[A-Z]|\d[ºª]|izda|izq|dcha|der|centro|int|ext)?\.?"
     rf"(?:[ \t]+(?:\d\.?[ºª]|(?i:planta|piso|izda|izq|dcha|derecha|izquierda|puerta[ \t]\w+))\.?)?"
-    rf"|[A-Z]-?\d{{1,4}}|(?:Résidence|Residence|Résidences|Edificio|Torre|Tower|House|Court)[ \t]+(?:{NAME}[ \t]*){{1,3}}"
-    rf"|{NAME}(?:[ \t]+{NAME}){{0,2}}[ \t]+(?:Apartments|Apts|Residency|Towers|Building|House|Complex|Estate|"
+    rf"|[A-Z]-?\d{{1,4}}"
+    rf"|(?:Résidence|Residence|Résidences|Edificio|Torre|Tower|House|Court)"
+    rf"[ \t]+(?:{NAME}[ \t]*){{1,3}}"
+    rf"|{NAME}(?:[ \t]+{NAME}){{0,2}}[ \t]+"
+    rf"(?:Apartments|Apts|Residency|Towers|Building|House|Complex|Estate|"
     rf"Cottage|Farm|Lodge|Hall|Manor|Barn|Mill|Mansions|Chambers|Centre|Center|Villas|Heights))"
 )
 CITY_PART = re.compile(
-    rf"(?:{NAME}|{ORDINAL}|\d{{1,3}})(?:[ \t]+(?:{NAME}|{ORDINAL}|\d{{1,3}}|{LINKS}|\({NAME}\))){{0,3}}"
+    rf"(?:{NAME}|{ORDINAL}|\d{{1,3}})"
+    rf"(?:[ \t]+(?:{NAME}|{ORDINAL}|\d{{1,3}}|{LINKS}|\({NAME}\))){{0,3}}"
 )
-# spelled out: "Springfield, Illinois 62701", "Toronto, Ontario M5V 2T6", "Sydney, New South Wales 2000"
+# spelled out: "Springfield, Illinois 62701", "Toronto, Ontario M5V 2T6", "Sydney, New South
+# Wales 2000"
 REGION_NAMES = (
     "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
     "Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|"
-    "Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|"
-    "North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|"
-    "Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|Ontario|Quebec|Québec|British Columbia|"
-    "Alberta|Manitoba|Saskatchewan|Nova Scotia|New Brunswick|Newfoundland and Labrador|Prince Edward Island|"
-    "New South Wales|Victoria|Queensland|South Australia|Western Australia|Tasmania|Northern Territory"
+    "Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|"
+    "North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|"
+    "South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|"
+    "Ontario|Quebec|Québec|British Columbia|Alberta|Manitoba|Saskatchewan|Nova Scotia|"
+    "New Brunswick|Newfoundland and Labrador|Prince Edward Island|New South Wales|Victoria|"
+    "Queensland|South Australia|Western Australia|Tasmania|Northern Territory"
 )
 US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
     "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR"
 )
-CITY = rf"{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}])|\([ \t]*{NAME}[ \t]*\)|\d{{1,2}}(?:e|er)?\b)){{0,3}}"
-AFTER_CITY = r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])|[ \t]+-[ \t]+[A-Z]{2}\b)?"
+CITY = (
+    rf"{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}])|\([ \t]*{NAME}[ \t]*\)"
+    rf"|\d{{1,2}}(?:e|er)?\b)){{0,3}}"
+)
+AFTER_CITY = (
+    r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])"
+    r"|[ \t]+-[ \t]+[A-Z]{2}\b)?"
+)
 POSTAL_PARTS = [
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"
     ),  # US
     re.compile(
-        rf"(?:{CITY},?[ \t]+)?(?:(?:[A-Z]{{2}}|{REGION_NAMES}),?[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b"
+        rf"(?:{CITY},?[ \t]+)?(?:(?:[A-Z]{{2}}|{REGION_NAMES}),?[ \t]+)?"
+        rf"[A-Z]\d[A-Z][ \t]?\d[A-Z]\d\b"
     ),  # Canada
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}\b"),  # UK
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"
     ),  # Australia
-    # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow ("Roma RM")
+    # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
+    # ("Roma RM")
     re.compile(
-        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
+        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
+        rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
     ),
     re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
     re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
@@ -230,7 +268,8 @@ OPENER_GATES = [_always, _always, _TYPE_AFTER, _always]
 # 1QT", "D02 X285"): an opener is an address only before a postcode, so a text without one
 # anywhere is not scanned for openers.
 POSTCODE_CORE = re.compile(
-    r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}"
+    r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}"
+    r"|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}"
 )
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")

@@ -15,7 +15,8 @@ def _words(text: str) -> frozenset[str]:
 
 # Before a name, naming nobody themselves ("Dr." is not part of "Dr. Maria Lopez").
 TITLES = _words("""
-    mr mrs ms miss mx dr prof sir dame lady lord rev fr sgt officer capt det insp judge justice sen senator
+    mr mrs ms miss mx dr prof sir dame lady lord rev fr sgt officer capt det insp judge justice
+    sen senator
     mme mlle m monsieur madame mademoiselle me maître pr
     herr herrn frau fräulein
     sr sra srta don doña dña d lic ing dott
@@ -23,17 +24,19 @@ TITLES = _words("""
 
 # "Name:", "Signed by" and the like: what follows on the line names people.
 LABELS = _words("""
-    name names employee customer client patient passenger tenant tenants landlord lessee lessor guarantor
-    witness attn attention contact cardholder holder owner reporter assigned assignee recipient applicant
-    co-applicant spouse signed signature signatory by to from cc bcc chair secretary speaker author
-    manager interviewer buyer seller borrower lender payee beneficiary dependent dependents referee call compte
+    name names employee customer client patient passenger tenant tenants landlord lessee lessor
+    guarantor witness attn attention contact cardholder holder owner reporter assigned assignee
+    recipient applicant co-applicant spouse signed signature signatory by to from cc bcc chair
+    secretary speaker author manager interviewer buyer seller borrower lender payee beneficiary
+    dependent dependents referee call compte
     present apologies attendees participants absent operator technician responsible on-call
     nom prénom client cliente titulaire signé signataire destinataire participants présents présent
     présente excusé excusée excusés secrétaire président opérateur technicien responsable auteur
     vorname nachname kunde kundin inhaber inhaberin karteninhaber kontoinhaber unterschrift anwesend
     teilnehmer entschuldigt protokoll verantwortlich mieter mieterin vermieter vermieterin an von
     nombre apellido apellidos titular firmado firma destinatario destinataria asistentes secretaria
-    secretario presidente técnico responsable arrendador arrendadora arrendatario arrendataria para de
+    secretario presidente técnico responsable arrendador arrendadora arrendatario arrendataria
+    para de
 """)
 # Labels that introduce a list: every comma- or semicolon-separated item is a person.
 LIST_LABELS = _words("""
@@ -43,7 +46,8 @@ LIST_LABELS = _words("""
 
 # Greetings, thanks and requests aimed at someone: the next word is a person (even lower case).
 GREETINGS = _words("""
-    hi hey hello hiya dear morning evening thanks thank thx ty cheers congrats congratulations welcome
+    hi hey hello hiya dear morning evening thanks thank thx ty cheers congrats congratulations
+    welcome
     ping ask tell cc remind poke dm
     bonjour salut coucou cher chère merci bienvenue félicitations bravo
     hallo liebe lieber danke servus moin willkommen
@@ -139,7 +143,8 @@ NOT_PERSON_BEFORE = {
     "en": _words("the a an this these those our your their its every each in at near into onto"),
     "fr": _words("le la les un une des du au aux ce cette ces en dans sur"),
     "de": _words(
-        "der die das den dem des ein eine einen einem einer im am vom zum zur beim ins ans aus nach in"
+        "der die das den dem des ein eine einen einem einer im am vom zum zur beim ins ans aus "
+        "nach in"
     ),
     "es": _words("el la los las un una unos unas al en del"),
 }

@@ -384,7 +384,8 @@ def _sentence_start(doc: Text, i: int) -> bool:
 
 
 def _prev_word(doc: Text, i: int) -> str:
-    """The word just before token i on the same line, casefolded ("" if none or punctuation between)."""
+    """The word just before token i on the same line, casefolded ("" if none or punctuation
+    between)."""
     if i == 0:
         return ""
     gap = _gap(doc, i)
@@ -415,7 +416,8 @@ def _cue_before(doc: Text, i: int) -> str:
         if len(doc.tokens[i - 1].key) == 1 and not (
             doc.tokens[i - 1].shape == "initial" and doc.tokens[i].shape == "cap"
         ):
-            return ""  # "M. Kerbrat" (Monsieur), but "DANIEL M LEGISLATIVE", "DV8-M. FLIER": an initial
+            # "M. Kerbrat" (Monsieur), but "DANIEL M LEGISLATIVE", "DV8-M. FLIER": an initial
+            return ""
         return (
             "title"
             if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña")
@@ -684,7 +686,8 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         or everyday
         and not (given and (surname_after_initial or len(run) == 2 and run[1].common < 5))
     ):
-        return None  # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
+        # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
+        return None
     if not strong and not (weak and (unknown or initials)):
         return None  # "Rose Garden"
     if all(t.place or not t.named for t in words) and not initials:
@@ -696,7 +699,9 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         and (weak or not unknown)
     ):
         if not all(t.named and t.everyday < RARE_WORD for t in words):
-            return None  # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE", "NAIDU KARIUKI"
+            # headings: "SUBPOENA SERVICE LIST", "PAYMENT AUTHORISATION"; but "OLUWASEUN BAKARE",
+            # "NAIDU KARIUKI"
+            return None
     return i, j
 
 

@@ -281,7 +281,8 @@ def _phones() -> list[EntityRecognizer]:
             patterns=[
                 Pattern(
                     "NANP",
-                    r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]\d{4}(?![\w])",
+                    r"(?<![\w+])(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})"
+                    r"[ .-]?\d{3}[ .-]\d{4}(?![\w])",
                     0.4,
                 ),
             ],
@@ -291,7 +292,8 @@ def _phones() -> list[EntityRecognizer]:
     ]
 
 
-# Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many digits.
+# Phone-shaped windows that no region's numbering plan could hold: dates, too few or too many
+# digits.
 NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 
 

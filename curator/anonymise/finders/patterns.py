@@ -75,7 +75,8 @@ _IPV6_HINT = re.compile(r"[0-9a-fA-F]:[0-9a-fA-F]|::")
 _URL_HINT = re.compile(r"\w\.\w")
 # Nine bare digits after "Tel." are a phone number, unless the text speaks of SSNs.
 SSN_CONTEXT = re.compile(
-    r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b|\b\d{3}[- ]\d{2}[- ]\d{4}\b",
+    r"ssn|social|security|\btin\b|taxpayer|seguro|\bnss\b|\b(?:I-9|W-[24]|1099)\b"
+    r"|\b\d{3}[- ]\d{2}[- ]\d{4}\b",
     re.I,
 )
 PHONE_CONTEXT = re.compile(

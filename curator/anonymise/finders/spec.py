@@ -47,7 +47,8 @@ class FinderSpec:
     extend: Callable[[str, int], int] | None = None
 
     def build(self) -> list[EntityRecognizer]:
-        """The Presidio recognizers of this finder (curator's own as one, see `local_recognizer`)."""
+        """The Presidio recognizers of this finder (curator's own as one, see
+        `local_recognizer`)."""
         if self.whole_text is not None:
             return [local_recognizer(self.entity, self.whole_text)]
         assert self.recognizers is not None, self.entity
