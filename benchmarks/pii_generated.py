@@ -303,41 +303,6 @@ def source_line(header: dict) -> str:
 # ---------------------------------------------------------------- scoring
 
 
-def score(
-    records: Sequence[dict], detections: Sequence[Sequence[scoring.Detection]]
-) -> dict[str, dict[str, float]]:
-    """scoring.py's rule, with the generated set's `others` as labelled spans of other types
-    (a detection on them alone is not counted); on tests/data/pii it is scoring.score."""
-    labelled, found, right, wrong = Counter[str](), Counter[str](), Counter[str](), Counter[str]()
-    for record, hits in zip(records, detections, strict=True):
-        text, gold = record["text"], record["spans"]
-        for span in gold:
-            labelled[span["type"]] += 1
-            found[span["type"]] += scoring.covered(text, span, hits)
-        every = [*gold, *record.get("others", ())]
-        for start, end, kind in hits:
-            own = [t for t in scoring.TYPES if kind in scoring.COMPATIBLE[t]]
-            if not own:
-                continue
-            overlapping = [g for g in every if g["start"] < end and start < g["end"]]
-            if any(kind in scoring.COMPATIBLE.get(g["type"], ()) for g in overlapping):
-                right[own[0]] += 1
-            elif not overlapping:
-                wrong[own[0]] += 1
-    out = {}
-    for kind in scoring.TYPES:
-        detected = right[kind] + wrong[kind]
-        out[kind] = {
-            "labelled": labelled[kind],
-            "found": found[kind],
-            "recall": found[kind] / labelled[kind] if labelled[kind] else 1.0,
-            "right": right[kind],
-            "wrong": wrong[kind],
-            "precision": right[kind] / detected if detected else 1.0,
-        }
-    return out
-
-
 # ---------------------------------------------------------------- leaks
 #
 # A labelled value has leaked when the rewritten text still shows it:
@@ -684,11 +649,11 @@ def evaluate(
             "found": [found[i] for i in at],
             "rewritten": [rewritten[i] for i in at],
         }
-        entry["score"] = score(records, entry["found"])
+        entry["score"] = scoring.score(records, entry["found"])
         entry["leaks"] = leak_score(records, entry["rewritten"])
         if presidio:
             p_found, p_out = run_presidio(texts)
-            entry["presidio_score"] = score(records, [p_found[i] for i in at])
+            entry["presidio_score"] = scoring.score(records, [p_found[i] for i in at])
             entry["presidio_leaks"] = leak_score(records, [p_out[i] for i in at])
         result["sets"][name] = entry
     return result

@@ -71,21 +71,24 @@ def score(
     records: Sequence[dict], detections: Sequence[Sequence[Detection]]
 ) -> dict[str, dict[str, float]]:
     """Per labelled type: labelled, found, recall; per detected kind mapped back to the type
-    it stands for: right, wrong, precision."""
+    it stands for: right, wrong, precision. A record's `others` (labelled spans of types no
+    score is kept for, as a generated set has) count as labelled when a detection overlaps
+    them: a detection on them alone is neither right nor wrong."""
     labelled, found, right, wrong = Counter(), Counter(), Counter(), Counter()
     for record, found_spans in zip(records, detections, strict=True):
         text, gold = record["text"], record["spans"]
         for span in gold:
             labelled[span["type"]] += 1
             found[span["type"]] += covered(text, span, found_spans)
+        labelled_spans = [*gold, *record.get("others", ())]
         for start, end, kind in found_spans:
             own = [
                 t for t in TYPES if kind in COMPATIBLE[t]
             ]  # TYPES order: "person" before "username"
             if not own:
                 continue  # urls, organisations...: no labelled type stands for them
-            overlapping = [g for g in gold if g["start"] < end and start < g["end"]]
-            if any(kind in COMPATIBLE[g["type"]] for g in overlapping):
+            overlapping = [g for g in labelled_spans if g["start"] < end and start < g["end"]]
+            if any(kind in COMPATIBLE.get(g["type"], ()) for g in overlapping):
                 right[own[0]] += 1
             elif not overlapping:
                 wrong[own[0]] += 1
