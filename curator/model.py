@@ -72,6 +72,15 @@ class Open(BaseModel):
 # ---------------------------------------------------------------- fixture.json
 
 
+class Repair(Strict):
+    """A person's decision applied to a fixture after it was stored (`curator vault add` or
+    `vault forget`): the audit trail of a change the import did not make."""
+
+    action: Literal["vault add", "vault forget"]
+    shown: str = Field(description="the added name's pseudonym, or the forgotten word")
+    at: str = ""
+
+
 class Provenance(Strict):
     source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the raw source")
     source_name: str = Field(description="file name of the raw source, no directories")
@@ -98,6 +107,12 @@ class Provenance(Strict):
     kept_hosts: list[str] = Field(
         default_factory=list,
         description="kept hosts ([anonymise] keep_hosts) whose links in it kept their host",
+    )
+    # Left out of the file when empty, so fixtures nobody repaired keep their bytes.
+    repairs: list[Repair] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description="decisions applied to it after import (vault add, vault forget), in order",
     )
 
 

@@ -634,6 +634,18 @@ class Transaction:
             self._dirty_revisions[fixture_id] = existing
         return numbered
 
+    def replace_revisions(self, fixture_id: str, revisions: list[LabelRevision]) -> None:
+        """Rewrite a fixture's revisions in place (a privacy repair: `curator vault add`); the
+        history keeps its numbers, times and authors, only its text changes."""
+        _check_revision_numbers(fixture_id, revisions)
+        revalidated = [_revalidated(r) for r in revisions]
+        if fixture_id in self._new:
+            fixture, content, _ = self._new[fixture_id]
+            self._new[fixture_id] = (fixture, content, revalidated)
+        else:
+            self._revision_cache[fixture_id] = revalidated
+            self._dirty_revisions[fixture_id] = revalidated
+
     def commit(self) -> None:
         changes, moved = self._source_changes()
         sources = self._sources_after(changes)

@@ -28,6 +28,7 @@ from curator.anonymise.audit import (
     synthetic_values,
 )
 from curator.anonymise.content import Anonymised, anonymise
+from curator.anonymise.decisions import ADDABLE_KINDS, Decision, add_name, forget_word
 from curator.anonymise.finders.detector import Detector, Hit, detector_for
 from curator.anonymise.finders.name_data import fold_case, name_data
 from curator.anonymise.finders.patterns import offline_tld_extract
@@ -43,11 +44,13 @@ from curator.anonymise.user_input import UserInput
 from curator.anonymise.vault import VAULT_FILE, Entry, Vault
 
 __all__ = [
+    "ADDABLE_KINDS",
     "ENTITIES",
     "KINDS",
     "NOTHING_KEPT",
     "VAULT_FILE",
     "Anonymised",
+    "Decision",
     "Detector",
     "Entry",
     "Hit",
@@ -60,6 +63,7 @@ __all__ = [
     "Used",
     "UserInput",
     "Vault",
+    "add_name",
     "anonymise",
     "anonymise_file_name",
     "anonymise_text",
@@ -72,6 +76,7 @@ __all__ = [
     "find_leaks",
     "fixture_groups",
     "fold_case",
+    "forget_word",
     "name_data",
     "offline_tld_extract",
     "presidio_recognizers",

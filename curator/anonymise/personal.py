@@ -174,8 +174,12 @@ class PersonalData:
             ):
                 continue
             written = text[m.start : m.end]
-            if needs_context(m.term.original, m.term.kind, written) and not names_someone_here(
-                text, m.start, m.end, hits, self.vault, self.until
+            if (
+                needs_context(m.term.original, m.term.kind, written)
+                and not (
+                    self.vault is not None and self.vault.is_decided(m.term.original, m.term.kind)
+                )
+                and not names_someone_here(text, m.start, m.end, hits, self.vault, self.until)
             ):
                 continue  # "Diego" of another source in "SAN DIEGO", "Page" in "see Page 3"
             found.append(DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original))
@@ -251,7 +255,8 @@ class PersonalData:
         disguised = [
             (s, e)
             for s, e in words
-            if vault.is_pseudonym_token(text[s:e])
+            if vault.is_forgotten(text[s:e])
+            or vault.is_pseudonym_token(text[s:e])
             and not vault.is_original_token(text[s:e], self.until)
         ]
         if not disguised:

@@ -22,6 +22,7 @@ import random
 import re
 import secrets
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -145,6 +146,12 @@ class Vault:
             Counter()
         )  # each start of their first words ("9", "93", "932")
         self._added: list[Entry] = []  # every entry in the order it came, replaced ones too
+        # the user's decisions (`curator vault add` / `forget`, decisions.py): originals that
+        # are personal wherever they occur, and words that were never personal
+        self._decided: set[tuple[str, str]] = set()  # (kind, normal original)
+        self._forgotten: set[str] = set()  # normal words
+        self._rewritten: set[tuple[str, str]] = set()  # entries a decision gave a new pseudonym
+        self.generation = 0  # grows when a decision changes what the vault's indexes hold
 
     @property
     def fingerprint(self) -> str:
@@ -182,6 +189,8 @@ class Vault:
                 raise ValueError("not a curator vault")
             key = base64.b64decode(data["key"], validate=True)
             rows = [(str(k), str(o), str(p)) for k, o, p in data["entries"]]
+            decided = [(str(k), str(o)) for k, o in data.get("decided", [])]
+            forgotten = [str(w) for w in data.get("forgotten", [])]
             mac = str(data["mac"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise CuratorError(
@@ -192,13 +201,15 @@ class Vault:
             raise CuratorError(
                 f"pseudonym vault {path} was made with a different key than ${KEY_ENV}"
             )
-        if len(key) < 16 or not hmac.compare_digest(mac, _mac(key, rows)):
+        if len(key) < 16 or not hmac.compare_digest(mac, _mac(key, rows, decided, forgotten)):
             raise CuratorError(
                 f"pseudonym vault {path} does not match its key (wrong key or tampered file)"
             )
         vault = cls(key, path, locale)
         for kind, original, pseudonym in rows:
             vault._add(Entry(kind, original, pseudonym))
+        vault._decided.update(decided)
+        vault._forgotten.update(forgotten)
         return vault
 
     def save(self) -> None:
@@ -207,13 +218,17 @@ class Vault:
             raise CuratorError("this vault has no file to save to")
         self._merge_from_disk(self.path)
         rows = [(e.kind, e.original, e.pseudonym) for e in self._entries.values()]
-        data = {
+        decided, forgotten = sorted(self._decided), sorted(self._forgotten)
+        data: dict[str, object] = {
             "format": VAULT_FORMAT,
             "version": 1,
             "key": base64.b64encode(self.key).decode(),
             "entries": [list(row) for row in rows],
-            "mac": _mac(self.key, rows),
         }
+        if decided or forgotten:  # a vault without decisions keeps the bytes it always had
+            data["decided"] = [list(pair) for pair in decided]
+            data["forgotten"] = forgotten
+        data["mac"] = _mac(self.key, rows, decided, forgotten)
         atomic.write_text(
             self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600
         )
@@ -231,11 +246,13 @@ class Vault:
             owner = self._used.get(normal(entry.pseudonym))
             if ours is None and owner in (None, normal(entry.original)):
                 self._add(entry)
-            elif ours is None or ours.pseudonym != entry.pseudonym:
+            elif ours is None or ours.pseudonym != entry.pseudonym and key not in self._rewritten:
                 raise CuratorError(
                     f"pseudonym vault {self.path} changed under this command (a {entry.kind} got "
                     "another pseudonym); nothing was saved, run it again"
                 )
+        self._decided |= on_disk._decided
+        self._forgotten |= on_disk._forgotten
 
     # ------------------------------------------------------------ reading
 
@@ -307,18 +324,60 @@ class Vault:
 
         A vault only ever gains entries, so a fixture that records how many entries the vault
         held when it anonymised it is judged against exactly the originals known then."""
-        position = self._positions.get((kind, normal(original)))
-        return position is not None and (until is None or position < until)
+        key = (kind, normal(original))
+        if key[1] in self._forgotten:
+            return False
+        position = self._positions.get(key)
+        return position is not None and (until is None or position < until or key in self._decided)
 
     def is_original_token(self, token: str, until: int | None = None) -> bool:
         """True when `token` is a word of a name original; with `until`, only of one the vault
         knew when it held `until` entries (what a fixture anonymised then was judged against)."""
-        learned = self._name_tokens.get(token.casefold())
-        return learned is not None and (until is None or learned < until)
+        word = token.casefold()
+        learned = self._name_tokens.get(word)
+        return (
+            learned is not None
+            and (until is None or learned < until)
+            and normal(word) not in self._forgotten
+        )
 
     def _learn_tokens(self, original: str) -> None:
         for token in tokens(original):
             self._name_tokens.setdefault(token, len(self._entries))
+
+    # ------------------------------------------------------------ the user's decisions
+
+    def decide(self, original: str, kind: str) -> str:
+        """`original` is personal wherever it occurs, whatever its context and whenever a
+        fixture was anonymised (`curator vault add`); its pseudonym."""
+        self._forgotten.discard(normal(original))
+        pseudonym = self.pseudonym(original, kind)
+        self._decided.add((kind, normal(original)))
+        self.generation += 1
+        return pseudonym
+
+    def is_decided(self, original: str, kind: str) -> bool:
+        return (kind, normal(original)) in self._decided
+
+    def forget(self, word: str) -> list[Entry]:
+        """`word` was never personal (`curator vault forget`): it is no original any more and
+        stays as written inside names. Returns the entries whose pseudonym was written for it:
+        its own, and the names holding it, whose pseudonyms now keep it as written."""
+        key = normal(word)
+        own = [e for e in self._entries.values() if normal(e.original) == key]
+        self._forgotten.add(key)
+        self._decided = {pair for pair in self._decided if pair[1] != key}
+        held = []
+        for entry in list(self._entries.values()):
+            if entry.kind == "person" and key in {normal(w) for w in entry.original.split()}:
+                self._add(Entry(entry.kind, entry.original, _keeping(entry, key)))
+                self._rewritten.add((entry.kind, normal(entry.original)))
+                held.append(entry)
+        self.generation += 1
+        return own + held
+
+    def is_forgotten(self, word: str) -> bool:
+        return normal(word) in self._forgotten
 
     # ------------------------------------------------------------ the mapping
 
@@ -429,10 +488,10 @@ class Vault:
 
     def _person(self, original: str, attempt: int) -> str:
         words = original.split()
-        name_positions = [i for i, w in enumerate(words) if not _is_title(w)]
+        name_positions = [i for i, w in enumerate(words) if not self._stays(w)]
         out = []
         for position, word in enumerate(words):
-            if _is_title(word):
+            if self._stays(word):
                 out.append(word)
             elif len(word.rstrip(".")) == 1:
                 out.append(
@@ -447,6 +506,10 @@ class Vault:
         if attempt:
             out.insert(-1, self.rng("middle", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + ".")
         return " ".join(out)
+
+    def _stays(self, word: str) -> bool:
+        """Titles, particles and forgotten words stay as written in a person's pseudonym."""
+        return _is_title(word) or normal(word.rstrip(".,")) in self._forgotten
 
     def _single_name_kind(self, word: str) -> str:
         """A name used alone ("Costa", "Claudio"): as whatever it already is, else its likeliest
@@ -517,14 +580,35 @@ class Vault:
         return (scheme + sep if sep else "") + new_host + gen.digits_like(tail, rng)
 
 
+def _keeping(entry: Entry, word: str) -> str:
+    """A person's pseudonym with the original's `word` (normal) back where it stood."""
+    originals, pseudonyms = entry.original.split(), entry.pseudonym.split()
+    middle = len(pseudonyms) == len(originals) + 1  # a later attempt's middle initial
+    aligned = pseudonyms[:-2] + pseudonyms[-1:] if middle else pseudonyms
+    kept = [
+        o if normal(o.rstrip(".,")) == word else p for o, p in zip(originals, aligned, strict=False)
+    ]
+    if middle:
+        kept.insert(-1, pseudonyms[-2])
+    return " ".join(kept)
+
+
 def _is_title(word: str) -> bool:
     """Titles, suffixes and surname particles stay as written in a pseudonym."""
     folded = word.rstrip(".,").casefold()
     return folded in TITLES or folded in NAME_PARTICLES
 
 
-def _mac(key: bytes, rows: list[tuple[str, str, str]]) -> str:
-    canonical = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode()
+def _mac(
+    key: bytes,
+    rows: list[tuple[str, str, str]],
+    decided: Sequence[tuple[str, str]] = (),
+    forgotten: Sequence[str] = (),
+) -> str:
+    signed: object = rows
+    if decided or forgotten:  # a vault without decisions keeps the MAC it always had
+        signed = [rows, [list(pair) for pair in decided], list(forgotten)]
+    canonical = json.dumps(signed, ensure_ascii=False, separators=(",", ":")).encode()
     return hmac.new(key, b"curator-vault\0" + canonical, hashlib.sha256).hexdigest()
 
 

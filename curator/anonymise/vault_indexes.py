@@ -17,7 +17,7 @@ from curator.anonymise.vault import Entry, Vault
 
 DISTINCT_ID = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]{20,}|[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}")
 
-_INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, TermIndex]]] = WeakKeyDictionary()
+_INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, int, TermIndex]]] = WeakKeyDictionary()
 
 
 def vault_index(vault: Vault | None) -> TermIndex:
@@ -26,8 +26,17 @@ def vault_index(vault: Vault | None) -> TermIndex:
     Ids are searched only where they are distinctive (Mattermost's 26 characters, UUIDs): a
     chat message id "12" or "m7" is remapped where it is an id, not in every "12" of a text.
     """
+    if vault is None:
+        return TermIndex()
+    known = vault
     return _grown(
-        vault, "originals", lambda entry: (entry.original, entry.kind) if searched(entry) else None
+        known,
+        "originals",
+        lambda entry: (
+            (entry.original, entry.kind)
+            if searched(entry) and not known.is_forgotten(entry.original)
+            else None
+        ),
     )
 
 
@@ -49,14 +58,16 @@ def _grown(
     if vault is None:
         return TermIndex()
     indexes = _INDEXES.setdefault(vault, {})
-    done, index = indexes.get(name, (0, TermIndex()))
+    done, generation, index = indexes.get(name, (0, vault.generation, TermIndex()))
+    if generation != vault.generation:  # a decision changed what it holds: built again
+        done, index = 0, TermIndex()
     if done == vault.added:
         return index
     for entry in vault.added_since(done):
         found = term(entry)
         if found is not None:
             index.add(*found)
-    indexes[name] = (vault.added, index)
+    indexes[name] = (vault.added, vault.generation, index)
     return index
 
 

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Import threads, chat logs, PDFs and scans as fixtures.",
     ),
     "audit": ("audit", "audit", "Scan fixtures and bundles for leaked personal data."),
+    "vault": ("vault_cmd", "vault", "Add a missed name or forget a word, in the whole store."),
     "mutate": ("mutate", "mutate", "Make adversarial variants with transformed labels."),
     "review": ("review", "review", "Push to and pull from Label Studio."),
     "promote": ("promote", "promote", "Turn production failures into fixtures."),
