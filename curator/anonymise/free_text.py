@@ -6,11 +6,17 @@ The caller owns persistence: `vault.save()` before what was rewritten is stored.
 
 from __future__ import annotations
 
+import re
+
+from curator.anonymise.context import is_everyday
 from curator.anonymise.finders.detector import Detector, detector_for
+from curator.anonymise.finders.name_data import fold_case, name_data
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
+
+NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
 def anonymise_text(
@@ -43,15 +49,18 @@ def anonymise_file_name(
 ) -> str:
     """A file name rewritten only where it names someone ("jane-doe-lease.pdf" ->
     "maria-lopez-lease.pdf"); "notes.txt" stays. Its separators read as spaces for detection
-    ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were."""
+    ("jane doe" is a name, "jane-doe" is not to the gazetteer), and stay as they were. A file
+    name has no sentence to give a name its cues: a capitalised word the name lists know that
+    is no everyday word ("lease_Kowalczyk.pdf") is a name there by itself."""
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem:
         stem, dot, suffix = name, "", ""
     spaced = stem.replace("-", " ").replace("_", " ")
     detector = detector if detector is not None else detector_for()
     reserve_hits(vault, detector, [spaced])
+    names = _listed_names(spaced)
     new, offsets = settle(
-        vault, lambda: Rewriter(vault, TermIndex(), detector, keep=keep).rewrite(spaced)
+        vault, lambda: Rewriter(vault, names, detector, keep=keep).rewrite(spaced)
     )
     if new == spaced:
         return name
@@ -63,3 +72,15 @@ def anonymise_file_name(
         pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
         cursor = old_end
     return "".join([*pieces, stem[cursor:]]) + dot + suffix
+
+
+def _listed_names(text: str) -> TermIndex:
+    """The capitalised words of `text` that are listed names and no everyday words."""
+    data = name_data()
+    found = []
+    for word in NAME_WORD.findall(text):
+        key = fold_case(word)
+        first, last = data.first.get(key, 0), data.last.get(key, 0)
+        if len(word) >= 3 and word[0].isupper() and (first or last) and not is_everyday(key):
+            found.append((word, "last_name" if last >= first else "first_name"))
+    return TermIndex(found)

@@ -140,6 +140,9 @@ KINDS: dict[str, Kind] = {
         Kind("channel", draw=gen.slug_words, worded=True),
         Kind("team", draw=gen.slug_words, worded=True),
         Kind("file", draw=gen.file_name),
+        # a label author (a login, $CURATOR_AUTHOR, a Label Studio e-mail): short logins are
+        # everyday words ("lead"), so the original is looked for only where authors stand
+        Kind("reviewer", draw=gen.reviewer, searched=False),
         Kind("number", draw=gen.digits_like),
     )
 }

@@ -290,6 +290,15 @@ def slug_words(original: str, rng: random.Random) -> str:
     return match_case(original, separator.join(words))
 
 
+REVIEWER_HANDLE = re.compile(r"reviewer-[a-z]+-\d{2}")
+
+
+def reviewer(original: str, rng: random.Random) -> str:
+    """A label author's handle: `reviewer-harbor-42`, the same person the same handle in a
+    store, never a name, a login or an e-mail a check would flag."""
+    return f"reviewer-{rng.choice(_words()).lower()}-{rng.randrange(10, 100)}"
+
+
 def file_name(original: str, rng: random.Random) -> str:
     stem, dot, extension = original.rpartition(".")
     if not dot or not stem or len(extension) > 5:

@@ -3,8 +3,9 @@ Studio reviewer's text) goes through the same vault as the content.
 
 A reviewer who types "Ingrid Solberg" into a rubric stores the pseudonym the fixture's
 content uses for her, so the labels read like the content and nothing personal lands in
-labels.jsonl. A store with no vault has anonymised nothing: there is no mapping to follow,
-and what is typed is stored as typed.
+labels.jsonl. A store with no vault (or one that holds only reviewer handles) has anonymised
+nothing: there is no mapping to follow, and what is typed is stored as typed. A label's
+author is always stored as a reviewer handle.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ class UserInput:
         self.vault = vault
         self.keep = keep
         self._size = len(vault) if vault is not None else 0
+        # a vault of reviewer handles alone anonymised no content: typed text stays as typed
+        self.anonymised = vault is not None and any(e.kind != "reviewer" for e in vault.entries())
 
     @classmethod
     def of(cls, store: Store, fixture: Fixture | None = None) -> UserInput:
         """For typing into `fixture` (its kept terms count); call under the store lock."""
         from curator.anonymise.vault import Vault
 
-        typed = cls(Vault.load(store), Keep.of(store.config.anonymise))
+        # opened even when the store has none yet (made, unsaved, for a first author): every
+        # fixture's copy below then shares one vault
+        typed = cls(Vault.open(store), Keep.of(store.config.anonymise))
         return typed if fixture is None else typed.for_fixture(fixture)
 
     def for_fixture(self, fixture: Fixture) -> UserInput:
@@ -42,13 +47,14 @@ class UserInput:
             self.vault, self.keep.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
         )
         typed._size = self._size
+        typed.anonymised = self.anonymised
         return typed
 
     def text(self, text: str) -> str:
         """Free text with the vault's mapping and pattern PII rewritten."""
         from curator.anonymise.free_text import anonymise_text
 
-        if self.vault is None or not text.strip():
+        if not self.anonymised or self.vault is None or not text.strip():
             return text
         return anonymise_text(text, self.vault, keep=self.keep)
 
@@ -59,7 +65,8 @@ class UserInput:
         from curator.anonymise.free_text import anonymise_value
 
         if (
-            self.vault is None
+            not self.anonymised
+            or self.vault is None
             or not value.strip()
             or (kind is not None and is_safe(self.vault, kind, value))
         ):
@@ -75,6 +82,16 @@ class UserInput:
         return self.value(
             value, PSEUDONYMISED_TYPES.get(field_spec.type) if field_spec is not None else None
         )
+
+    def author(self, author: str) -> str:
+        """A label author (a login, $CURATOR_AUTHOR, a Label Studio login e-mail) as the store's
+        pseudonymous reviewer handle: one person, one handle; a handle stays as it is. A login
+        names someone even in a store that anonymised nothing yet: its vault is made for it."""
+        from curator.anonymise.pseudonyms import REVIEWER_HANDLE
+
+        if self.vault is None or not author.strip() or REVIEWER_HANDLE.fullmatch(author):
+            return author
+        return self.vault.pseudonym(author.strip(), "reviewer")
 
     def save(self) -> None:
         """Write the vault when typing gave a new original its pseudonym."""

@@ -84,3 +84,32 @@ def forget(env: Env, word: str) -> DecisionReport:
     from curator.anonymise import forget_word
 
     return DecisionReport(forget_word(env.store(), word))
+
+
+@dataclass
+class AuthorsReport:
+    fixtures: list[str]
+    exit_code = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"fixtures": self.fixtures}
+
+    def render(self) -> str:
+        lines = [f"{fixture_id}: authors rewritten" for fixture_id in self.fixtures]
+        return "\n".join([*lines, f"{len(self.fixtures)} fixture(s) had authors to rewrite"])
+
+
+@vault.command()
+@prints_result
+@pass_env
+def authors(env: Env) -> AuthorsReport:
+    """Label authors (logins, e-mails) of earlier revisions as pseudonymous reviewer handles.
+
+    New revisions get a handle when they are written; this repairs a store that holds
+    authors from before.
+
+    Example: curator vault authors
+    """
+    from curator.labels import pseudonymise_authors
+
+    return AuthorsReport(pseudonymise_authors(env.store()))

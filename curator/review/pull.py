@@ -183,7 +183,8 @@ def _pull_task(
         if not fresh:
             report.already_pulled += 1
             continue
-        author = _author(annotation, users)
+        login = _login(annotation, users)
+        author = "labelstudio" if login is None else typed.author(login)
         written = txn.append_revision(
             fixture_id,
             revision.model_copy(
@@ -228,12 +229,13 @@ def _pull_task(
         txn.save_fixture(fixture.model_copy(update={"status": status, "review": review}))
 
 
-def _author(annotation: dict[str, Any], users: dict[int, str]) -> str:
+def _login(annotation: dict[str, Any], users: dict[int, str]) -> str | None:
+    """The Label Studio login that completed the annotation; None when none is named."""
     who = annotation.get("completed_by")
     if isinstance(who, dict):
         return who.get("email") or who.get("username") or f"user-{who.get('id')}"
     if who is None:
-        return "labelstudio"
+        return None
     return users.get(int(who), f"user-{who}")
 
 

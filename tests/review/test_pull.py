@@ -4,6 +4,7 @@ them, come back as label revisions."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from review_data import add_lease, add_thread
@@ -58,15 +59,15 @@ def test_an_annotation_becomes_a_label_revision_and_pulling_twice_adds_nothing(
     assert done.exit_code == 0, done.stderr
     report = json.loads(done.stdout)
     source = f"labelstudio:{task.id}/{annotation['id']}"
-    assert [(r["fixture"], r["source"], r["author"]) for r in report["revisions"]] == [
-        (fixture, source, "alice@curator.test")
+    # the labeller's login is stored as the store's pseudonymous handle for her, never as is
+    [(pulled, pulled_source, handle)] = [
+        (r["fixture"], r["source"], r["author"]) for r in report["revisions"]
     ]
+    assert (pulled, pulled_source) == (fixture, source)
+    assert re.fullmatch(r"reviewer-[a-z]+-\d{2}", handle)
     record = review_store.load(fixture)
-    assert (record.labels.rev, record.labels.source, record.labels.author) == (
-        2,
-        source,
-        "alice@curator.test",
-    )
+    assert (record.labels.rev, record.labels.source, record.labels.author) == (2, source, handle)
+    assert "alice" not in review_store.fixture_files(fixture)["labels.jsonl"].read_text()
     tenant = record.labels.fields["tenant"]
     # The labeller kept the marked span and wrote another value: the span stays the evidence.
     assert tenant.value == "Dana Example"
@@ -111,9 +112,13 @@ def test_annotators_who_disagree_are_both_recorded_and_the_fixture_marked_confli
     done = _cli(review_store, ls_server, "pull")
 
     assert done.exit_code == 0, done.stderr
-    for fixture in (agreed, disputed):
-        authors = [r.author for r in review_store.load(fixture).revisions[1:]]
-        assert authors == ["alice@curator.test", "bob@curator.test"]
+    handles = [
+        tuple(r.author for r in review_store.load(fixture).revisions[1:])
+        for fixture in (agreed, disputed)
+    ]
+    # one labeller, one handle, in every fixture; two labellers, two handles
+    assert handles[0] == handles[1] and len(set(handles[0])) == 2
+    assert all(re.fullmatch(r"reviewer-[a-z]+-\d{2}", h) for h in handles[0])
     assert review_store.load_fixture(disputed).review.conflict_fields == ["tenant"]
     assert review_store.load_fixture(disputed).status.value == "needs-review"
     assert review_store.load_fixture(agreed).review.conflict_fields == []
