@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from curator.anonymise.finders.name_data import fold_case, name_data
+from curator.anonymise.finders.places import place_names
 from curator.anonymise.finders.spec import NAME_HINT, FinderSpec, longest_digit_chain
 
 UPPER = "A-ZÀ-ÖØ-Þ"
@@ -65,10 +67,14 @@ LINKS = (
     r"der|den|am|an|im|an der|on|upon|sur|en|bei)"
 )
 
+# No house number stands right after another number: "2 0 15 Long Beach Memorial Medical
+# Center" is a date spaced out by a PDF, then a company, in a table's row.
+NOT_AFTER_A_FIGURE = r"(?<!\d[ \t])"
 STREETS = [
     # number first, English type words after the name
     re.compile(
-        rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
+        rf"(?<![\w.,/-]){NOT_AFTER_A_FIGURE}(?:{NUMBER}|{ORDINAL}),?[ \t]+"
+        rf"(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
         rf"(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
         rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"
     ),
@@ -157,6 +163,12 @@ AFTER_CITY = (
     r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])"
     r"|[ \t]+-[ \t]+[A-Z]{2}\b)?"
 )
+# continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
+# ("Roma RM")
+CODE_THEN_CITY = re.compile(
+    rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
+    rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
+)
 POSTAL_PARTS = [
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"
@@ -169,12 +181,7 @@ POSTAL_PARTS = [
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"
     ),  # Australia
-    # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
-    # ("Roma RM")
-    re.compile(
-        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
-        rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
-    ),
+    CODE_THEN_CITY,
     re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
     re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
@@ -185,7 +192,7 @@ POSTAL_PARTS = [
 # ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
 OPENERS = [
     re.compile(rf"(?<![\w-]){UNIT_PART.pattern}"),
-    re.compile(rf"(?<![\w.,/-])\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
+    re.compile(rf"(?<![\w.,/-]){NOT_AFTER_A_FIGURE}\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
 ]
@@ -276,6 +283,8 @@ INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
+ORDINARY = 3.5  # Zipf frequency of an everyday word (names.ORDINARY)
+TOWN_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")  # "Aix-en-Provence" is one
 
 
 def find_addresses(text: str) -> list[tuple[int, int, float]]:
@@ -341,9 +350,22 @@ def _postal(text: str, at: int, inline: bool = False) -> int | None:
         at += gap.end()
     for pattern in POSTAL_PARTS:
         match = pattern.match(text, at)
-        if match:
+        if match and (pattern is not CODE_THEN_CITY or _a_town(match.group())):
             return match.end()
     return None
+
+
+def _a_town(postal: str) -> bool:
+    """The words after a postcode name a town: one word ("69003 Lyon", "90402 Nürnberg"), a
+    place the gazetteer knows, or words that are not all everyday words (not "SERIAL 1\n1100
+    REGISTERED VOTERS", a count in a table)."""
+    data = name_data()
+    words = [fold_case(w) for w in TOWN_WORD.findall(postal.lstrip("CP. \t"))]
+    if len(words) < 2 or place_names(postal):
+        return True
+    return any(w in data.cities or w in data.places for w in words) or not all(
+        data.most_ordinary(w) >= ORDINARY for w in words
+    )
 
 
 def _whole_part(text: str, at: int) -> int | None:
