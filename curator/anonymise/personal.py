@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from urllib.parse import unquote
 
+from curator.anonymise.context import names_someone_here, needs_context
 from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
@@ -126,7 +127,7 @@ class PersonalData:
             pseudonyms = [
                 (m.start, m.end) for m in pseudonym_index(self.vault).find(text)
             ] + self._cut_address(text)
-        candidates = self._originals(text, known, pseudonyms)
+        candidates = self._originals(text, known, pseudonyms, hits)
         candidates += self._detected(text, hits, pseudonyms, raw)
         if self.judge_names:
             candidates += self._mentions(text)
@@ -142,10 +143,15 @@ class PersonalData:
     # ------------------------------------------------------------ the detectors
 
     def _originals(
-        self, text: str, known: list[TermMatch], pseudonyms: list[tuple[int, int]]
+        self,
+        text: str,
+        known: list[TermMatch],
+        pseudonyms: list[tuple[int, int]],
+        hits: list[Hit],
     ) -> list[DetectedSpan]:
         """The input's own originals, and the vault's (`known`, found in `text`) where no
-        pseudonym or made-up value holds them."""
+        pseudonym or made-up value holds them, and where a lone everyday word is that name
+        by its context (`context.names_someone_here`)."""
         found = [
             DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original)
             for m in self.certain.find(text)
@@ -167,6 +173,11 @@ class PersonalData:
                 not self.judge_names or self._also_a_pseudonym_word(text[m.start : m.end])
             ):
                 continue
+            written = text[m.start : m.end]
+            if needs_context(m.term.original, m.term.kind, written) and not names_someone_here(
+                text, m.start, m.end, hits, self.vault, self.until
+            ):
+                continue  # "Diego" of another source in "SAN DIEGO", "Page" in "see Page 3"
             found.append(DetectedSpan(m.start, m.end, m.term.kind, 0, m.term.original))
         return found
 
