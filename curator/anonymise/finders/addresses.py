@@ -67,6 +67,9 @@ LINKS = (
     r"der|den|am|an|im|an der|on|upon|sur|en|bei)"
 )
 
+# A type word after a number names a street only after a name ("4 Point Star" is an award, "11
+# Main LLC" a company), but for these streets
+STREETS_ALONE = "Broadway|Strand|Esplanade|Parade|Promenade|Embarcadero|Bowery"
 # No house number stands right after another number: "2 0 15 Long Beach Memorial Medical
 # Center" is a date spaced out by a PDF, then a company, in a table's row.
 NOT_AFTER_A_FIGURE = r"(?<!\d[ \t])"
@@ -75,7 +78,7 @@ STREETS = [
     re.compile(
         rf"(?<![\w.,/-]){NOT_AFTER_A_FIGURE}(?:{NUMBER}|{ORDINAL}),?[ \t]+"
         rf"(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
-        rf"(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
+        rf"(?:(?:(?:{NAME}|{ORDINAL})[ \t]+){{1,4}}(?:{TYPES_AFTER})|{STREETS_ALONE})\b\.?"
         rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"
     ),
     # number first, French and Italian type words before the name
@@ -283,6 +286,8 @@ INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
+# a word of letters and digits: a reference ("Résolution DM-2023-001"), no town's name
+CODE_WORD = re.compile(r"[^\W\d_][\w'’.]*-?\d")
 ORDINARY = 3.5  # Zipf frequency of an everyday word (names.ORDINARY)
 TOWN_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")  # "Aix-en-Provence" is one
 
@@ -377,7 +382,8 @@ def _whole_part(text: str, at: int) -> int | None:
             line_end = min(line_end, k)
     part = text[at:line_end].rstrip(" \t")
     street = any(pattern.fullmatch(part) for pattern in STREETS)
-    if street or UNIT_PART.fullmatch(part) or CITY_PART.fullmatch(part) and len(part.split()) <= 4:
+    city = CITY_PART.fullmatch(part) and len(part.split()) <= 4 and not CODE_WORD.search(part)
+    if street or UNIT_PART.fullmatch(part) or city:
         return at + len(part)
     return None
 

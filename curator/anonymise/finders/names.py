@@ -63,6 +63,7 @@ _ENTRY_START = re.compile(
     r"(?:\n|[ \t]#?\d+ )[ \t]*\Z"
 )  # a line start or the count of the entry before
 _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
+_NUMBERED = re.compile(r" \d")
 NAME_SHAPES = frozenset({"cap", "upper", "initial"})
 SENTENCE_END = frozenset('.!?:;\x00•*>|"“”«»(')
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
@@ -368,6 +369,12 @@ def _facts(key: str, lang: str) -> Facts:
             or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY
         )
     )
+    # "I've", "we'll", "they're", "don't": contractions, never names ("O'Brien" is one)
+    contraction = (
+        key[-3:-2] in ("'", "’")
+        and key[-2:] in ("ve", "ll", "re")
+        or (key[-2:-1] in ("'", "’") and key[-1] in "mdt")
+    )
     stop = (
         key in data.stop[lang]
         and key not in cue.PARTICLES
@@ -380,7 +387,7 @@ def _facts(key: str, lang: str) -> Facts:
         key in data.cities,
         common,
         everyday,
-        elided or stop or key in cue.TITLES,
+        elided or contraction or stop or key in cue.TITLES,
     )
 
 
@@ -569,7 +576,14 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
             continue
         if kind != "title" and all(t.everyday >= ORDINARY and not t.named for t in tokens[i:j]):
             continue  # "Contact: Customer Relations"
-        yield i, j
+        start = i
+        while kind in ("label", "list") and start + 1 < j and _role_word(tokens[start]):
+            start += 1  # "Employee: Superintendent Wendy Gudalewicz": the role is no name
+        yield start, j
+
+
+def _role_word(token: Token) -> bool:
+    return not token.named and token.everyday >= ORDINARY and token.shape == "cap"
 
 
 def _capitals_after_title(doc: Text, i: int, j: int) -> int:
@@ -662,6 +676,13 @@ def _runs(doc: Text) -> Iterator[tuple[int, int]]:
     while i < len(tokens):
         if i in found or not _usable(tokens[i]) or tokens[i].shape not in NAME_SHAPES:
             i += 1  # a lower-case particle opens no name ("la nómina de Phoenix")
+            continue
+        if (
+            tokens[i].shape == "initial"
+            and i + 1 < len(tokens)
+            and _cue_before(doc, i + 1) == "title"
+        ):
+            i += 1  # "M. Gaëtan Gagné": Monsieur, a title, no initial of his
             continue
         j = _segment(doc, i)
         span = _person_run(doc, i, j) or _initials_and_family_name(doc, i, j)
@@ -818,6 +839,8 @@ def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
             continue  # "à Chelsea", "LLC Vernon 71": a town's name before a person's
         if i and (tokens[i - 1].place or tokens[i - 1].city) and _gap(doc, i) == ", ":
             continue  # "Los Angeles, Cal.", "Paris, Texas": the state of a place
+        if token.everyday >= ORDINARY and _NUMBERED.match(doc.text, token.end):
+            continue  # "Page 3 of 7", "Case 12": a word that labels a number
         if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang] or _proper_noun_neighbour(doc, i):
             continue
         if _sentence_start(doc, i) and token.common >= ORDINARY and not _subject(doc, i):
