@@ -37,6 +37,9 @@ AMBIGUOUS = 4.3
 WIDESPREAD = 6
 # the kinds whose single-word originals name a person by themselves
 PERSON_KINDS = NAME_PART_KINDS | {"person"}
+# a city's name is a word first unless this many sources list it as a name ("Jackson", "David";
+# names.PERSON_BEFORE_CITY)
+CITY_BEFORE_NAME = 10
 NEIGHBOUR_GAP = 3  # characters between two words of one name: " ", ". ", " - "
 NAME_GAP = frozenset(" .-\u00a0")  # what may stand between them (a comma ends a name)
 
@@ -46,9 +49,9 @@ def is_word_first(key: str) -> bool:
     """A place ("georgia", a city: "springfield", "chelsea"), or a word much more common than
     the sources that list it as a name ("page", "display", "doc"), as `fold_case` keys it."""
     data = name_data()
-    if key in data.places or key in data.cities:
-        return True
     names = max(data.first.get(key, 0), data.last.get(key, 0))
+    if key in data.places or key in data.cities and names < CITY_BEFORE_NAME:
+        return True
     return data.most_ordinary(key) >= AMBIGUOUS and names < WIDESPREAD
 
 

@@ -15,11 +15,13 @@ from benchmarks import pii_generated as bench
 from tests.data.pii import scoring
 
 # Leak recall (share of labelled values the rewritten text no longer shows), seed 28, 6000
-# sentences, presidio-evaluator 0.3.2, Faker 40.63.0. Today: person 0.699, street address
-# 0.154, phone 0.747, the others 1.000.
+# sentences, presidio-evaluator 0.3.2, Faker 40.63.0. Today: person 0.684, street address
+# 0.128, phone 0.724, the others 1.000. Street addresses fell from 0.154 when places came to
+# be kept (issue 28, item 4): in addresses the finder misses, the town ("Ullaste", "VALTIMO")
+# was rewritten by chance, as a person; it now stays, as a town outside an address should.
 GENERATED_FLOOR = {
     "person": 0.68,
-    "street_address": 0.13,
+    "street_address": 0.12,
     "email": 0.97,
     "phone": 0.72,
     "credit_card": 0.97,

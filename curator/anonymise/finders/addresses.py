@@ -73,6 +73,14 @@ STREETS_ALONE = "Broadway|Strand|Esplanade|Parade|Promenade|Embarcadero|Bowery"
 # No house number stands right after another number: "2 0 15 Long Beach Memorial Medical
 # Center" is a date spaced out by a PDF, then a company, in a table's row.
 NOT_AFTER_A_FIGURE = r"(?<!\d[ \t])"
+# type word first, number last: Spanish, Italian, Portuguese
+TYPE_FIRST = re.compile(
+    rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
+    rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
+)
+# ... but not a type word that ends a name ("Hyatt Regency Century Plaza Los Angeles 796",
+# "Union Square San Francisco 78": a hotel, its town and a count in a table)
+NAME_BEFORE = re.compile(rf"[{UPPER}][\w'’.-]*[ \t]+\Z")
 STREETS = [
     # number first, English type words after the name
     re.compile(
@@ -86,11 +94,7 @@ STREETS = [
         rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
         rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"
     ),
-    # type word first, number last: Spanish, Italian, Portuguese
-    re.compile(
-        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
-        rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
-    ),
+    TYPE_FIRST,
     # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
     re.compile(
@@ -305,6 +309,8 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
+            if p is not TYPE_FIRST
+            or not NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
         }
         | {
             (m.start(), m.end(), False)

@@ -75,11 +75,11 @@ def name_data() -> NameData:
     single: dict[str, set[str]] = {"city": set(), "country": set(), "region": set()}
     phrases: dict[str, list[tuple[str, ...]]] = {}
     for kind, name in _places():
-        words = tuple(name.split(" "))
-        if len(words) == 1:
+        parts = tuple(name.split(" "))
+        if len(parts) == 1:
             single[kind].add(name)
         else:
-            phrases.setdefault(words[0], []).append(words)
+            phrases.setdefault(parts[0], []).append(parts)
     return NameData(
         people["first"],
         people["last"],

@@ -922,7 +922,13 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
     tokens = doc.tokens
     found = {i for i, j in doc.found for i in range(i, j)}
     for i, token in enumerate(tokens):
-        if i in found or token.shape not in ("cap", "upper") or not token.named or token.place:
+        if (
+            i in found
+            or token.shape not in ("cap", "upper")
+            or not token.named
+            or token.place
+            or _city_first(token)  # "les chemins Old Chelsea et Scott"
+        ):
             continue
         if (
             i + 2 < len(tokens)
