@@ -37,8 +37,8 @@ AMBIGUOUS = 4.3
 WIDESPREAD = 6
 # the kinds whose single-word originals name a person by themselves
 PERSON_KINDS = NAME_PART_KINDS | {"person"}
-# a city's name is a word first unless this many sources list it as a name ("Jackson", "David";
-# names.PERSON_BEFORE_CITY)
+# a city's name is a word first unless this many sources list it as a given name ("David";
+# names.PERSON_BEFORE_CITY), or two as a family name
 CITY_BEFORE_NAME = 10
 NEIGHBOUR_GAP = 3  # characters between two words of one name: " ", ". ", " - "
 NAME_GAP = frozenset(" .-\u00a0")  # what may stand between them (a comma ends a name)
@@ -50,7 +50,12 @@ def is_word_first(key: str) -> bool:
     the sources that list it as a name ("page", "display", "doc"), as `fold_case` keys it."""
     data = name_data()
     names = max(data.first.get(key, 0), data.last.get(key, 0))
-    if key in data.places or key in data.cities and names < CITY_BEFORE_NAME:
+    town = (
+        key in data.cities
+        and data.first.get(key, 0) < CITY_BEFORE_NAME
+        and data.last.get(key, 0) < 2  # "Springfield" (one source), not "Jackson" or "Irvine"
+    )
+    if key in data.places or town:
         return True
     return data.most_ordinary(key) >= AMBIGUOUS and names < WIDESPREAD
 
