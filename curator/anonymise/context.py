@@ -6,7 +6,8 @@ or a place ("Page", "Will", "Georgia", a first name a Federal Register page taug
 "MAX Display", "doc_type". Rewriting it wherever its letters occur spread one guess through the
 whole store. Such an original is personal data only where its context says it is that name: a
 detector read a person there (cues, capitals, a listed name beside it), or it stands next to a
-title or to another word of a name the vault knows. A multi-word name, a rare word
+title or to another word of a name the vault knows; a word of a place name ("Diego" in "SAN
+DIEGO") is no one's but where a detector reads a person. A multi-word name, a rare word
 ("Kowalczyk"), a name that many sources list ("Maria"), a username, an e-mail or an id needs no
 context: its letters are the person.
 
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from curator.anonymise.finders.name_cues import TITLES
 from curator.anonymise.finders.name_data import fold_case, name_data
+from curator.anonymise.finders.places import place_names
 from curator.anonymise.kinds import NAME_PART_KINDS
 from curator.anonymise.terms import TOKEN
 
@@ -35,18 +37,26 @@ AMBIGUOUS = 4.3
 WIDESPREAD = 6
 # the kinds whose single-word originals name a person by themselves
 PERSON_KINDS = NAME_PART_KINDS | {"person"}
+# a city's name is a word first unless this many sources list it as a given name ("David";
+# names.PERSON_BEFORE_CITY), or two as a family name
+CITY_BEFORE_NAME = 10
 NEIGHBOUR_GAP = 3  # characters between two words of one name: " ", ". ", " - "
 NAME_GAP = frozenset(" .-\u00a0")  # what may stand between them (a comma ends a name)
 
 
 @lru_cache(maxsize=1 << 14)
 def is_word_first(key: str) -> bool:
-    """A place ("georgia"), or a word much more common than the sources that list it as a name
-    ("page", "display", "doc"), as `fold_case` keys it."""
+    """A place ("georgia", a city: "springfield", "chelsea"), or a word much more common than
+    the sources that list it as a name ("page", "display", "doc"), as `fold_case` keys it."""
     data = name_data()
-    if key in data.places:
-        return True
     names = max(data.first.get(key, 0), data.last.get(key, 0))
+    town = (
+        key in data.cities
+        and data.first.get(key, 0) < CITY_BEFORE_NAME
+        and data.last.get(key, 0) < 2  # "Springfield" (one source), not "Jackson" or "Irvine"
+    )
+    if key in data.places or town:
+        return True
     return data.most_ordinary(key) >= AMBIGUOUS and names < WIDESPREAD
 
 
@@ -67,6 +77,17 @@ def needs_context(original: str, kind: str, written: str) -> bool:
         return False
     key = fold_case(words[0])
     return is_word_first(key) or (written.islower() and is_everyday(key))
+
+
+def in_place_name(text: str, start: int, end: int, kind: str) -> bool:
+    """text[start:end], an original of `kind`, is a word of a place name here: "Diego" in "SAN
+    DIEGO", "Carolina" in "North Carolina" name no one there."""
+    return kind in PERSON_KINDS and any(s <= start and end <= e for s, e in _places_in(text))
+
+
+@lru_cache(maxsize=64)  # a text's originals are judged one after the other
+def _places_in(text: str) -> list[tuple[int, int]]:
+    return place_names(text)
 
 
 def names_someone_here(

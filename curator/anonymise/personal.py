@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from urllib.parse import unquote
 
-from curator.anonymise.context import names_someone_here, needs_context
+from curator.anonymise.context import in_place_name, names_someone_here, needs_context
 from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
@@ -175,7 +175,10 @@ class PersonalData:
                 continue
             written = text[m.start : m.end]
             if (
-                needs_context(m.term.original, m.term.kind, written)
+                (
+                    needs_context(m.term.original, m.term.kind, written)
+                    or in_place_name(text, m.start, m.end, m.term.kind)
+                )
                 and not (
                     self.vault is not None and self.vault.is_decided(m.term.original, m.term.kind)
                 )

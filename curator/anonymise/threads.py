@@ -20,6 +20,7 @@ from typing import Any
 
 from curator.anonymise.attachments import read_attachment
 from curator.anonymise.finders.detector import Detector
+from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.json_strings import strings_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
@@ -252,13 +253,33 @@ GENERIC_WORDS = frozenset(
 
 
 def generic_name(name: str) -> bool:
-    """A channel or team named with everyday words ("general", "dev-ops") names nobody: kept,
-    and not hunted in text, where "in general" would otherwise count as a leak."""
+    """A channel or team named with everyday words ("general", "dev-ops", "core", "webapp")
+    names nobody: kept, and not hunted in text, where "in general" would otherwise count as a
+    leak."""
+    words = [w.casefold() for w in re.findall(r"[^\W_]+", name)]
+    return name.lower() in DEFAULT_CHANNELS or all(_everyday(w) for w in words)
+
+
+EVERYDAY = 3.5  # Zipf frequency of an everyday word (finders.names.ORDINARY)
+NAME_SOURCES = 6  # a word this many name lists hold is a name first ("john", "mark")
+
+
+def _everyday(word: str) -> bool:
+    """An everyday word that is no common name, or two of them glued ("webapp", "frontend")."""
     from curator.anonymise.pseudonyms import common_words
 
-    words = [w.casefold() for w in re.findall(r"[^\W_]+", name)]
-    return name.lower() in DEFAULT_CHANNELS or all(
-        w in GENERIC_WORDS or w in common_words() for w in words
+    if word in GENERIC_WORDS or word in common_words():
+        return True
+    data = name_data()
+    if max(data.first.get(word, 0), data.last.get(word, 0)) >= NAME_SOURCES:
+        return False
+    if data.most_ordinary(word) >= EVERYDAY:
+        return True
+    return any(
+        data.most_ordinary(word[:k]) >= EVERYDAY
+        and data.most_ordinary(word[k:]) >= EVERYDAY
+        and max(data.first.get(part, 0) for part in (word[:k], word[k:])) < NAME_SOURCES
+        for k in range(3, len(word) - 2)
     )
 
 

@@ -15,13 +15,18 @@ from benchmarks import pii_generated as bench
 from tests.data.pii import scoring
 
 # Leak recall (share of labelled values the rewritten text no longer shows), seed 28, 6000
-# sentences, presidio-evaluator 0.3.2, Faker 40.63.0. Today: person 0.699, street address
-# 0.154, phone 0.747, the others 1.000.
+# sentences, presidio-evaluator 0.3.2, Faker 40.63.0. Today: person 0.680, street address
+# 0.128, phone 0.724, the others 1.000. They fell (person from 0.699, street address from
+# 0.154, phone from 0.747) when places and figures came to be kept (issue 28, item 4): in
+# addresses the finder misses, the town ("Ullaste", "VALTIMO") was rewritten by chance, as a
+# person; a vault's one-word original that is also a town (a surname one source lists) is now
+# that person only where its context says so; a bare number is a phone only when grouped as
+# one or after a phone word.
 GENERATED_FLOOR = {
-    "person": 0.68,
-    "street_address": 0.13,
+    "person": 0.67,
+    "street_address": 0.12,
     "email": 0.97,
-    "phone": 0.72,
+    "phone": 0.71,
     "credit_card": 0.97,
     "iban": 0.97,
     "ip": 0.97,

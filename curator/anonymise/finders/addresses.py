@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from curator.anonymise.finders.name_data import fold_case, name_data
+from curator.anonymise.finders.places import place_names
 from curator.anonymise.finders.spec import NAME_HINT, FinderSpec, longest_digit_chain
 
 UPPER = "A-ZÀ-ÖØ-Þ"
@@ -65,11 +67,26 @@ LINKS = (
     r"der|den|am|an|im|an der|on|upon|sur|en|bei)"
 )
 
+# A type word after a number names a street only after a name ("4 Point Star" is an award, "11
+# Main LLC" a company), but for these streets
+STREETS_ALONE = "Broadway|Strand|Esplanade|Parade|Promenade|Embarcadero|Bowery"
+# No house number stands right after another number: "2 0 15 Long Beach Memorial Medical
+# Center" is a date spaced out by a PDF, then a company, in a table's row.
+NOT_AFTER_A_FIGURE = r"(?<!\d[ \t])"
+# type word first, number last: Spanish, Italian, Portuguese
+TYPE_FIRST = re.compile(
+    rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
+    rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
+)
+# ... but not a type word that ends a name ("Hyatt Regency Century Plaza Los Angeles 796",
+# "Union Square San Francisco 78": a hotel, its town and a count in a table)
+NAME_BEFORE = re.compile(rf"[{UPPER}][\w'’.-]*[ \t]+\Z")
 STREETS = [
     # number first, English type words after the name
     re.compile(
-        rf"(?<![\w.,/-])(?:{NUMBER}|{ORDINAL}),?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
-        rf"(?:(?:{NAME}|{ORDINAL})[ \t]+){{0,4}}(?:{TYPES_AFTER})\b\.?"
+        rf"(?<![\w.,/-]){NOT_AFTER_A_FIGURE}(?:{NUMBER}|{ORDINAL}),?[ \t]+"
+        rf"(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?"
+        rf"(?:(?:(?:{NAME}|{ORDINAL})[ \t]+){{1,4}}(?:{TYPES_AFTER})|{STREETS_ALONE})\b\.?"
         rf"(?:[ \t]+(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b)?"
     ),
     # number first, French and Italian type words before the name
@@ -77,11 +94,7 @@ STREETS = [
         rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
         rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"
     ),
-    # type word first, number last: Spanish, Italian, Portuguese
-    re.compile(
-        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
-        rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
-    ),
+    TYPE_FIRST,
     # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
     re.compile(
@@ -157,6 +170,12 @@ AFTER_CITY = (
     r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])"
     r"|[ \t]+-[ \t]+[A-Z]{2}\b)?"
 )
+# continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
+# ("Roma RM")
+CODE_THEN_CITY = re.compile(
+    rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
+    rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
+)
 POSTAL_PARTS = [
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:{US_STATES}|{REGION_NAMES})[ \t]+\d{{5}}(?:-\d{{4}})?\b"
@@ -169,12 +188,7 @@ POSTAL_PARTS = [
     re.compile(
         rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"
     ),  # Australia
-    # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
-    # ("Roma RM")
-    re.compile(
-        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
-        rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
-    ),
+    CODE_THEN_CITY,
     re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
     re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
@@ -185,7 +199,7 @@ POSTAL_PARTS = [
 # ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
 OPENERS = [
     re.compile(rf"(?<![\w-]){UNIT_PART.pattern}"),
-    re.compile(rf"(?<![\w.,/-])\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
+    re.compile(rf"(?<![\w.,/-]){NOT_AFTER_A_FIGURE}\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
 ]
@@ -276,6 +290,10 @@ INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
 UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
+# a word of letters and digits: a reference ("Résolution DM-2023-001"), no town's name
+CODE_WORD = re.compile(r"[^\W\d_][\w'’.]*-?\d")
+ORDINARY = 3.5  # Zipf frequency of an everyday word (names.ORDINARY)
+TOWN_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")  # "Aix-en-Provence" is one
 
 
 def find_addresses(text: str) -> list[tuple[int, int, float]]:
@@ -291,6 +309,8 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
+            if p is not TYPE_FIRST
+            or not NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
         }
         | {
             (m.start(), m.end(), False)
@@ -341,9 +361,22 @@ def _postal(text: str, at: int, inline: bool = False) -> int | None:
         at += gap.end()
     for pattern in POSTAL_PARTS:
         match = pattern.match(text, at)
-        if match:
+        if match and (pattern is not CODE_THEN_CITY or _a_town(match.group())):
             return match.end()
     return None
+
+
+def _a_town(postal: str) -> bool:
+    """The words after a postcode name a town: one word ("69003 Lyon", "90402 Nürnberg"), a
+    place the gazetteer knows, or words that are not all everyday words (not "SERIAL 1\n1100
+    REGISTERED VOTERS", a count in a table)."""
+    data = name_data()
+    words = [fold_case(w) for w in TOWN_WORD.findall(postal.lstrip("CP. \t"))]
+    if len(words) < 2 or place_names(postal):
+        return True
+    return any(w in data.cities or w in data.places for w in words) or not all(
+        data.most_ordinary(w) >= ORDINARY for w in words
+    )
 
 
 def _whole_part(text: str, at: int) -> int | None:
@@ -355,7 +388,8 @@ def _whole_part(text: str, at: int) -> int | None:
             line_end = min(line_end, k)
     part = text[at:line_end].rstrip(" \t")
     street = any(pattern.fullmatch(part) for pattern in STREETS)
-    if street or UNIT_PART.fullmatch(part) or CITY_PART.fullmatch(part) and len(part.split()) <= 4:
+    city = CITY_PART.fullmatch(part) and len(part.split()) <= 4 and not CODE_WORD.search(part)
+    if street or UNIT_PART.fullmatch(part) or city:
         return at + len(part)
     return None
 

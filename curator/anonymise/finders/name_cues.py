@@ -140,8 +140,14 @@ SUBJECT_NEXT = SPEECH_VERBS | _words("""
 # Before a capitalised word: it is a thing or a place ("the Victoria data centre", "in May",
 # "der Koch", "im August", "la luz"), per language ("a" is an article in English only).
 NOT_PERSON_BEFORE = {
-    "en": _words("the a an this these those our your their its every each in at near into onto"),
-    "fr": _words("le la les un une des du au aux ce cette ces en dans sur"),
+    # "dba": doing business as, a trade name follows ("dba Kitson Brea")
+    "en": _words(
+        "the a an this these those our your their its every each in at near into onto dba"
+    ),
+    "fr": _words(
+        "le la les un une des du au aux ce cette ces en dans sur "
+        "rue chemin chemins avenue boulevard allée impasse quai"  # "le chemin Freeman"
+    ),
     "de": _words(
         "der die das den dem des ein eine einen einem einer im am vom zum zur beim ins ans aus "
         "nach in"

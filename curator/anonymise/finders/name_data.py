@@ -27,6 +27,10 @@ class NameData:
     first: dict[str, int]  # given name -> how many sources (Faker locales, the US census) list it
     last: dict[str, int]  # family name -> the same
     places: frozenset[str]  # one-word countries, states, provinces and regions ("georgia")
+    cities: frozenset[str]  # one-word cities of GeoNames ("chelsea", "irvine")
+    # the first word of a place name of several words -> the words of each, longest first
+    # ("los" -> ("los", "angeles"), ...; "north" -> ("north", "carolina"), ...)
+    place_phrases: dict[str, tuple[tuple[str, ...], ...]]
     zipf: dict[str, dict[str, float]]  # LANG -> word -> how common it is as a word (Zipf scale)
     stop: dict[str, frozenset[str]]  # LANG -> its function words ("the", "und", "de")
 
@@ -47,6 +51,14 @@ def _groups(name: str) -> list[tuple[list[str], list[str]]]:
     return [(fields[:-1], fields[-1].split(" ")) for fields in lines]
 
 
+def _places() -> list[tuple[str, str]]:
+    """(kind, name) of every place of places.txt.gz."""
+    data = resources.files("curator") / "data" / "names" / "places.txt.gz"
+    with gzip.open(data.open("rb"), "rt", encoding="utf-8") as handle:
+        lines = [line.rstrip("\n").split("\t") for line in handle if not line.startswith("#")]
+    return [(kind, name) for kind, name in lines]
+
+
 @cache
 def name_data() -> NameData:
     """Loaded on first use (~0.2 s), then shared by every detector in the process."""
@@ -60,10 +72,20 @@ def name_data() -> NameData:
             zipf[lang].update(dict.fromkeys(words, int(value) / 10))
         else:
             stop[lang].update(words)
+    single: dict[str, set[str]] = {"city": set(), "country": set(), "region": set()}
+    phrases: dict[str, list[tuple[str, ...]]] = {}
+    for kind, name in _places():
+        parts = tuple(name.split(" "))
+        if len(parts) == 1:
+            single[kind].add(name)
+        else:
+            phrases.setdefault(parts[0], []).append(parts)
     return NameData(
         people["first"],
         people["last"],
-        frozenset(people["place"]),
+        frozenset(people["place"]) | single["country"] | single["region"],
+        frozenset(single["city"]),
+        {first: tuple(sorted(p, key=len, reverse=True)) for first, p in phrases.items()},
         zipf,
         {lang: frozenset(w) for lang, w in stop.items()},
     )

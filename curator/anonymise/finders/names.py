@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from curator.anonymise.finders import name_cues as cue
 from curator.anonymise.finders.name_data import LANGS, NameData, fold_case, name_data
+from curator.anonymise.finders.places import place_name_words
 from curator.anonymise.finders.spec import NAME_HINT, FinderSpec
 
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word of a language
@@ -47,6 +48,9 @@ RARE_WORD = 3.0  # below this, a word no list names is a name of no list ("Okonk
 AMBIGUOUS = 4.3  # names are common words too ("kevin" 4.6): a name this common is doubtful
 WIDESPREAD = 6  # ... unless this many sources (Faker locales, the census) list it as a name
 RARE = 2.5  # below this in every language, a given name is no word at all ("chukwuemeka")
+# sources naming a word a given name from which, alone, it is a person before a city ("David",
+# "Charlotte"; not "Chelsea", "Vernon", "Modesto", which need a cue)
+PERSON_BEFORE_CITY = 10
 WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 _LABEL = re.compile(r"([^\W\d_][\w\- ]*?)\s*:\s*$")
 _BY = re.compile(r"\b(by)\s+$", re.I)
@@ -59,6 +63,7 @@ _ENTRY_START = re.compile(
     r"(?:\n|[ \t]#?\d+ )[ \t]*\Z"
 )  # a line start or the count of the entry before
 _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
+_NUMBERED = re.compile(r" \d")
 NAME_SHAPES = frozenset({"cap", "upper", "initial"})
 SENTENCE_END = frozenset('.!?:;\x00•*>|"“”«»(')
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
@@ -76,7 +81,9 @@ class Token:
     common: float = 0.0  # how common it is as a word in the text's language (Zipf)
     everyday: float = 0.0  # how common it is as a word in the language using it most
     function: bool = False  # "the", "und", "l'adresse": never a name
-    place: bool = False  # a country, state or region ("Georgia")
+    place: bool = False  # a country, state or region ("Georgia"), or a word of a place name
+    city: bool = False  # a one-word city ("Chelsea", "Irvine")
+    in_place_name: bool = False  # a word of a place name of several ("Los Angeles"): no name
     possessive: bool = False  # "Sabines Vorschlag", "Dwayne's form"
     next_cap: bool = False  # a Capitalised word follows after one space (German: a noun)
 
@@ -197,9 +204,7 @@ def _read(text: str, data: NameData) -> Text:
                 shape = "other"  # "NPKAUS33", "12/Mar/2024"
             elif lone_capital and next_char == ".":
                 shape = "initial"
-            tokens.append(
-                Token(word, start, end, key, shape, 0, 0, 0.0, 0.0, False, False, possessive)
-            )
+            tokens.append(Token(word, start, end, key, shape, possessive=possessive))
     lang = guess_language([t.key for t in tokens], data)
     for token, after in zip(tokens, tokens[1:], strict=False):
         token.next_cap = after.shape == "cap" and text[token.end : after.start] == " "
@@ -215,6 +220,9 @@ def _read(text: str, data: NameData) -> Text:
             and before.shape == token.shape
         ):
             token.place = True  # "Santa Cruz", "San José", "SAINT LOUIS"
+    for i, j in place_name_words(text, tokens):
+        for token in tokens[i:j]:
+            token.place = token.in_place_name = True
     for before, token in zip(tokens, tokens[1:], strict=False):
         if (
             token.shape == "other"
@@ -306,7 +314,15 @@ def _look_up(token: Token, lang: str) -> None:
                 True,
             )
             facts = genitive
-    token.first, token.last, token.place, token.common, token.everyday, token.function = facts
+    (
+        token.first,
+        token.last,
+        token.place,
+        token.city,
+        token.common,
+        token.everyday,
+        token.function,
+    ) = facts
     if token.shape == "upper" and len(key) <= 3 and token.first < 3 and key not in cue.PARTICLES:
         token.shape = "other"  # "IP", "HR", "NAS": acronyms
 
@@ -315,6 +331,7 @@ class Facts(NamedTuple):
     first: int
     last: int
     place: bool
+    city: bool
     common: float
     everyday: float
     function: bool
@@ -352,12 +369,26 @@ def _facts(key: str, lang: str) -> Facts:
             or max(data.zipf[other].get(rest, 0.0) for other in LANGS) >= ORDINARY
         )
     )
+    # "I've", "we'll", "they're", "don't": contractions, never names ("O'Brien" is one)
+    contraction = (
+        key[-3:-2] in ("'", "’")
+        and key[-2:] in ("ve", "ll", "re")
+        or (key[-2:-1] in ("'", "’") and key[-1] in "mdt")
+    )
     stop = (
         key in data.stop[lang]
         and key not in cue.PARTICLES
         and key not in cue.NAMES_AMONG_FUNCTION_WORDS
     )
-    return Facts(first, last, place, common, everyday, elided or stop or key in cue.TITLES)
+    return Facts(
+        first,
+        last,
+        place,
+        key in data.cities,
+        common,
+        everyday,
+        elided or contraction or stop or key in cue.TITLES,
+    )
 
 
 # ------------------------------------------------------------------ context
@@ -467,9 +498,10 @@ def _signed_line(doc: Text, i: int) -> bool:
 # ------------------------------------------------------------------ rules
 
 
-def _usable(token: Token) -> bool:
-    """Could be (part of) a name: shaped like one and no function or place word."""
-    return (
+def _usable(token: Token, *, places: bool = False) -> bool:
+    """Could be (part of) a name: shaped like one and no function or place word (a word of a
+    place name only when `places`: after a title, "Mr. Benito Juárez")."""
+    return (places or not token.in_place_name) and (
         token.shape in NAME_SHAPES
         and token.key not in cue.NOT_NAMES
         and not token.function
@@ -477,7 +509,9 @@ def _usable(token: Token) -> bool:
     )
 
 
-def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> int:
+def _segment(
+    doc: Text, i: int, *, lines: bool = False, lower: bool = False, places: bool = False
+) -> int:
     """End (exclusive) of the run of name-shaped words from token i: single spaces between
     them, at most five words; across one line break only when `lines` (a signed name).
     A `lower` run is lower-case known names ("sabine wendt")."""
@@ -487,7 +521,7 @@ def _segment(doc: Text, i: int, *, lines: bool = False, lower: bool = False) -> 
         j < len(tokens)
         and j - i < 5
         and (
-            _usable(tokens[j])
+            _usable(tokens[j], places=places)
             if not lower
             else tokens[j].shape == "lower" and tokens[j].named and tokens[j].common < ORDINARY
         )
@@ -513,11 +547,13 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
             and not token.function
             and token.key not in cue.NOT_NAMES
         )
-        if not (_usable(token) or lower) or token.key in cue.CALENDAR:
+        if not (_usable(token, places=True) or lower) or token.key in cue.CALENDAR:
             continue
         if token.key in cue.PARTICLES and not (i + 1 < len(tokens) and tokens[i + 1].last):
             continue
         kind = _cue_before(doc, i)
+        if token.in_place_name and kind != "title":
+            continue  # "Dear Los Angeles team", but "Mr. Benito Juárez"
         signed = not kind and not lower and _signed_line(doc, i)
         if not (kind or signed):
             if (
@@ -531,14 +567,23 @@ def _cued(doc: Text) -> Iterator[tuple[int, int]]:
             continue
         if kind == "style" and not (token.named and token.everyday < ORDINARY and not token.place):
             continue  # "à la Waterman", not "à la Carte", "a la Russe"
-        j = _segment(doc, i, lines=kind in ("label", "title") or signed, lower=lower)
+        j = _segment(
+            doc, i, lines=kind in ("label", "title") or signed, lower=lower, places=kind == "title"
+        )
         if kind == "title" and token.shape == "upper":
             j = _capitals_after_title(doc, i, j)
         if kind in ("greeting", "list") and not _plausible_cued(tokens[i:j]):
             continue
         if kind != "title" and all(t.everyday >= ORDINARY and not t.named for t in tokens[i:j]):
             continue  # "Contact: Customer Relations"
-        yield i, j
+        start = i
+        while kind in ("label", "list") and start + 1 < j and _role_word(tokens[start]):
+            start += 1  # "Employee: Superintendent Wendy Gudalewicz": the role is no name
+        yield start, j
+
+
+def _role_word(token: Token) -> bool:
+    return not token.named and token.everyday >= ORDINARY and token.shape == "cap"
 
 
 def _capitals_after_title(doc: Text, i: int, j: int) -> int:
@@ -632,6 +677,13 @@ def _runs(doc: Text) -> Iterator[tuple[int, int]]:
         if i in found or not _usable(tokens[i]) or tokens[i].shape not in NAME_SHAPES:
             i += 1  # a lower-case particle opens no name ("la nómina de Phoenix")
             continue
+        if (
+            tokens[i].shape == "initial"
+            and i + 1 < len(tokens)
+            and _cue_before(doc, i + 1) == "title"
+        ):
+            i += 1  # "M. Gaëtan Gagné": Monsieur, a title, no initial of his
+            continue
         j = _segment(doc, i)
         span = _person_run(doc, i, j) or _initials_and_family_name(doc, i, j)
         if span:
@@ -658,12 +710,19 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
         return None
     if j < len(tokens) and tokens[j].place and _gap(doc, j) == ", ":
         return None  # "Sandy Springs, Georgia"
-    if len(run) > 2 and run[-1].place:
+    if len(run) > 2 and run[-1].place and run[-2].shape != "initial":
         while len(run) > 1 and (run[-1].place or run[-1].key in cue.PLACE_PREFIXES):
             run, j = (
                 run[:-1],
                 j - 1,
-            )  # "K DRUMMOND WASHINGTON", "Vasquez Santa Ana": the place ends the name
+            )  # "K DRUMMOND WASHINGTON", "Vasquez Santa Ana": the place ends the name, but
+            # "CHARLES M. SEVILLA" is his
+        if len(run) < 2:
+            return None
+    if run[-1].city and (run[0].place or run[0].first < 2 and run[0].everyday >= RARE_WORD):
+        # "Capital America Irvine", "Wells Fargo": a city ends a place's or a word's run, not
+        # "Daiki Kobayashi"'s or "Burak Kaya"'s
+        run, j = run[:-1], j - 1
         if len(run) < 2:
             return None
     words = [t for t in run if t.shape != "initial" and t.key not in cue.PARTICLES]
@@ -677,7 +736,7 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     weak = [t for t in words if t.named and t.ambiguous]
     unknown = [t for t in words if not t.named and t.everyday < RARE_WORD]
     everyday = [t for t in words if not t.named and t.everyday >= RARE_WORD]
-    given = run[0].first >= 3 and not run[0].ambiguous
+    given = run[0].first >= 3 and not run[0].ambiguous and not _city_first(run[0])
     surname_after_initial = (
         len(everyday) == 1 and run[-1] is everyday[0] and run[-2].shape == "initial"
     )
@@ -776,11 +835,22 @@ def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
             continue
         if token.first < 2 and token.everyday >= ORDINARY and not _subject(doc, i):
             continue  # one Faker locale's name, everyone's word: "Case", "Orange"
+        if _city_first(token):
+            continue  # "à Chelsea", "LLC Vernon 71": a town's name before a person's
+        if i and (tokens[i - 1].place or tokens[i - 1].city) and _gap(doc, i) == ", ":
+            continue  # "Los Angeles, Cal.", "Paris, Texas": the state of a place
+        if token.everyday >= ORDINARY and _NUMBERED.match(doc.text, token.end):
+            continue  # "Page 3 of 7", "Case 12": a word that labels a number
         if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang] or _proper_noun_neighbour(doc, i):
             continue
         if _sentence_start(doc, i) and token.common >= ORDINARY and not _subject(doc, i):
             continue  # "Will you", "Grant access", "Joy!"
         yield i, i + 1
+
+
+def _city_first(token: Token) -> bool:
+    """A town's name before a person's: "Chelsea", "Alma", "Vernon"; not "David"."""
+    return token.city and token.first < PERSON_BEFORE_CITY
 
 
 def _proper_noun_neighbour(doc: Text, i: int) -> bool:
@@ -852,7 +922,13 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
     tokens = doc.tokens
     found = {i for i, j in doc.found for i in range(i, j)}
     for i, token in enumerate(tokens):
-        if i in found or token.shape not in ("cap", "upper") or not token.named or token.place:
+        if (
+            i in found
+            or token.shape not in ("cap", "upper")
+            or not token.named
+            or token.place
+            or _city_first(token)  # "les chemins Old Chelsea et Scott"
+        ):
             continue
         if (
             i + 2 < len(tokens)
@@ -935,7 +1011,7 @@ def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
     for i, token in enumerate(tokens):
         if i in found or token.key not in seen or token.shape not in ("cap", "upper"):
             continue
-        if _sentence_start(doc, i) and token.ambiguous:
+        if token.in_place_name or _sentence_start(doc, i) and token.ambiguous:
             continue
         yield i, i + 1
 

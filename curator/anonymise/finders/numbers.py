@@ -11,6 +11,9 @@
 - Phones: phonenumbers in the regions of the languages curator reads, "(+34)" and
   "+33 (0)4..." trunk forms, "+CC" numbers phonenumbers only deems possible ("+52 1 33 ..."),
   and the extension people type after a number ("x129", "ext 4520", "poste 219", "Durchwahl 12").
+  A number of the right length is a phone only where its grouping or a word before it says so
+  (`phone_shaped`): a row of counts in a table ("129 50 15 2 196"), decimals ("388.57
+  0.0000") and figures in a row of figures pass some region's plan but are no phone.
 
 The phone recognizers run last among the number-shaped finders, reading only phone-shaped
 windows whose digits no card, IBAN, IP or SSN found before claimed: phonenumbers' matcher is
@@ -297,6 +300,45 @@ def _phones() -> list[EntityRecognizer]:
 NOT_A_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 
 
+# Words right before a number that make it a phone whatever its grouping ("Tel. 612345678").
+PHONE_CUE = re.compile(
+    r"(?:\b(?:tel|tél|telephone|téléphone|phone|ph|call|cell|mobile|mob|fax|sms|whatsapp|"
+    r"portable|móvil|movil|teléfono|telefono|telefon|handy|ring|text|contact|numéro|number)"
+    r"\b[^\n\d]{0,12}|\bn[°º]\s*)\Z",
+    re.I,
+)
+_GROUP_SEPARATOR = re.compile(r"[ \t.\-/]+")
+_FIGURE_BEFORE = re.compile(r"\d[ \t,]*\Z")
+_FIGURE_AFTER = re.compile(r"[ \t]+\d")
+
+
+def phone_shaped(text: str, start: int, end: int) -> bool:
+    """A phone's grouping, or a phone's word before it: "(415) 867-2231", "+44 20 7946 0958",
+    "06 12 34 56 78", "612 34 56 78", "503.288.9426", "4155550134", "Tel. 61 23 45"; not a row
+    of figures ("129 50 15 2 196", "22 66 48 58 46", "85 6,617 28 0 7") or decimals."""
+    if PHONE_CUE.search(text, max(0, start - 24), start):
+        return True
+    value = EXTENSION.sub("", text[start:end])
+    if value[:1] in "+(":
+        return True  # a country code or an area code in brackets
+    line_start = text.rfind("\n", 0, start) + 1
+    if _FIGURE_BEFORE.search(text, line_start, start) or _FIGURE_AFTER.match(text, end):
+        return False  # one figure in a row of figures
+    groups = [g for g in _GROUP_SEPARATOR.split(value) if g]
+    if len(groups) == 1:
+        return True  # "4155550134"
+    trunk = value.startswith("0")
+    if any(len(g) == 1 for g in groups[1:]) or len(groups[0]) == 1 and groups[0] != "1":
+        return False
+    if "." in value and not trunk and any(len(g) < 3 for g in groups):
+        return False  # "388.57 419.68"
+    return trunk or len(groups) <= 4 and any(len(g) > 2 for g in groups)
+
+
+def _phone_plausible(text: str, start: int, end: int) -> bool:
+    return at_word_edges(text, start, end) and phone_shaped(text, start, end)
+
+
 def _could_be_phone(window: str) -> bool:
     digit_count = sum(c.isdigit() for c in EXTENSION.sub("", window))
     return 7 <= digit_count <= 15 and NOT_A_PHONE.fullmatch(window.strip("() ")) is None
@@ -312,6 +354,6 @@ PHONES = FinderSpec(
     window_test=_could_be_phone,
     skips_claimed=True,
     claims=always,
-    plausible=at_word_edges,
+    plausible=_phone_plausible,
     extend=extend_extension,  # "(713) 631-5246 x129", "... poste 219"
 )
