@@ -195,8 +195,6 @@ def _content_strings(
     texts = list(texts_of(content.model_dump(mode="json"), "content.json", ours=ours))
     for revision in revisions:
         texts.extend(
-            texts_of(
-                revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}", ours=ours
-            )
+            texts_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}", ours=ours)
         )
     return texts

@@ -4,8 +4,9 @@ Metadata is the strongest evidence: every user's names, username, nickname, emai
 handles built from their names anywhere in their record (`props.git_user`), the channel's
 and team's names and all ids are registered first, so they are found wherever they appear
 (messages, quotes, @mentions, permalinks, props, link previews, JSON held in strings,
-attachment text, file names). Then every string of the export goes through the rewriter;
-dict keys that are ids are remapped too, so posts, replies, reactions and files still point
+attachment text, file names). Then every text of the export goes through the rewriter;
+structure (keys, types, roles: structure.py) stays as it came, and ids, keys and values
+alike, are remapped by the id mapping, so posts, replies, reactions and files still point
 where they did. Ids keep their length and alphabet. Attachments are decoded from whatever
 base64 and text encoding they came in, rewritten and written back the same way; one that
 is no text is refused.
@@ -30,9 +31,7 @@ from curator.errors import CuratorError
 from curator.model import ThreadContent
 
 # Mattermost's default channels name nobody, nor the one curator's chat log importer makes.
-DEFAULT_CHANNELS = frozenset(
-    {"town-square", "off-topic", "town square", "chat-log", "chat log"}
-)
+DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "chat-log", "chat log"})
 # A direct-message channel is named after its two users' ids: those are remapped in place.
 DM_NAME = re.compile(r"^[a-z0-9]{26}__[a-z0-9]{26}$")
 USER_FIELDS = {
@@ -317,9 +316,7 @@ class ThreadRewriter:
         # a member name stays; a key that is a value (a URL of metadata.images) is rewritten
         return self.rewriter.text(key) if part is Part.TEXT else key
 
-    def _member(
-        self, key: str, item: Any, record: dict[str, Any], path: tuple[str, ...]
-    ) -> Any:
+    def _member(self, key: str, item: Any, record: dict[str, Any], path: tuple[str, ...]) -> Any:
         part = value_part(path[-2] if len(path) > 1 else None, key, record)
         if part is Part.STRUCTURE or (path[:1] == ("files",) and len(path) == 2):
             return item  # attachments are replaced whole in content()
