@@ -87,6 +87,7 @@ STRUCTURAL_MEMBERS = frozenset(
         "from_bot",
         "from_plugin",
         "importer",
+        "failure_mode",
         "mutation_kinds",
         "conflict_fields",
         # machine values

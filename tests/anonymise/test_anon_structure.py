@@ -8,11 +8,16 @@ import hashlib
 import json
 from pathlib import Path
 
-from curator.anonymise import Vault, anonymise, find_leaks, skeleton, texts_of
+import pytest
+
+from curator.anonymise import Vault, anonymise, find_leaks, skeleton, texts_of, threads
+from curator.errors import CuratorError
+from curator.ingest.api import import_sources
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.source import RawSource
 from curator.model import CHAT_ROLES, ThreadContent
 from tests.anonymise.synth import ORDINARY_WORDS, member_names
+from tests.conftest import REPO, snapshot
 
 
 def filled_vault(words=ORDINARY_WORDS) -> Vault:
@@ -102,3 +107,16 @@ def test_an_id_the_vault_handed_out_is_no_number_in_curators_own_warnings():
     assert [leak.kind for leak in found] == ["iban"]  # random letters and digits pass its checksum
     vault.assign("1578p9pg644pqzo1fudog5ab5o", "id", "kp99o156bdrfhns62vvb2hlf22")
     assert find_leaks([("fixture.json.warnings[0]", warning)], vault) == []
+
+
+def test_an_import_whose_anonymisation_changed_structure_is_refused(store, monkeypatch):
+    key = threads.ThreadRewriter._key
+
+    def renaming(self, container, name):  # fault injection: a rewriter that renames a key
+        return "ewing_id" if name == "user_id" else key(self, container, name)
+
+    monkeypatch.setattr(threads.ThreadRewriter, "_key", renaming)
+    before = snapshot(store.root)
+    with pytest.raises(CuratorError, match="changed the structure of the content"):
+        import_sources(store, [REPO / "examples" / "threads" / "lease-question.json"])
+    assert snapshot(store.root) == before
