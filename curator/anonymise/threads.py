@@ -319,7 +319,7 @@ class ThreadRewriter:
     def _member(self, key: str, item: Any, record: dict[str, Any], path: tuple[str, ...]) -> Any:
         part = value_part(path[-2] if len(path) > 1 else None, key, record)
         if part is Part.STRUCTURE or (path[:1] == ("files",) and len(path) == 2):
-            return item  # attachments are replaced whole in content()
+            return item  # structure stays; attachments are replaced whole in content()
         if part is Part.ID and isinstance(item, str):
             return self.id(item) if item else item
         if part is Part.ID and isinstance(item, list):
