@@ -118,6 +118,9 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
             known(file_id, "id")
     for file_id in sorted(export.get("file_infos", {})):
         known(file_id, "id")  # its name is rewritten like any text: only where it names someone
+    # ids too: none may be drawn as another's pseudonym ("m1" -> "m7" while "m7" is a post)
+    for original, kind in wanted:
+        vault.reserve(original, kind)
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
@@ -277,9 +280,11 @@ class ThreadRewriter:
         return self.rewriter
 
     def id(self, value: str) -> str:
-        if self.vault.is_pseudonym(value):
-            return value
-        return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
+        """An id's pseudonym; one that is already a pseudonym stays (a second pass)."""
+        known = self.vault.lookup(value, "id")
+        if known is not None or self.vault.is_pseudonym(value):
+            return known or value
+        return self.vault.pseudonym(value, "id")
 
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
