@@ -1151,6 +1151,10 @@ class BundleManifest(Strict):
 # ---------------------------------------------------------------- chat JSONL import
 
 
+# Authors of a chatbot transcript that are roles, not people: structure, never personal data.
+CHAT_ROLES = frozenset({"user", "assistant", "system", "tool"})
+
+
 class ChatMessage(Open):
     """One line of a generic chat log (`curator import log.jsonl`).
 

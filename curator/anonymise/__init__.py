@@ -11,6 +11,8 @@ here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
          │               at their values ─▶ anonymised text
          ─▶ audit.py     whatever personal.py still finds there is a leak
 
+Only text is anonymised and judged: structure.py says what in a fixture is structure (keys,
+roles, types, ids' shape), json_strings.py lists its texts for every checker.
 content.py anonymises a fixture's content and label revisions with one mapping (threads.py
 and documents.py register their known originals, terms.py finds them); free_text.py a note,
 a typed value or a file name; user_input.py what people type into a store. kinds.py is the
@@ -35,10 +37,11 @@ from curator.anonymise.finders.patterns import offline_tld_extract
 from curator.anonymise.finders.presidio import blank_nlp_engine
 from curator.anonymise.finders.registry import ENTITIES, presidio_recognizers
 from curator.anonymise.free_text import anonymise_file_name, anonymise_text, anonymise_value
-from curator.anonymise.json_strings import strings_of, undecodable_attachments
+from curator.anonymise.json_strings import texts_of, undecodable_attachments
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import KINDS, Kind, entity_kind
 from curator.anonymise.rewrite import Rewriter, settle
+from curator.anonymise.structure import skeleton
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.user_input import UserInput
 from curator.anonymise.vault import VAULT_FILE, Entry, Vault
@@ -82,8 +85,9 @@ __all__ = [
     "presidio_recognizers",
     "read_attachment",
     "settle",
+    "skeleton",
     "store_keep",
-    "strings_of",
     "synthetic_values",
+    "texts_of",
     "undecodable_attachments",
 ]

@@ -11,12 +11,12 @@ fictional phone lines) or was kept by the user's decision: see docs/guide/anonym
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.anonymise.json_strings import strings_of
+from curator.anonymise.json_strings import texts_of
 
 if TYPE_CHECKING:
     from curator.anonymise.finders.detector import Detector
@@ -89,7 +89,10 @@ def span_kind(span: DetectedSpan) -> str:
     return f"original:{span.kind}" if span.rank == 0 else span.kind
 
 
-def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[str, str]]:
+def _fixture_texts(
+    store: Store, fixture_ids: Iterable[str], vault: Vault | None
+) -> Iterator[tuple[str, str]]:
+    ours = _ours(vault)
     for fixture_id in fixture_ids:
         for path in store.fixture_files(fixture_id).values():
             if not path.exists():
@@ -100,12 +103,13 @@ def _fixture_texts(store: Store, fixture_ids: Iterable[str]) -> Iterator[tuple[s
                     path.read_text(encoding="utf-8").splitlines(), start=1
                 ):
                     if line.strip():
-                        yield from strings_of(_json(path, line), f"{rel}:{number}")
+                        yield from texts_of(_json(path, line), f"{rel}:{number}", ours=ours)
             else:
-                yield from strings_of(_json(path), str(rel))
+                yield from texts_of(_json(path), str(rel), ours=ours)
 
 
-def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
+def bundle_texts(bundles: Path, root: Path, vault: Vault | None) -> Iterator[tuple[str, str]]:
+    ours = _ours(vault)
     for path in sorted(bundles.rglob("*")):
         if not path.is_file():
             continue
@@ -113,16 +117,21 @@ def bundle_texts(bundles: Path, root: Path) -> Iterator[tuple[str, str]]:
         if path.suffix == ".jsonl":
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
                 if line.strip():
-                    yield from strings_of(_json(path, line), f"{rel}:{number}")
+                    yield from texts_of(_json(path, line), f"{rel}:{number}", ours=ours)
         elif path.suffix == ".json":
-            yield from strings_of(_json(path), rel)
+            yield from texts_of(_json(path), rel, ours=ours)
         elif path.suffix == ".parquet":
             import pyarrow.parquet as pq
 
             for number, row in enumerate(pq.read_table(path).to_pylist(), start=1):
-                yield from strings_of(row, f"{rel}:{number}")
+                yield from texts_of(row, f"{rel}:{number}", ours=ours)
         elif path.suffix in (".md", ".txt", ".csv"):
             yield rel, path.read_text(encoding="utf-8", errors="replace")
+
+
+def _ours(vault: Vault | None) -> Callable[[str], bool]:
+    """Whether an id is one this vault handed out: the id mapping's, not a text to judge."""
+    return vault.is_pseudonym if vault is not None else (lambda _: False)
 
 
 def _json(path: Path, text: str | None = None) -> Any:
@@ -150,7 +159,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     leaks: list[Leak] = []
     for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
         leaks += find_leaks(
-            _fixture_texts(store, ids),
+            _fixture_texts(store, ids, vault),
             vault,
             synthetic=synthetic,
             judge_names=judged_here,
@@ -165,7 +174,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
         leaks += find_leaks(
-            bundle_texts(store.bundles_dir, store.root),
+            bundle_texts(store.bundles_dir, store.root, vault),
             vault,
             synthetic=synthetic,
             judge_names=False,

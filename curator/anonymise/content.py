@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from curator.anonymise.audit import Leak, find_leaks
 from curator.anonymise.documents import field_kind, reserved_document_terms
 from curator.anonymise.finders.detector import Detector, detector_for
-from curator.anonymise.json_strings import strings_of
+from curator.anonymise.json_strings import texts_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.rewrite import Rewriter, settle
 from curator.anonymise.threads import ThreadRewriter
@@ -96,7 +96,7 @@ def anonymise(
             ),
         )
     leaks = find_leaks(
-        _content_strings(new_content, new_revisions), vault, detector=detector, keep=keep
+        _content_strings(new_content, new_revisions, vault), vault, detector=detector, keep=keep
     )
     return Anonymised(new_content, new_revisions, leaks, rewriter.personal.used)
 
@@ -188,10 +188,13 @@ def _revision(
     )
 
 
-def _content_strings(content: Content, revisions: list[LabelRevision]) -> list[tuple[str, str]]:
-    texts = list(strings_of(content.model_dump(mode="json"), "content.json"))
+def _content_strings(
+    content: Content, revisions: list[LabelRevision], vault: Vault
+) -> list[tuple[str, str]]:
+    ours = vault.is_pseudonym
+    texts = list(texts_of(content.model_dump(mode="json"), "content.json", ours=ours))
     for revision in revisions:
         texts.extend(
-            strings_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}")
+            texts_of(revision.model_dump(mode="json"), f"labels.jsonl#rev{revision.rev}", ours=ours)
         )
     return texts

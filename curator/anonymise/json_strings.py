@@ -1,5 +1,5 @@
-"""Every string in a JSON value, with where it is: what the anonymiser reserves names from,
-and what the audit and the bundle leak gate judge.
+"""Every text in a JSON value, with where it is: what the anonymiser reserves names from, and
+what the audit and the bundle leak gate judge. structure.py says what is text.
 
 Base64 attachments (a thread's `files`) are read as text too, in whatever base64 variant
 and text encoding they came (attachments.py).
@@ -7,49 +7,77 @@ and text encoding they came (attachments.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from curator.anonymise.attachments import decoded_text, read_attachment
-
-# Members that hold machine values, never personal data: no need to scan them.
-SKIP_KEYS = frozenset(
-    {
-        "source_sha256",
-        "sha256",
-        "schema_version",
-        "created_at",
-        "imported_at",
-        "time",
-        "observed_at",
-        "create_at",
-        "update_at",
-        "edit_at",
-        "delete_at",
-    }
-)
+from curator.anonymise.structure import LIST, Part, json_held, key_part, value_part
 
 
-def strings_of(data: Any, location: str) -> Iterator[tuple[str, str]]:
-    """Every string (and string dict key) in a JSON value, with a path-like location."""
+def _never(_: str) -> bool:
+    return False
+
+
+def texts_of(
+    data: Any, location: str, *, ours: Callable[[str], bool] = _never
+) -> Iterator[tuple[str, str]]:
+    """Every text (and text-bearing dict key) in a JSON value, with a path-like location.
+
+    `ours(value)`: whether an id is one the vault handed out (then it is not judged)."""
+    yield from _texts(data, location, None, ours)
+
+
+def _texts(
+    data: Any, location: str, container: str | None, ours: Callable[[str], bool]
+) -> Iterator[tuple[str, str]]:
     if isinstance(data, dict):
         for key, value in data.items():
-            if key in SKIP_KEYS:
-                continue
-            if isinstance(key, str):
+            part = key_part(container, key)
+            if part is Part.TEXT or (part is Part.ID and not ours(key)):
                 yield f"{location}#key", key
-            yield from strings_of(value, f"{location}.{key}")
-            if key == "files" and isinstance(value, dict):
-                # a thread's attachments are base64: their text is read as well
-                for file_id, payload in value.items():
-                    text = decoded_text(payload)
-                    if text is not None:
-                        yield f"{location}.files.{file_id}(decoded)", text
+            yield from _member(container, key, value, data, f"{location}.{key}", ours)
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            yield from strings_of(value, f"{location}[{i}]")
+            yield from _texts(value, f"{location}[{i}]", LIST, ours)
     elif isinstance(data, str):
-        yield location, data
+        inner = json_held(data)
+        if inner is None:
+            yield location, data
+        else:
+            yield from _texts(inner, location, container, ours)
+
+
+def _member(
+    container: str | None,
+    key: str,
+    value: Any,
+    record: dict[str, Any],
+    where: str,
+    ours: Callable[[str], bool],
+) -> Iterator[tuple[str, str]]:
+    part = value_part(container, key, record)
+    if part is Part.STRUCTURE:
+        return
+    if part is Part.ID and isinstance(value, str | list):
+        ids = [value] if isinstance(value, str) else value
+        for i, item in enumerate(ids):
+            place = where if isinstance(value, str) else f"{where}[{i}]"
+            if not isinstance(item, str):
+                yield from _texts(item, place, LIST, ours)
+            elif not ours(item):
+                yield place, item
+    elif key == "message" and isinstance(value, str):
+        yield where, value  # plain text even when it looks like JSON, as the rewriter reads it
+    elif key == "files" and isinstance(value, dict):
+        # a thread's attachments are base64: their text is what is read
+        for file_id, payload in value.items():
+            if key_part(key, file_id) is Part.ID and not ours(file_id):
+                yield f"{where}#key", file_id
+            text = decoded_text(payload)
+            if text is not None:
+                yield from _texts(text, f"{where}.{file_id}(decoded)", None, ours)
+    else:
+        yield from _texts(value, where, key, ours)
 
 
 def undecodable_attachments(data: Any, location: str) -> Iterator[str]:

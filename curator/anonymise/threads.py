@@ -4,8 +4,9 @@ Metadata is the strongest evidence: every user's names, username, nickname, emai
 handles built from their names anywhere in their record (`props.git_user`), the channel's
 and team's names and all ids are registered first, so they are found wherever they appear
 (messages, quotes, @mentions, permalinks, props, link previews, JSON held in strings,
-attachment text, file names). Then every string of the export goes through the rewriter;
-dict keys that are ids are remapped too, so posts, replies, reactions and files still point
+attachment text, file names). Then every text of the export goes through the rewriter;
+structure (keys, types, roles: structure.py) stays as it came, and ids, keys and values
+alike, are remapped by the id mapping, so posts, replies, reactions and files still point
 where they did. Ids keep their length and alphabet. Attachments are decoded from whatever
 base64 and text encoding they came in, rewritten and written back the same way; one that
 is no text is refused.
@@ -21,16 +22,17 @@ from typing import Any
 from curator.anonymise.attachments import read_attachment
 from curator.anonymise.finders.detector import Detector
 from curator.anonymise.finders.name_data import name_data
-from curator.anonymise.json_strings import strings_of
+from curator.anonymise.json_strings import texts_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
+from curator.anonymise.structure import LIST, Part, is_role, json_held, key_part, value_part
 from curator.anonymise.terms import TermIndex, fold_case_and_accents
 from curator.anonymise.vault import NAME_PARTICLES, Vault
 from curator.errors import CuratorError
 from curator.model import ThreadContent
 
-# Mattermost's default channels name nobody.
-DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square"})
+# Mattermost's default channels name nobody, nor the one curator's chat log importer makes.
+DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "chat-log", "chat log"})
 # A direct-message channel is named after its two users' ids: those are remapped in place.
 DM_NAME = re.compile(r"^[a-z0-9]{26}__[a-z0-9]{26}$")
 USER_FIELDS = {
@@ -40,22 +42,6 @@ USER_FIELDS = {
     "first_name": "first_name",
     "last_name": "last_name",
 }
-ID_KEYS = frozenset(
-    {
-        "id",
-        "user_id",
-        "post_id",
-        "root_id",
-        "parent_id",
-        "channel_id",
-        "team_id",
-        "creator_id",
-        "original_id",
-        "file_id",
-        "pending_post_id",
-        "remote_id",
-    }
-)
 # Members of a user record that hold no handle of theirs (settings, machine values)
 NOT_HANDLES = frozenset(
     {
@@ -133,6 +119,9 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
             known(file_id, "id")
     for file_id in sorted(export.get("file_infos", {})):
         known(file_id, "id")  # its name is rewritten like any text: only where it names someone
+    # ids too: none may be drawn as another's pseudonym ("m1" -> "m7" while "m7" is a post)
+    for original, kind in wanted:
+        vault.reserve(original, kind)
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
@@ -141,8 +130,8 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:
     """(original, kind) of every value naming a user: names alone and together, nickname,
     username, e-mail and handles built from the names. A bot's names name no one (people its
-    posts mention are found in their text)."""
-    if user.get("is_bot"):
+    posts mention are found in their text), nor a chat role's (`assistant`)."""
+    if user.get("is_bot") or is_role(user):
         return []
     first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
     last_words = [w for w in last.split() if w.casefold() not in NAME_PARTICLES]
@@ -219,7 +208,7 @@ def handles(user: dict[str, Any]) -> list[str]:
     for key, value in user.items():
         if key in NOT_HANDLES:
             continue
-        for _, text in strings_of(value, ""):
+        for _, text in texts_of(value, ""):
             for piece in re.split(r"[\s,;]+", text):
                 match = HANDLE.fullmatch(piece)
                 if (
@@ -297,7 +286,7 @@ class ThreadRewriter:
         self.vault = vault
         self.detector = detector
         self.keep = keep
-        self.strings = [text for _, text in strings_of(export, "")] + list(extra_texts)
+        self.strings = [text for _, text in texts_of(export, "")] + list(extra_texts)
         reserve_hits(vault, detector, self.strings)
         self.terms = thread_terms(export, vault)
         self.export = export
@@ -312,9 +301,11 @@ class ThreadRewriter:
         return self.rewriter
 
     def id(self, value: str) -> str:
-        if self.vault.is_pseudonym(value):
-            return value
-        return self.vault.lookup(value, "id") or self.vault.pseudonym(value, "id")
+        """An id's pseudonym; one that is already a pseudonym stays (a second pass)."""
+        known = self.vault.lookup(value, "id")
+        if known is not None or self.vault.is_pseudonym(value):
+            return known or value
+        return self.vault.pseudonym(value, "id")
 
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
@@ -331,26 +322,37 @@ class ThreadRewriter:
         )
 
     def walk(self, value: Any, path: tuple[str, ...]) -> Any:
+        """A JSON value rewritten where structure.py says it is text; ids remapped."""
+        container = path[-1] if path else None
         if isinstance(value, dict):
-            out = {}
-            for key, item in value.items():
-                # keys can be ids (posts, users), URLs (metadata.images) or names: rewrite them too
-                new_key = (
-                    (self.vault.lookup(key, "id") or self.rewriter.text(key))
-                    if isinstance(key, str)
-                    else key
-                )
-                out[new_key] = self._member(key, item, (*path, str(key)))
-            return out
+            return {
+                self._key(container, key): self._member(key, item, value, (*path, str(key)))
+                for key, item in value.items()
+            }
         if isinstance(value, list):
-            return [self.walk(item, path) for item in value]
+            return [self.walk(item, (*path, LIST)) for item in value]
         if isinstance(value, str):
             return self.string(value, path)
         return value
 
-    def _member(self, key: str, item: Any, path: tuple[str, ...]) -> Any:
-        if path[:1] == ("files",) and len(path) == 2:
-            return item  # replaced whole in content()
+    def _key(self, container: str | None, key: str) -> str:
+        part = key_part(container, key)
+        if part is Part.ID:
+            return self.id(key)
+        # a member name stays; a key that is a value (a URL of metadata.images) is rewritten
+        return self.rewriter.text(key) if part is Part.TEXT else key
+
+    def _member(self, key: str, item: Any, record: dict[str, Any], path: tuple[str, ...]) -> Any:
+        part = value_part(path[-2] if len(path) > 1 else None, key, record)
+        if part is Part.STRUCTURE or (path[:1] == ("files",) and len(path) == 2):
+            return item  # structure stays; attachments are replaced whole in content()
+        if part is Part.ID and isinstance(item, str):
+            return self.id(item) if item else item
+        if part is Part.ID and isinstance(item, list):
+            return [
+                self.id(v) if isinstance(v, str) and v else self.walk(v, (*path, LIST))
+                for v in item
+            ]
         if key == "position" and isinstance(item, str) and "users" in path and item:
             return self.vault.pseudonym(item, "position")
         if path[:1] == ("users",) and key in USER_FIELDS and isinstance(item, str) and item:
@@ -361,28 +363,19 @@ class ThreadRewriter:
         if key == "message" and isinstance(item, str):
             # plain text even when it looks like JSON: label spans point into it as written
             return self.rewriter.text(item)
-        if key in ID_KEYS and isinstance(item, str) and item:
-            known = self.vault.lookup(item, "id")
-            if known:
-                return known
         return self.walk(item, path)
 
     def string(self, text: str, path: tuple[str, ...] = ()) -> str:
-        stripped = text.strip()
-        if stripped[:1] in "{[" and stripped[-1:] in "}]":
-            try:
-                inner = json.loads(text)
-            except ValueError:
-                inner = None
-            if isinstance(inner, dict | list):
-                compact = ": " not in text and ", " not in text
-                dumped = json.dumps(
-                    self.walk(inner, path),
-                    ensure_ascii=False,
-                    separators=(",", ":") if compact else (", ", ": "),
-                )
-                return text[: len(text) - len(text.lstrip())] + dumped + text[len(text.rstrip()) :]
-        return self.rewriter.text(text)
+        inner = json_held(text)
+        if inner is None:
+            return self.rewriter.text(text)
+        compact = ": " not in text and ", " not in text
+        dumped = json.dumps(
+            self.walk(inner, path),
+            ensure_ascii=False,
+            separators=(",", ":") if compact else (", ", ": "),
+        )
+        return text[: len(text) - len(text.lstrip())] + dumped + text[len(text.rstrip()) :]
 
     def _file(self, file_id: str, payload: Any) -> Any:
         """Attachment bytes: text is rewritten like a message and written back as it came."""

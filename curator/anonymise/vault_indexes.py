@@ -7,15 +7,13 @@ entries, so each index is extended with the entries added since it was last read
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from curator.anonymise.kinds import UNSEARCHED_KINDS, WORDED_KINDS
+from curator.anonymise.structure import DISTINCT_ID
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Entry, Vault
-
-DISTINCT_ID = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9]{20,}|[0-9a-fA-F]{8}-[0-9a-fA-F-]{27}")
 
 _INDEXES: WeakKeyDictionary[Vault, dict[str, tuple[int, int, TermIndex]]] = WeakKeyDictionary()
 

@@ -51,7 +51,8 @@ def anonymise_one(
 
 
 def _check_same_shape(name: str, before: Content, after: Content) -> None:
-    """Anonymising rewrites values, never drops posts or pages: refuse a fixture that lost some."""
+    """Anonymising rewrites text, never drops posts or pages nor changes structure: refuse a
+    fixture whose shape it changed."""
     if before.kind != after.kind:
         raise CuratorError(
             f"{name}: the anonymiser changed the kind of content; refusing to import it"
@@ -62,4 +63,12 @@ def _check_same_shape(name: str, before: Content, after: Content) -> None:
             f"{name}: anonymisation turned {counts[0]} {before.part}s into {counts[1]} "
             "(colliding pseudonyms); "
             "refusing to import it"
+        )
+    from curator.anonymise import skeleton
+
+    if skeleton(before.model_dump(mode="json")) != skeleton(after.model_dump(mode="json")):
+        # keys, roles, types and ids' shape are structure, never text (anonymise/structure.py)
+        raise CuratorError(
+            f"{name}: the anonymiser changed the structure of the content (a key, a type or "
+            "an id's shape); refusing to import it"
         )

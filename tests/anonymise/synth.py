@@ -283,3 +283,34 @@ def pii_corpus(seed: int = 11, per_type: int = 200) -> list[tuple[str, list[tupl
         lines.append((line, []))
     rng.shuffle(lines)
     return lines
+
+
+# Words a vault may learn from ordinary text ("[FR Doc.", "MAX Display", a chatbot's `user`)
+# that structure is made of: they must never reach a key, a type or a role.
+ORDINARY_WORDS = [
+    "user",
+    "doc",
+    "display",
+    "type",
+    "id",
+    "name",
+    "message",
+    "role",
+    "props",
+    "post",
+    "assistant",
+]
+
+
+def member_names(data: object, found: set[str] | None = None) -> set[str]:
+    """Every key of a JSON value that is no id (an id keeps only its shape)."""
+    found = set() if found is None else found
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not any(c.isdigit() for c in key):
+                found.add(key)
+            member_names(value, found)
+    elif isinstance(data, list):
+        for value in data:
+            member_names(value, found)
+    return found

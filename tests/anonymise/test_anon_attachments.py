@@ -11,7 +11,7 @@ import pytest
 
 from curator.anonymise import anonymise, find_leaks
 from curator.anonymise.attachments import read_attachment
-from curator.anonymise.json_strings import strings_of, undecodable_attachments
+from curator.anonymise.json_strings import texts_of, undecodable_attachments
 from curator.errors import CuratorError
 from curator.model import ThreadContent
 
@@ -107,7 +107,7 @@ def test_the_audit_reads_names_planted_in_any_variant(vault):
     vault.pseudonym("Renée Dufresne", "person")
     for variant in VARIANTS.values():
         for encoding in ENCODINGS.values():
-            texts = strings_of({"files": {"f1": variant(encoding(TEXT))}}, "content.json")
+            texts = texts_of({"files": {"f1": variant(encoding(TEXT))}}, "content.json")
             assert {leak.location for leak in find_leaks(texts, vault)} == {
                 "content.json.files.f1(decoded)"
             }

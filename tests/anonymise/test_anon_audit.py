@@ -172,9 +172,9 @@ def test_attachment_text_is_audited(vault):
 
     vault.pseudonym("Claudio Costa", "person")
     payload = base64.b64encode(b"notes by Claudio Costa").decode()
-    from curator.anonymise.json_strings import strings_of
+    from curator.anonymise.json_strings import texts_of
 
-    leaks = find_leaks(strings_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
+    leaks = find_leaks(texts_of({"export": {"files": {"f1": payload}}}, "content.json"), vault)
     assert [(leak.location, leak.text) for leak in leaks] == [
         ("content.json.export.files.f1(decoded)", "Claudio Costa")
     ]

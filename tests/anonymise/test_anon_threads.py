@@ -94,12 +94,13 @@ def test_synthetic_thread_leaks_nothing_and_keeps_its_structure(export, vault):
     assert new.channel["header"] == f"Owner: @{new.users[users[owner]].username}"
 
 
-def test_dict_keys_naming_people_or_urls_are_rewritten(export, vault):
+def test_dict_keys_that_are_values_are_rewritten(export, vault):
+    # keys no member name is made of: a URL (metadata.images), an e-mail
     export = copy.deepcopy(export)
     user = next(iter(export["users"].values()))
     post = next(iter(export["posts"].values()))
     post["metadata"]["images"] = {f"https://img.globex.io/{user['username']}.png": {"width": 10}}
-    post["props"]["mentions"] = {user["username"]: True}
+    post["props"]["mentions"] = {user["email"]: True}
     result = anonymise(ThreadContent.model_validate({"kind": "thread", "export": export}), vault)
     assert result.leaks == []
     dumped = json.dumps(result.content.model_dump(mode="json"))
