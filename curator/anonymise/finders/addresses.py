@@ -20,9 +20,12 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from curator.anonymise.finders.name_data import fold_case, name_data
 from curator.anonymise.finders.spec import NAME_HINT, FinderSpec, longest_digit_chain
 
-UPPER = "A-ZÀ-ÖØ-Þ"
+# Capitals of the Latin, Greek and Cyrillic scripts ("Łódź", "ΠΑΦΟΣ", "Апатиты"): a street or
+# city name opens with one
+UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper() and c.isalpha())
 NAME = rf"[{UPPER}][\w'’.-]*"  # a Capitalised word of a street or city name
 NUMBER = r"\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,3}"
 ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
@@ -44,25 +47,48 @@ TYPES_AFTER = (  # "221 Magnolia Court", "3rd Main Road"
     "Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Stravenue|Streets|Trace|"
     "Trafficway|Tunnel|Underpass|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways"
 )
+# Street words that are everyday words after a number too ("3 Keys", "4 Station", "2 Locks"):
+# a street only with a name before them ("743 Rachel Keys", "17 Kennedy Laneway")
+TYPES_AFTER_A_NAME = (
+    "Camp|Circles|Club|Corner|Course|Dam|End|Garden|Harbour|Junction|Keys?|Lake|Laneway|Lights?|"
+    "Locks?|Loaf|Mall|Mission|Neck|Passage|Port|Ramp|Shore|Station|Stream|Summit|Throughway|"
+    "Track|Trailer|Triangle|Unions?|Wells?|Upper|Artery|Rest|Rue|Wall"
+)
 TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
     "rue|avenue|av|ave|boulevard|boul|bd|bld|allée|allee|impasse|place|pl|chemin|ch|quai|cours|route|voie|"
     "passage|sentier|hameau|promenade|esplanade|ruelle|rang|montée|côte|platz|"
     "square|faubourg|calle|c/|cl|avenida|avda|plaza|pza|paseo|pº|camino|carretera|ctra|ronda|travesía|travesera|"
     "glorieta|gran vía|gran via|"
-    "rambla|carrer|passeig|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa"
+    "rambla|carrer|passeig|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa|"
+    # Italian, Spanish, Portuguese, Polish, Romanian
+    "strada|contrada|borgo|vico|incrocio|stretto|piazzale|rotonda|"
+    "pasaje|pasadizo|cañada|acceso|callejón|urbanización|vía|avinguda|alameda|"
+    "jardim|lago|esplanada|pátio|rodovia|estrada|viela|ladeira|quadra|"
+    "ul|ulica|aleja|al\\.|plac|osiedle|bulevardul|calea|aleea|piața|șoseaua|splaiul|canale|c\\.|"
+    "cuesta|vial|vereda"
 )
 # "Alte Landstraße 5", "Schönbrunner Straße 40": adjectives and place names before a street word
 STREET_ADJECTIVES = (
     r"(?:Alte|Alter|Neue|Neuer|Große|Großer|Grosse|Kleine|Lange|Hohe|Obere|Untere|Breite|"
     r"[A-ZÄÖÜ][a-zäöüß]+er)"
 )
-GERMAN_SUFFIX = (
+GERMAN_SUFFIX = (  # and Dutch, Nordic, Icelandic, Finnish: "Fitjabraut 10", "Mannerheimintie 5"
     "straße|strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|steig|pfad|markt|straat|"
-    "laan|gracht|plein|kade|singel|dijk|vej|gade|gatan|vägen"
+    "laan|gracht|plein|kade|singel|dijk|vej|gade|gatan|vägen|"
+    "veien|vegen|gata|gate|gaten|stien|bakken|svingen|haugen|åsen|stræde|plads|torv|vænget|"
+    "väg|gränd|torget|backen|stigen|leden|braut|stígur|vegur|götu|katu|tie|kuja|polku|"
+    "kaari|tori|väylä|rinne|ntie"
+)
+# Street words after the name, in their own word: Finnish, Hungarian, Nordic ("Werner Wirénin
+# polku 3", "Szabadság út 143.", "Györgyhalasi utca 121.")
+TYPES_AFTER_LOWER = (
+    "katu|tie|kuja|polku|puistopolku|tori|kaari|väylä|utca|út|útja|tér|körút|köz|sor|fasor|"
+    "sétány|gatan|vägen|gata|gate|vej|gade|veien|vegen|allé|bulevardi|puistobulevardi|puistokatu|"
+    "puistotie|aukio|raitti"
 )
 LINKS = (
     r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|"
-    r"der|den|am|an|im|an der|on|upon|sur|en|bei)"
+    r"der|den|am|an|im|an der|on|upon|sur|en|bei|vorm|ob|ob der|nad|pod|u|v|ve|na)"
 )
 
 STREETS = [
@@ -86,7 +112,7 @@ STREETS = [
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
     re.compile(
         rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?"
-        rf"[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX})\.?[ \t]+{NUMBER}\b"
+        rf"(?P<compound>[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX}))\.?[ \t]+{NUMBER}\b"
     ),
     re.compile(
         rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+"
@@ -95,6 +121,18 @@ STREETS = [
     re.compile(
         rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)"
         rf"[ \t]+{NAME}[ \t]+{NUMBER}\b"
+    ),
+    re.compile(  # a capitalised name before them: "Werner Wirénin polku 3", "Tamásiváradi utca 170."
+        rf"(?<![\w-]){NAME}[ \t]+(?:[\w'’.-]+[ \t]+){{0,2}}(?:{TYPES_AFTER_LOWER})[ \t]+{NUMBER}\b\.?"
+    ),
+    # "743 Rachel Keys": everyday street words after a name
+    re.compile(
+        rf"(?<![\w.,/-]){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
+    ),
+    # US military mail: "PSC 2581, Box 0041", "Unit 5022 Box 1225", "USNS Brown", "USS Lee"
+    re.compile(
+        r"(?<![\w-])(?:(?:PSC|CMR|Unit)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{3,5}"
+        rf"|(?:USNS|USNV|USS|USCGC)[ \t]+{NAME})"
     ),
     # post boxes
     re.compile(
@@ -107,7 +145,7 @@ UNIT = (
     r"(?:(?i:(?:plot|flat|house|door|shop|h)\.?[ \t]?no|apt|apartment|suite|ste|flat|unit|floor|fl|"
     r"room|rm|bldg|building|block|bât|bâtiment|bat|étage|etage|"
     r"escalier|esc|escalera|portal|appartement|appt|porte|piso|planta|puerta|dpto|depto|"
-    r"departamento|oficina|local|"
+    r"departamento|oficina|local|piano|appartamento|interno|scala|"
     r"wohnung|whg|top|stiege|stock|tür|haus|zimmer|gebäude|no|nº|n°|num|house|villa|level|lvl|"
     r"shop|lot|plot|tower|"
     r"wing|phase|sector|app|bte|boîte|bus|"
@@ -147,15 +185,17 @@ REGION_NAMES = (
 )
 US_STATES = (
     "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|"
-    "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR"
+    "NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|"
+    "AS|FM|GU|MH|MP|PW|VI|"  # territories and freely associated states
+    "AA|AE|AP"  # military mail ("APO AE 09012", "FPO AP 96601")
 )
 CITY = (
     rf"{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}])|\([ \t]*{NAME}[ \t]*\)"
-    rf"|\d{{1,2}}(?:e|er)?\b)){{0,3}}"
+    rf"|\d{{1,2}}(?:e|er)?\b)){{0,5}}"
 )
 AFTER_CITY = (
     r"(?:[ \t]+(?:[A-Z]{2}|\([A-Z]{2}\))\b(?![\w-])|,[ \t]*[A-Z]{2,5}\b(?![\w-])"
-    r"|[ \t]+-[ \t]+[A-Z]{2}\b)?"
+    r"|[ \t]+[-/][ \t]+[A-Z]{2}\b)?"
 )
 POSTAL_PARTS = [
     re.compile(
@@ -167,26 +207,40 @@ POSTAL_PARTS = [
     ),  # Canada
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}\b"),  # UK
     re.compile(
-        rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES})[ \t]+\d{{4}}\b"
+        rf"(?:{CITY},?[ \t]+)?(?:VIC|NSW|QLD|SA|WA|TAS|NT|ACT|{REGION_NAMES}),?[ \t]+\d{{4}}\b"
     ),  # Australia
     # continental Europe, Mexico ("C.P. 06500"), Brazil, Portugal, Poland; a province may follow
     # ("Roma RM")
+    re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}\b(?:[ \t]*\n?[ \t]*{CITY})?"),  # Netherlands
     re.compile(
-        rf"(?:C\.?P\.?[ \t]*)?(?:[A-Z]{{1,2}}-)?"
-        rf"(?:\d{{4,5}}|\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+{CITY}{AFTER_CITY}"
+        rf"(?:C\.?P\.?[ \t]*|ΤΚ[ \t]*|Τ\.Κ\.[ \t]*)?(?:[A-Z]{{1,2}}-)?"
+        rf"(?:\d{{4,5}}|\d{{5}}-?\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}),?[ \t]+"
+        rf"(?:{LINKS}[ \t]+)?{CITY}{AFTER_CITY}"
     ),
-    re.compile(rf"\d{{4}}[ \t]?[A-Z]{{2}}[ \t]+{CITY}"),  # Netherlands
     re.compile(rf"[A-Z]\d{{4}}[A-Z]{{3}}[ \t]+{CITY}"),  # Argentina
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
     re.compile(rf"{CITY}(?:[ \t]*[-–][ \t]*|[ \t]+)\d{{3}}[ \t]?\d{{3}}\b"),  # India
     re.compile(rf"{CITY}[ \t]+\d{{3}}-\d{{4}}\b"),  # Japan
+    # Greece, Cyprus, Czechia, Slovakia, Sweden: "669 07 Κέρκυρα", "ΤΚ 360 83 Χίος", "777 63 Blovice"
+    re.compile(rf"(?:ΤΚ|T\.?K\.?)?[ \t]*\d{{3}}[ \t]\d{{2}}[ \t]+{CITY}"),
+]
+# Shapes too loose to end an address whose first part is no street ("3 Results, Table 2024")
+POSTAL_AFTER_A_STREET = [
+    re.compile(rf"\d{{3}}[ \t]+{CITY}"),  # Iceland, Faroe: "230 Keflavík"
+    re.compile(rf"{CITY},?[ \t]+\d{{4,6}}(?![\w-])"),  # the city first: "Madrid, 02857", "Lima 15074"
 ]
 # Parts that open an address only when a postcode follows: a unit or building, a house number
 # ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
 OPENERS = [
     re.compile(rf"(?<![\w-]){UNIT_PART.pattern}"),
-    re.compile(rf"(?<![\w.,/-])\d{{1,4}}(?:-\d{{1,4}}){{0,2}}[ \t]+{NAME}"),
+    re.compile(
+        rf"(?<![\w.,/-])\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,4}}){{0,2}}[ \t]+{NAME}(?:[ \t]+{NAME}){{0,3}}"
+    ),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
+    # "rue Brun", "ul. Zielona": a type word and a name
+    re.compile(
+        rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+{NAME}){{0,3}}"
+    ),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
 ]
 # Every pattern but the unit and number openers needs a word of its own list, standing alone
@@ -243,6 +297,9 @@ STREET_GATES = [
     _has_suffix(tuple(GERMAN_SUFFIX.split("|"))),
     _has(_first_words("Straße|Strasse|Str|Weg|Allee|Platz|Gasse|Ring|Damm")),
     _has(_first_words("Am|An|Auf|Im|In|Zum|Zur|Unter|Platz")),
+    _has_folded(_first_words(TYPES_AFTER_LOWER, fold=True)),
+    _has(_first_words(TYPES_AFTER_A_NAME)),
+    _has(frozenset({"PSC", "CMR", "Unit", "USNS", "USNV", "USS", "USCGC"})),
     _has(
         frozenset(
             {
@@ -263,19 +320,22 @@ STREET_GATES = [
         )
     ),
 ]
-OPENER_GATES = [_always, _always, _TYPE_AFTER, _always]
+OPENER_GATES = [_always, _always, _TYPE_AFTER, STREET_GATES[1], _always]
 # What every postcode of POSTAL_PARTS holds (four digits, "75-001", "560 038", "L5G 1E2", "S7
 # 1QT", "D02 X285"): an opener is an address only before a postcode, so a text without one
 # anywhere is not scanned for openers.
 POSTCODE_CORE = re.compile(
     r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}"
-    r"|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}"
+    r"|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}|\d{3}[ \t]\d{2}"
 )
 SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
-UNIT_BEFORE = re.compile(rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})[ \t]*(?:,[ \t]*\n?|\n)[ \t]*$")
+UNIT_BEFORE = re.compile(
+    rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})(?:[ \t]*(?:,[ \t]*\n?|\n)[ \t]*|(?<=\d)[ \t]+)$"
+)  # "Flat 2, 4 Elm Road", "Level 3 1 Johnson Arcade"
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
+ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word (as names.ORDINARY)
 
 
 def find_addresses(text: str) -> list[tuple[int, int, float]]:
@@ -291,13 +351,15 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
+            if not _everyday_compound(m)
         }
         | {
             (m.start(), m.end(), False)
             for p, gate in zip(OPENERS, OPENER_GATES, strict=True)
             if postcode and gate(words)
             for m in p.finditer(text)
-        }
+        },
+        key=lambda m: (m[0], not m[2], -m[1]),  # at one start, a street first, the longest first
     )
     for start, end, street in starts:
         if any(s <= start < e for s, e, _ in found):
@@ -308,9 +370,15 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
     return found
 
 
+def _everyday_compound(match: re.Match[str]) -> bool:
+    """A word that only ends like a street ("Spring 2024", "Brigade 7") is an everyday word."""
+    word = match.groupdict().get("compound")
+    return word is not None and name_data().most_ordinary(fold_case(word)) >= ORDINARY
+
+
 def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | None:
     """The address whose first part spans [start, end), or None."""
-    start = _units_before(text, start) if street else start
+    start = _units_before(text, start)
     unit = INLINE_UNIT.match(text, end)
     end = unit.end() if unit else end  # "123 Main St Apt 4"
     last_end = end
@@ -319,7 +387,7 @@ def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | N
         if not separator or separator.end() >= len(text):
             break
         at = separator.end()
-        postal = _postal(text, at)
+        postal = _postal(text, at, loose=street)
         if postal:
             return start, postal
         part_end = _whole_part(text, at)
@@ -332,14 +400,15 @@ def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | N
     return (start, max(last_end, _units_after(text, end))) if street else None
 
 
-def _postal(text: str, at: int, inline: bool = False) -> int | None:
-    """End of a postcode part starting at `at` (after " " instead of a separator when inline)."""
+def _postal(text: str, at: int, inline: bool = False, loose: bool = False) -> int | None:
+    """End of a postcode part starting at `at` (after " " instead of a separator when inline;
+    of the loose shapes too when `loose`)."""
     if inline:
         gap = re.match(r"[ \t]+", text[at:])
         if not gap:
             return None
         at += gap.end()
-    for pattern in POSTAL_PARTS:
+    for pattern in POSTAL_PARTS + POSTAL_AFTER_A_STREET if loose else POSTAL_PARTS:
         match = pattern.match(text, at)
         if match:
             return match.end()
