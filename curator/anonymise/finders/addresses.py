@@ -84,12 +84,15 @@ GERMAN_SUFFIX = (  # and Dutch, Nordic, Icelandic, Finnish: "Fitjabraut 10", "Ma
 TYPES_AFTER_LOWER = (
     "katu|tie|kuja|polku|puistopolku|tori|kaari|väylä|utca|út|útja|tér|körút|köz|sor|fasor|"
     "sétány|gatan|vägen|gata|gate|vej|gade|veien|vegen|allé|bulevardi|puistobulevardi|puistokatu|"
-    "puistotie|aukio|raitti"
+    "puistotie|aukio|raitti|u\\."
 )
 LINKS = (
     r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|"
     r"der|den|am|an|im|an der|on|upon|sur|en|bei|vorm|ob|ob der|nad|pod|u|v|ve|na)"
 )
+
+# one street of an intersection, with its number if it has one
+CROSSING = rf"(?:\d{{1,5}}[ \t]+)?{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}]))){{0,3}}(?:[ \t]+\d{{1,5}}\b)?"
 
 STREETS = [
     # number first, English type words after the name
@@ -112,7 +115,7 @@ STREETS = [
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
     re.compile(
         rf"(?<![\w-])(?:(?:{STREET_ADJECTIVES}|Van|Von|De|Den|Sint|Sankt|St\.)[ \t]+)?"
-        rf"(?P<compound>[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX}))\.?[ \t]+{NUMBER}\b"
+        rf"(?P<words>[{UPPER}][\w'’-]*(?i:{GERMAN_SUFFIX}))\.?[ \t]+{NUMBER}\b"
     ),
     re.compile(
         rf"(?<![\w-])[{UPPER}][\w'’-]*[ \t]+"
@@ -134,9 +137,21 @@ STREETS = [
         r"(?<![\w-])(?:(?:PSC|CMR|Unit)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{3,5}"
         rf"|(?:USNS|USNV|USS|USCGC)[ \t]+{NAME})"
     ),
+    # a house number, a street name of words that are not all everyday words and its own
+    # number: "7300 Tavcarjeva 44", "0100 Gl. Sygehusvej 15", "74 Μεγάλη Άμμος 184" (not
+    # "2019 Windows 10")
+    re.compile(
+        rf"(?<![\w.,/-])\d{{1,5}}[ \t]+(?P<words>{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,3}})"
+        rf"[ \t]+{NUMBER}(?![\w/-])\.?"
+    ),
+    # intersections: "the corner of Pod Strání 1626 and Tomaszewska Throughway"
+    re.compile(
+        rf"(?i:corner of)[ \t]+{CROSSING}[ \t]+(?:and|&)[ \t]+{CROSSING}"
+    ),
     # post boxes
     re.compile(
         r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|"
+        r"Postboks|Postbox|Casilla|Caixa Postal|"
         r"Apartado(?: de [Cc]orreos)?|B\.?P\.?|Boîte postale|Postbus)"
         r"[ \t]+\d{1,6}(?:[ \t]\d{2}){0,3}\b"
     ),
@@ -227,7 +242,8 @@ POSTAL_PARTS = [
 # Shapes too loose to end an address whose first part is no street ("3 Results, Table 2024")
 POSTAL_AFTER_A_STREET = [
     re.compile(rf"\d{{3}}[ \t]+{CITY}"),  # Iceland, Faroe: "230 Keflavík"
-    re.compile(rf"{CITY},?[ \t]+\d{{4,6}}(?![\w-])"),  # the city first: "Madrid, 02857", "Lima 15074"
+    re.compile(rf"{CITY},?[ \t]+(?:[^\W\d_]{{2,3}}[ \t]+)?\d{{4,6}}(?![\w-])"),
+    re.compile(r"\d{4,6}(?![\w-])"),  # a postcode on its own line  # the city first: "Madrid, 02857", "Lima 15074"
 ]
 # Parts that open an address only when a postcode follows: a unit or building, a house number
 # ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
@@ -300,6 +316,8 @@ STREET_GATES = [
     _has_folded(_first_words(TYPES_AFTER_LOWER, fold=True)),
     _has(_first_words(TYPES_AFTER_A_NAME)),
     _has(frozenset({"PSC", "CMR", "Unit", "USNS", "USNV", "USS", "USCGC"})),
+    _always,
+    _has_folded(frozenset({"corner"})),
     _has(
         frozenset(
             {
@@ -316,6 +334,10 @@ STREET_GATES = [
                 "BP",
                 "Boîte",
                 "Postbus",
+                "Postboks",
+                "Postbox",
+                "Casilla",
+                "Caixa",
             }
         )
     ),
@@ -328,20 +350,73 @@ POSTCODE_CORE = re.compile(
     r"\d{4}|\d{2}-\d{3}|\d{3}[ \t]\d{3}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d[A-Z\d]?\s\d[A-Z]{2}"
     r"|[A-Z]\d{2}[ \t]?[A-Z0-9]{4}|\d{3}[ \t]\d{2}"
 )
-SEPARATOR = re.compile(r"[ \t]*(?:,[ \t]*\n?|\n|[ \t][-–][ \t])[ \t]*")
+SEPARATOR = re.compile(r"[ \t]*(?:\n?[ \t]*,[ \t]*\n?|\n(?:[ \t]*\n)?|[ \t][-–][ \t])[ \t]*")
 INLINE_UNIT = re.compile(rf"[ \t]+(?:{UNIT})\b\.?")
+# After a unit on the street's line, capitalised words are its city, region or country
+INLINE_CITY = re.compile(rf"[ \t]+{CITY}(?:[ \t]+[A-Z]{{2,3}}\b)?(?![\w-])")
+# A state or province code on its own between parts ("Amersfoort\n, UT\n 94898")
+CODE_PART = re.compile(r"[^\W\d_]{2,3}")
 UNIT_BEFORE = re.compile(
     rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})(?:[ \t]*(?:,[ \t]*\n?|\n)[ \t]*|(?<=\d)[ \t]+)$"
 )  # "Flat 2, 4 Elm Road", "Level 3 1 Johnson Arcade"
+NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[ \t]+$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word (as names.ORDINARY)
 
 
 def find_addresses(text: str) -> list[tuple[int, int, float]]:
-    """(start, end, score) of every street address in `text`."""
+    """(start, end, score) of every street address in `text`; in a text without a capital,
+    those of its capitalised view that a lower-case sentence could not hold by chance."""
     if not any(map(str.isdigit, text)):
         return []
+    if text.islower():
+        view = _capitalised(text)
+        return [(s, e, score) for s, e, score in _find(view) if _sure_in_lower_case(view[s:e])]
+    return _find(text)
+
+
+def _capitalised(text: str) -> str:
+    """A lower-case text as an address would be written: words Capitalised, codes of two or
+    three letters before a number and postcodes of letters and digits in capitals ("12 main
+    st, springfield, il 62701" -> "12 Main St, Springfield, IL 62701"). Same length."""
+
+    def upper(word: str) -> str:
+        raised = word.upper()
+        return raised if len(raised) == len(word) else word
+
+    def word(match: re.Match[str]) -> str:
+        token = match.group()
+        if (
+            len(token) <= 3
+            and token not in NO_CODES
+            and CODE_BEFORE_NUMBER.match(match.string, match.end())
+        ):
+            return upper(token)
+        if any(c.isdigit() for c in token):
+            return upper(token)
+        return upper(token[0]) + token[1:]
+
+    return LOWER_WORD.sub(word, text)
+
+
+LOWER_WORD = re.compile(r"[^\W_]+")
+CODE_BEFORE_NUMBER = re.compile(r"[ \t]+\d{4}")  # "il 62701", "ap 05647", "vic 3065"
+NO_CODES = frozenset("box apt ste no rue via ul str nr".split())  # words before a number
+# In lower case a street needs more than "3 main points": a street word of its own, or a second
+# number (a postcode, the street's own number)
+STREET_WORDS = re.compile(
+    r"(?i:\b(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|"
+    r"box|rue|calle|via|avenida|straße|strasse|str|utca|vej|veien|gatan|katu|tie)\b)"
+)
+DIGIT_GROUPS = re.compile(r"\d+")
+
+
+def _sure_in_lower_case(address: str) -> bool:
+    return STREET_WORDS.search(address) is not None or len(DIGIT_GROUPS.findall(address)) >= 2
+
+
+def _find(text: str) -> list[tuple[int, int, float]]:
     found: list[tuple[int, int, float]] = []
     words = _words(text)
     postcode = POSTCODE_CORE.search(text) is not None
@@ -351,7 +426,7 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
-            if not _everyday_compound(m)
+            if not _everyday_words(m)
         }
         | {
             (m.start(), m.end(), False)
@@ -370,17 +445,24 @@ def find_addresses(text: str) -> list[tuple[int, int, float]]:
     return found
 
 
-def _everyday_compound(match: re.Match[str]) -> bool:
-    """A word that only ends like a street ("Spring 2024", "Brigade 7") is an everyday word."""
-    word = match.groupdict().get("compound")
-    return word is not None and name_data().most_ordinary(fold_case(word)) >= ORDINARY
+def _everyday_words(match: re.Match[str]) -> bool:
+    """The name of a street that no type word says is one holds a word that is no everyday
+    word: "Spring 2024" and "Brigade 7" only end like streets, "2019 Windows 10" is none."""
+    words = match.groupdict().get("words")
+    data = name_data()
+    return words is not None and all(
+        data.most_ordinary(fold_case(word)) >= ORDINARY for word in WORD_RUN.findall(words)
+    )
 
 
 def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | None:
     """The address whose first part spans [start, end), or None."""
     start = _units_before(text, start)
-    unit = INLINE_UNIT.match(text, end)
-    end = unit.end() if unit else end  # "123 Main St Apt 4"
+    units = end
+    while unit := INLINE_UNIT.match(text, units):
+        units = unit.end()  # "123 Main St Apt 4", "37 Rue de Libya Suite 024 Suite 483"
+    city = INLINE_CITY.match(text, units) if units > end else None
+    end = city.end() if city else units  # "Kaisergasse 64 Suite 602 KURZENKIRCHEN Austria"
     last_end = end
     for _ in range(MAX_PARTS):
         separator = SEPARATOR.match(text, last_end)
@@ -424,13 +506,22 @@ def _whole_part(text: str, at: int) -> int | None:
             line_end = min(line_end, k)
     part = text[at:line_end].rstrip(" \t")
     street = any(pattern.fullmatch(part) for pattern in STREETS)
-    if street or UNIT_PART.fullmatch(part) or CITY_PART.fullmatch(part) and len(part.split()) <= 4:
+    if (
+        street
+        or UNIT_PART.fullmatch(part)
+        or CITY_PART.fullmatch(part)
+        and len(part.split()) <= 4
+        or CODE_PART.fullmatch(part)
+    ):
         return at + len(part)
     return None
 
 
 def _units_before(text: str, start: int) -> int:
-    """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street."""
+    """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street, and
+    over a flat's number before the house number ("8016 121 Nelson Street")."""
+    lead = NUMBER_BEFORE.search(text, 0, start) if text[start : start + 1].isdigit() else None
+    start = lead.start() if lead else start
     for _ in range(3):
         before = text[:start]
         match = UNIT_BEFORE.search(before)
