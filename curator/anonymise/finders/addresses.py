@@ -64,6 +64,7 @@ TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
     "strada|contrada|borgo|vico|incrocio|stretto|piazzale|rotonda|"
     "pasaje|pasadizo|cañada|acceso|callejón|urbanización|vía|avinguda|alameda|"
     "jardim|lago|esplanada|pátio|rodovia|estrada|viela|ladeira|quadra|"
+    "λεωφόρος|λεωφ|οδός|πλατεία|"  # Greek
     "ul|ulica|aleja|al\\.|plac|osiedle|bulevardul|calea|aleea|piața|șoseaua|splaiul|canale|c\\.|"
     "cuesta|vial|vereda"
 )
@@ -91,8 +92,14 @@ LINKS = (
     r"der|den|am|an|im|an der|on|upon|sur|en|bei|vorm|ob|ob der|nad|pod|u|v|ve|na)"
 )
 
+# a unit word ends a street's name ("23 Rue Abderrahmen Ziad Apt. 392")
+NOT_UNIT = r"(?!(?i:apt|apartment|suite|ste|unit|flat|floor|room)\b)"
 # one street of an intersection, with its number if it has one
-CROSSING = rf"(?:\d{{1,5}}[ \t]+)?{NAME}(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}]))){{0,3}}(?:[ \t]+\d{{1,5}}\b)?"
+CROSSING = (
+    rf"(?:\d{{1,5}}[ \t]+)?(?:(?i:{TYPES_BEFORE})\.?[ \t]+)?{NAME}"
+    rf"(?:[ \t]+(?:{NAME}|{LINKS}(?=[ \t]+[{UPPER}]))){{0,3}}"
+    rf"(?:[ \t]+(?i:{TYPES_AFTER_LOWER}|vei))?(?:[ \t]+\d{{1,5}}\b)?"
+)
 
 STREETS = [
     # number first, English type words after the name
@@ -104,12 +111,13 @@ STREETS = [
     # number first, French and Italian type words before the name
     re.compile(
         rf"(?<![\w.,/-]){NUMBER}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:{TYPES_BEFORE})\.?[ \t]+"
-        rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"
+        rf"(?:{LINKS}[ \t]*)?[\w'’-]+(?:[ \t]+(?:{NOT_UNIT}{NAME}|{LINKS}[ \t]+[\w'’-]+)){{0,4}}"
+        r"(?:[ \t]+\d{1,4}[A-Za-z]?\b)?"  # "4102 Rua Cruzeiro do Sul 574"
     ),
     # type word first, number last: Spanish, Italian, Portuguese
     re.compile(
         rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
-        rf"(?:[ \t]+(?:{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
+        rf"(?:[ \t]+(?:{NOT_UNIT}{NAME}|{LINKS})){{0,5}},?[ \t]+(?:{NUMBER}\b|s/n)"
     ),
     # German and Dutch street names ending in their type: "Lindenstraße 42", "Hauptstr. 118a",
     # "Schönbrunner Straße 40", "Karl-Marx-Allee 90"; and "Am Mühlbach 7"
@@ -146,7 +154,7 @@ STREETS = [
     ),
     # intersections: "the corner of Pod Strání 1626 and Tomaszewska Throughway"
     re.compile(
-        rf"(?i:corner of)[ \t]+{CROSSING}[ \t]+(?:and|&)[ \t]+{CROSSING}"
+        rf"(?i:corner of)[ \t]+{CROSSING}[ \t]+(?i:and|&)[ \t]+{CROSSING}"
     ),
     # post boxes
     re.compile(
@@ -360,6 +368,8 @@ UNIT_BEFORE = re.compile(
     rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})(?:[ \t]*(?:,[ \t]*\n?|\n)[ \t]*|(?<=\d)[ \t]+)$"
 )  # "Flat 2, 4 Elm Road", "Level 3 1 Johnson Arcade"
 NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[ \t]+$")
+NAME_AND_NUMBER_BEFORE = re.compile(rf"(?<![\w-])(?P<words>{NAME})[ \t]+{NUMBER}[ \t]+$")
+CROSSING_BEFORE = re.compile(rf"(?<![\w-]){NAME}[ \t]+(?:and|&)[ \t]+$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
 ORDINARY = 3.5  # Zipf frequency from which a word is an everyday word (as names.ORDINARY)
@@ -407,6 +417,7 @@ NO_CODES = frozenset("box apt ste no rue via ul str nr".split())  # words before
 # number (a postcode, the street's own number)
 STREET_WORDS = re.compile(
     r"(?i:\b(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|"
+    r"place|pl|square|crescent|terrace|parkway|highway|circle|trail|plaza|"
     r"box|rue|calle|via|avenida|straße|strasse|str|utca|vej|veien|gatan|katu|tie)\b)"
 )
 DIGIT_GROUPS = re.compile(r"\d+")
@@ -520,8 +531,13 @@ def _whole_part(text: str, at: int) -> int | None:
 def _units_before(text: str, start: int) -> int:
     """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street, and
     over a flat's number before the house number ("8016 121 Nelson Street")."""
-    lead = NUMBER_BEFORE.search(text, 0, start) if text[start : start + 1].isdigit() else None
+    lead = NUMBER_BEFORE.search(text, 0, start)
     start = lead.start() if lead else start
+    named = NAME_AND_NUMBER_BEFORE.search(text, 0, start)
+    if named and not _everyday_words(named):
+        start = named.start()  # "Nöjesgatan 18 Hugolina Junctions": a street name first
+    crossing = CROSSING_BEFORE.search(text, 0, start)
+    start = crossing.start() if crossing else start  # "Victor and 154 Dodson Street"
     for _ in range(3):
         before = text[:start]
         match = UNIT_BEFORE.search(before)
