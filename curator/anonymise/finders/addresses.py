@@ -138,7 +138,7 @@ STREETS = [
     ),
     # "743 Rachel Keys": everyday street words after a name
     re.compile(
-        rf"(?<![\w.,/-]){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
+        rf"(?<![\w.,/-])(?<!\d[ \t]){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
     ),
     # US military mail: "PSC 2581, Box 0041", "Unit 5022 Box 1225", "USNS Brown", "USS Lee"
     re.compile(
@@ -146,10 +146,12 @@ STREETS = [
         rf"|(?:USNS|USNV|USS|USCGC)[ \t]+{NAME})"
     ),
     # a house number, a street name of words that are not all everyday words and its own
-    # number: "7300 Tavcarjeva 44", "0100 Gl. Sygehusvej 15", "74 Μεγάλη Άμμος 184" (not
-    # "2019 Windows 10")
+    # number: "7300 Tavcarjeva 44", "0100 Gl. Sygehusvej 15", "74 Μεγάλη Άμμος 184"; not
+    # "2019 Windows 10", a row of a table ("2 0 15 Leidos El Segundo 72") or of a tabulation
+    # in capitals ("108 DAYAN MATHAI 175")
     re.compile(
-        rf"(?<![\w.,/-])\d{{1,5}}[ \t]+(?P<words>{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,3}})"
+        rf"(?<![\w.,/-])(?<!\d[ \t])\d{{1,5}}[ \t]+"
+        rf"(?P<name>{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,3}})"
         rf"[ \t]+{NUMBER}(?![\w/-])\.?"
     ),
     # intersections: "the corner of Pod Strání 1626 and Tomaszewska Throughway"
@@ -367,7 +369,7 @@ CODE_PART = re.compile(r"[^\W\d_]{2,3}")
 UNIT_BEFORE = re.compile(
     rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})(?:[ \t]*(?:,[ \t]*\n?|\n)[ \t]*|(?<=\d)[ \t]+)$"
 )  # "Flat 2, 4 Elm Road", "Level 3 1 Johnson Arcade"
-NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[ \t]+$")
+NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])(?<!\d[ \t])\d{1,5}[ \t]+$")
 NAME_AND_NUMBER_BEFORE = re.compile(rf"(?<![\w-])(?P<words>{NAME})[ \t]+{NUMBER}[ \t]+$")
 CROSSING_BEFORE = re.compile(rf"(?<![\w-]){NAME}[ \t]+(?:and|&)[ \t]+$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
@@ -458,8 +460,13 @@ def _find(text: str) -> list[tuple[int, int, float]]:
 
 def _everyday_words(match: re.Match[str]) -> bool:
     """The name of a street that no type word says is one holds a word that is no everyday
-    word: "Spring 2024" and "Brigade 7" only end like streets, "2019 Windows 10" is none."""
-    words = match.groupdict().get("words")
+    word: "Spring 2024" and "Brigade 7" only end like streets, "2019 Windows 10" is none;
+    between two numbers, it is written in small letters ("108 DAYAN MATHAI 175" is a row)."""
+    groups = match.groupdict()
+    name = groups.get("name")
+    if name is not None and not any(c.islower() for c in name):
+        return True
+    words = groups.get("words") or name
     data = name_data()
     return words is not None and all(
         data.most_ordinary(fold_case(word)) >= ORDINARY for word in WORD_RUN.findall(words)
@@ -531,7 +538,12 @@ def _whole_part(text: str, at: int) -> int | None:
 def _units_before(text: str, start: int) -> int:
     """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street, and
     over a flat's number before the house number ("8016 121 Nelson Street")."""
-    lead = NUMBER_BEFORE.search(text, 0, start)
+    head = text[start : start + 2]
+    lead = (
+        NUMBER_BEFORE.search(text, 0, start)
+        if head[:1].isdigit() or head[1:].islower()  # "2996 Vidkuns gate 71", not "05 SERIAL 1"
+        else None
+    )
     start = lead.start() if lead else start
     named = NAME_AND_NUMBER_BEFORE.search(text, 0, start)
     if named and not _everyday_words(named):
