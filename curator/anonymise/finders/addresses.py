@@ -58,7 +58,7 @@ TYPES_BEFORE = (  # "12 rue des Lilas", "Calle de Alcalá 214", "Via Roma 12"
     "rue|avenue|av|ave|boulevard|boul|bd|bld|allée|allee|impasse|place|pl|chemin|ch|quai|cours|route|voie|"
     "passage|sentier|hameau|promenade|esplanade|ruelle|rang|montée|côte|platz|"
     "square|faubourg|calle|c/|cl|avenida|avda|plaza|pza|paseo|pº|camino|carretera|ctra|ronda|travesía|travesera|"
-    "glorieta|gran vía|gran via|"
+    "glorieta|gran vía|gran via|rúa|"
     "rambla|carrer|passeig|via|viale|piazza|corso|vicolo|largo|rua|praça|travessa|"
     # Italian, Spanish, Portuguese, Polish, Romanian
     "strada|contrada|borgo|vico|incrocio|stretto|piazzale|rotonda|"
@@ -85,7 +85,7 @@ GERMAN_SUFFIX = (  # and Dutch, Nordic, Icelandic, Finnish: "Fitjabraut 10", "Ma
 TYPES_AFTER_LOWER = (
     "katu|tie|kuja|polku|puistopolku|tori|kaari|väylä|utca|út|útja|tér|körút|köz|sor|fasor|"
     "sétány|gatan|vägen|gata|gate|vej|gade|veien|vegen|allé|bulevardi|puistobulevardi|puistokatu|"
-    "puistotie|aukio|raitti|u\\."
+    "puistotie|aukio|raitti|u\\.|etorbidea|kalea|hiribidea|pasealekua"
 )
 LINKS = (
     r"(?:de|del|de la|de las|de los|dels|des|du|de l'|d'|di|da|dos|das|la|le|les|y|i|von|van|"
@@ -94,6 +94,7 @@ LINKS = (
 
 # a unit word ends a street's name ("23 Rue Abderrahmen Ziad Apt. 392")
 NOT_UNIT = r"(?!(?i:apt|apartment|suite|ste|unit|flat|floor|room)\b)"
+UNIT_NEXT = r"[ \t]+(?i:apt|apartment|suite|ste|unit|flat)\.?[ \t]+\d"
 # one street of an intersection, with its number if it has one
 CROSSING = (
     rf"(?:\d{{1,5}}[ \t]+)?(?:(?i:{TYPES_BEFORE})\.?[ \t]+)?{NAME}"
@@ -138,7 +139,7 @@ STREETS = [
     ),
     # "743 Rachel Keys": everyday street words after a name
     re.compile(
-        rf"(?<![\w.,/-])(?<!\d[ \t]){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
+        rf"(?<![\w.,/-])(?P<row>){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
     ),
     # US military mail: "PSC 2581, Box 0041", "Unit 5022 Box 1225", "USNS Brown", "USS Lee"
     re.compile(
@@ -150,9 +151,9 @@ STREETS = [
     # "2019 Windows 10", a row of a table ("2 0 15 Leidos El Segundo 72") or of a tabulation
     # in capitals ("108 DAYAN MATHAI 175")
     re.compile(
-        rf"(?<![\w.,/-])(?<!\d[ \t])\d{{1,5}}[ \t]+"
-        rf"(?P<name>{NAME}(?:[ \t]+(?:{NAME}|{LINKS})){{0,3}})"
-        rf"[ \t]+{NUMBER}(?![\w/-])\.?"
+        rf"(?<![\w.,/-])(?P<row>)\d{{1,5}}[ \t]+"
+        rf"(?P<name>{NOT_UNIT}{NAME}(?:[ \t]+(?:{NOT_UNIT}{NAME}|{LINKS})){{0,3}})"
+        rf"(?:[ \t]+{NUMBER}(?![\w/-])\.?|(?={UNIT_NEXT}))"  # or a flat: "291 Adelianos Kambos Apt. 314"
     ),
     # intersections: "the corner of Pod Strání 1626 and Tomaszewska Throughway"
     re.compile(
@@ -267,7 +268,7 @@ OPENERS = [
     re.compile(
         rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}(?:[ \t]+{NAME}){{0,3}}"
     ),
-    re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NAME}[ \t]+{NUMBER}\b"),
+    re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{0,2}}{NOT_UNIT}{NAME}[ \t]+{NUMBER}\b"),
 ]
 # Every pattern but the unit and number openers needs a word of its own list, standing alone
 # (a type word before a space or dot, a German suffix ending a word): a text without one is
@@ -369,8 +370,14 @@ CODE_PART = re.compile(r"[^\W\d_]{2,3}")
 UNIT_BEFORE = re.compile(
     rf"(?:^|(?<=[\s:]))({UNIT_PART.pattern})(?:[ \t]*(?:,[ \t]*\n?|\n)[ \t]*|(?<=\d)[ \t]+)$"
 )  # "Flat 2, 4 Elm Road", "Level 3 1 Johnson Arcade"
-NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])(?<!\d[ \t])\d{1,5}[ \t]+$")
-NAME_AND_NUMBER_BEFORE = re.compile(rf"(?<![\w-])(?P<words>{NAME})[ \t]+{NUMBER}[ \t]+$")
+NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[ \t]+$")
+NAME_AND_NUMBER_BEFORE = re.compile(
+    rf"(?<![\w-])(?P<words>(?:{NAME}[ \t]+){{0,2}}{NAME})[ \t]+{NUMBER}[ \t]+$"
+)
+# "Munkácsy Mihály út 65. Hunor Green": a second street name after a numbered one
+STREET_TAIL = re.compile(rf"[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER}|{TYPES_AFTER_A_NAME})\b\.?")
+# A part ends at a comma, a line end, or where its sentence does ("..., Larnaka Cyprus. I now")
+PART_END = re.compile(r"[,\n?!;]|(?<=[^\W\d_]{4})\.(?=\s|$)")
 CROSSING_BEFORE = re.compile(rf"(?<![\w-]){NAME}[ \t]+(?:and|&)[ \t]+$")
 UNIT_AFTER = re.compile(rf"[ \t]*,[ \t]*({UNIT_PART.pattern})(?=[\s,.;)]|$)")
 MAX_PARTS = 7
@@ -439,7 +446,7 @@ def _find(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
-            if not _everyday_words(m)
+            if not _everyday_words(m) and not ("row" in m.re.groupindex and _table_row(text, m.start()))
         }
         | {
             (m.start(), m.end(), False)
@@ -456,6 +463,13 @@ def _find(text: str) -> list[tuple[int, int, float]]:
         if span:
             found.append((*span, 0.8))
     return found
+
+
+def _table_row(text: str, at: int) -> bool:
+    """Three numbers before `at` on its line: a row of a table ("06/30/2015 0 8 / 2 9 / 2 0 15
+    Leidos El Segundo 72"), where a number and a name are columns, no street."""
+    line = text[text.rfind("\n", 0, at) + 1 : at]
+    return len(DIGIT_GROUPS.findall(line)) >= 3
 
 
 def _everyday_words(match: re.Match[str]) -> bool:
@@ -476,11 +490,16 @@ def _everyday_words(match: re.Match[str]) -> bool:
 def _chain(text: str, start: int, end: int, street: bool) -> tuple[int, int] | None:
     """The address whose first part spans [start, end), or None."""
     start = _units_before(text, start)
+    tail = STREET_TAIL.match(text, end) if text[:end].rstrip(".")[-1:].isdigit() else None
+    end = tail.end() if tail else end
     units = end
     while unit := INLINE_UNIT.match(text, units):
         units = unit.end()  # "123 Main St Apt 4", "37 Rue de Libya Suite 024 Suite 483"
     city = INLINE_CITY.match(text, units) if units > end else None
-    end = city.end() if city else units  # "Kaisergasse 64 Suite 602 KURZENKIRCHEN Austria"
+    end = units
+    if city:  # "Kaisergasse 64 Suite 602 KURZENKIRCHEN Austria", up to its sentence's end
+        stop = PART_END.search(text, units, city.end())
+        end = stop.start() if stop else city.end()
     last_end = end
     for _ in range(MAX_PARTS):
         separator = SEPARATOR.match(text, last_end)
@@ -517,12 +536,8 @@ def _postal(text: str, at: int, inline: bool = False, loose: bool = False) -> in
 
 def _whole_part(text: str, at: int) -> int | None:
     """The end of the part at `at` when it is a street, a unit or a city, up to its separator."""
-    line_end = len(text)
-    for stop in (",", "\n"):
-        k = text.find(stop, at)
-        if k >= 0:
-            line_end = min(line_end, k)
-    part = text[at:line_end].rstrip(" \t")
+    stop = PART_END.search(text, at)
+    part = text[at : stop.start() if stop else len(text)].rstrip(" \t")
     street = any(pattern.fullmatch(part) for pattern in STREETS)
     if (
         street
@@ -536,23 +551,30 @@ def _whole_part(text: str, at: int) -> int | None:
 
 
 def _units_before(text: str, start: int) -> int:
-    """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street, and
-    over a flat's number before the house number ("8016 121 Nelson Street")."""
+    """Move back over "Flat 2, " and "Résidence Les Acacias, bât. B, " before a street, over
+    a flat's number before the house number ("8016 121 Nelson Street"), a street's name and
+    number before another ("Nöjesgatan 18 Hugolina Junctions") and the other street of a
+    crossing ("Victor and 154 Dodson Street")."""
+    start = _unit_parts_before(text, start)
     head = text[start : start + 2]
     lead = (
         NUMBER_BEFORE.search(text, 0, start)
-        if head[:1].isdigit() or head[1:].islower()  # "2996 Vidkuns gate 71", not "05 SERIAL 1"
+        if (head[:1].isdigit() or head[1:].islower())  # "2996 Vidkuns gate 71", not "05 SERIAL 1"
+        and not _table_row(text, start)
         else None
     )
     start = lead.start() if lead else start
     named = NAME_AND_NUMBER_BEFORE.search(text, 0, start)
     if named and not _everyday_words(named):
-        start = named.start()  # "Nöjesgatan 18 Hugolina Junctions": a street name first
+        start = named.start()
     crossing = CROSSING_BEFORE.search(text, 0, start)
-    start = crossing.start() if crossing else start  # "Victor and 154 Dodson Street"
+    start = crossing.start() if crossing else start
+    return _unit_parts_before(text, start)
+
+
+def _unit_parts_before(text: str, start: int) -> int:
     for _ in range(3):
-        before = text[:start]
-        match = UNIT_BEFORE.search(before)
+        match = UNIT_BEFORE.search(text, 0, start)
         if not match:
             break
         start = match.start(1)
