@@ -134,12 +134,15 @@ STREETS = [
         rf"(?<![\w-])(?:Am|An der|Auf der|Auf dem|Im|In der|Zum|Zur|Unter den|Platz der|Platz des)"
         rf"[ \t]+{NAME}[ \t]+{NUMBER}\b"
     ),
-    re.compile(  # a capitalised name before them: "Werner Wirénin polku 3", "Tamásiváradi utca 170."
-        rf"(?<![\w-]){NAME}[ \t]+(?:[\w'’.-]+[ \t]+){{0,2}}(?:{TYPES_AFTER_LOWER})[ \t]+{NUMBER}\b\.?"
+    # a capitalised name before them: "Werner Wirénin polku 3", "Tamásiváradi utca 170."
+    re.compile(
+        rf"(?<![\w-]){NAME}[ \t]+(?:[\w'’.-]+[ \t]+){{0,2}}(?:{TYPES_AFTER_LOWER})"
+        rf"[ \t]+{NUMBER}\b\.?"
     ),
     # "743 Rachel Keys": everyday street words after a name
     re.compile(
-        rf"(?<![\w.,/-])(?P<row>){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER_A_NAME})\b\.?"
+        rf"(?<![\w.,/-])(?P<row>){NUMBER},?[ \t]+(?:{NAME}[ \t]+){{1,3}}"
+        rf"(?:{TYPES_AFTER_A_NAME})\b\.?"
     ),
     # US military mail: "PSC 2581, Box 0041", "Unit 5022 Box 1225", "USNS Brown", "USS Lee"
     re.compile(
@@ -153,12 +156,11 @@ STREETS = [
     re.compile(
         rf"(?<![\w.,/-])(?P<row>)\d{{1,5}}[ \t]+"
         rf"(?P<name>{NOT_UNIT}{NAME}(?:[ \t]+(?:{NOT_UNIT}{NAME}|{LINKS})){{0,3}})"
-        rf"(?:[ \t]+{NUMBER}(?![\w/-])\.?|(?={UNIT_NEXT}))"  # or a flat: "291 Adelianos Kambos Apt. 314"
+        # or a flat follows: "291 Adelianos Kambos Apt. 314"
+        rf"(?:[ \t]+{NUMBER}(?![\w/-])\.?|(?={UNIT_NEXT}))"
     ),
     # intersections: "the corner of Pod Strání 1626 and Tomaszewska Throughway"
-    re.compile(
-        rf"(?i:corner of)[ \t]+{CROSSING}[ \t]+(?i:and|&)[ \t]+{CROSSING}"
-    ),
+    re.compile(rf"(?i:corner of)[ \t]+{CROSSING}[ \t]+(?i:and|&)[ \t]+{CROSSING}"),
     # post boxes
     re.compile(
         r"(?<![\w-])(?:P\.?[ \t]?O\.?[ \t]?Box|G\.?P\.?O\.?[ \t]Box|Locked Bag|Postfach|"
@@ -247,21 +249,25 @@ POSTAL_PARTS = [
     re.compile(rf"(?:{CITY},?[ \t]+)?[A-Z]\d{{2}}[ \t]?[A-Z0-9]{{4}}\b"),  # Ireland (Eircode)
     re.compile(rf"{CITY}(?:[ \t]*[-–][ \t]*|[ \t]+)\d{{3}}[ \t]?\d{{3}}\b"),  # India
     re.compile(rf"{CITY}[ \t]+\d{{3}}-\d{{4}}\b"),  # Japan
-    # Greece, Cyprus, Czechia, Slovakia, Sweden: "669 07 Κέρκυρα", "ΤΚ 360 83 Χίος", "777 63 Blovice"
+    # Greece, Cyprus, Czechia, Slovakia, Sweden: "669 07 Κέρκυρα", "ΤΚ 360 83 Χίος",
+    # "777 63 Blovice"
     re.compile(rf"(?:ΤΚ|T\.?K\.?)?[ \t]*\d{{3}}[ \t]\d{{2}}[ \t]+{CITY}"),
 ]
 # Shapes too loose to end an address whose first part is no street ("3 Results, Table 2024")
 POSTAL_AFTER_A_STREET = [
     re.compile(rf"\d{{3}}[ \t]+{CITY}"),  # Iceland, Faroe: "230 Keflavík"
     re.compile(rf"{CITY},?[ \t]+(?:[^\W\d_]{{2,3}}[ \t]+)?\d{{4,6}}(?![\w-])"),
-    re.compile(r"\d{4,6}(?![\w-])"),  # a postcode on its own line  # the city first: "Madrid, 02857", "Lima 15074"
+    re.compile(
+        r"\d{4,6}(?![\w-])"
+    ),  # a postcode on its own line  # the city first: "Madrid, 02857", "Lima 15074"
 ]
 # Parts that open an address only when a postcode follows: a unit or building, a house number
 # ("2-11-3 Meguro"), a street without a number ("Church Lane"), a name and a number ("Damrak 1").
 OPENERS = [
     re.compile(rf"(?<![\w-]){UNIT_PART.pattern}"),
     re.compile(
-        rf"(?<![\w.,/-])\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,4}}){{0,2}}[ \t]+{NAME}(?:[ \t]+{NAME}){{0,3}}"
+        rf"(?<![\w.,/-])\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,4}}){{0,2}}[ \t]+{NAME}"
+        rf"(?:[ \t]+{NAME}){{0,3}}"
     ),
     re.compile(rf"(?<![\w-])(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER})\b\.?"),
     # "rue Brun", "ul. Zielona": a type word and a name
@@ -375,7 +381,9 @@ NAME_AND_NUMBER_BEFORE = re.compile(
     rf"(?<![\w-])(?P<words>(?:{NAME}[ \t]+){{0,2}}{NAME})[ \t]+{NUMBER}[ \t]+$"
 )
 # "Munkácsy Mihály út 65. Hunor Green": a second street name after a numbered one
-STREET_TAIL = re.compile(rf"[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER}|{TYPES_AFTER_A_NAME})\b\.?")
+STREET_TAIL = re.compile(
+    rf"[ \t]+(?:{NAME}[ \t]+){{1,3}}(?:{TYPES_AFTER}|{TYPES_AFTER_A_NAME})\b\.?"
+)
 # A part ends at a comma, a line end, or where its sentence does ("..., Larnaka Cyprus. I now")
 PART_END = re.compile(r"[,\n?!;]|(?<=[^\W\d_]{4})\.(?=\s|$)")
 CROSSING_BEFORE = re.compile(rf"(?<![\w-]){NAME}[ \t]+(?:and|&)[ \t]+$")
@@ -446,7 +454,8 @@ def _find(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(STREETS, STREET_GATES, strict=True)
             if gate(words)
             for m in p.finditer(text)
-            if not _everyday_words(m) and not ("row" in m.re.groupindex and _table_row(text, m.start()))
+            if not _everyday_words(m)
+            and not ("row" in m.re.groupindex and _table_row(text, m.start()))
         }
         | {
             (m.start(), m.end(), False)

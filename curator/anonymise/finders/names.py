@@ -913,11 +913,25 @@ def _enumerated(doc: Text) -> Iterator[tuple[int, int]]:
     i = 0
     while i < len(tokens):
         items = [i]
-        while items[-1] + 1 < len(tokens) and _gap(doc, items[-1] + 1) in (", ", " and ", ", and "):
-            items.append(items[-1] + 1)
+        while nxt := _next_item(doc, items[-1]):
+            items.append(nxt)
         if len(items) > 2 and found.intersection(items):
             yield from ((k, k + 1) for k in items if k not in found and _name_shaped(tokens[k]))
         i = items[-1] + 1
+
+
+def _next_item(doc: Text, k: int) -> int:
+    """The token after item k of a list (", ", " and ", ", and "), 0 if the list ends there."""
+    tokens = doc.tokens
+    if k + 1 < len(tokens) and _gap(doc, k + 1) == ", ":
+        k += 1
+        if tokens[k].key not in cue.AND:
+            return k
+    elif not (k + 1 < len(tokens) and _gap(doc, k + 1) == " " and tokens[k + 1].key in cue.AND):
+        return 0
+    else:
+        k += 1
+    return k + 1 if k + 1 < len(tokens) and _gap(doc, k + 1) == " " else 0
 
 
 def _listed(doc: Text) -> Iterator[tuple[int, int]]:
