@@ -901,13 +901,13 @@ def _speakers(doc: Text) -> Iterator[tuple[int, int]]:
     for i, token in enumerate(tokens):
         if not (i == 0 or "\n" in _gap(doc, i)) or not _name_shaped(token):
             continue
-        if doc.text[token.end : token.end + 1] == ":":
+        if doc.text[token.end : token.end + 1] == ":" and token.named:
             yield i, i + 1
 
 
 def _enumerated(doc: Text) -> Iterator[tuple[int, int]]:
-    """Items of a list of single words ("They had 6: Joseph, Maria, Selam and Bazyli") that hold
-    a person found: every name-shaped item is one too."""
+    """Items of a list of single words ("They had 6: Joseph, Maria, Selam and Bazyli") of which
+    half or more are people found: every name-shaped item is one too."""
     tokens = doc.tokens
     found = {k for i, j in doc.found for k in range(i, j)}
     i = 0
@@ -915,7 +915,7 @@ def _enumerated(doc: Text) -> Iterator[tuple[int, int]]:
         items = [i]
         while nxt := _next_item(doc, items[-1]):
             items.append(nxt)
-        if len(items) > 2 and found.intersection(items):
+        if len(items) > 2 and 2 * len(found.intersection(items)) >= len(items):
             yield from ((k, k + 1) for k in items if k not in found and _name_shaped(tokens[k]))
         i = items[-1] + 1
 
