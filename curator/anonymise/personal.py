@@ -228,10 +228,13 @@ class PersonalData:
                     continue  # "Morris" in the street pseudonym "5056 Morris Road"
                 found += self._real_words(text, hit.start, hit.end)
                 continue
-            if hit.kind in ("address", "organisation") and any(
-                s < hit.end and hit.start < e for s, e in disguised
+            if (
+                not raw
+                and hit.kind in ("address", "organisation")
+                and any(s < hit.end and hit.start < e for s, e in disguised)
             ):
-                # a pseudonym the detector read together with its context ("ASM 36" + a street)
+                # a pseudonym the detector read together with its context ("ASM 36" + a street);
+                # in raw input a pseudonym's word is the real one's ("645 97 Warren Avenue")
                 continue
             found.append(DetectedSpan(hit.start, hit.end, hit.kind, 1))
         return found

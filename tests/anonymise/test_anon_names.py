@@ -246,3 +246,21 @@ def test_without_enough_people_in_the_list_an_entry_is_no_person():
         "Marisol Okafor",
         "Gerald Finchley",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('"We are glad," says Andreassen.', ["Andreassen"]),
+        ("Her maiden name is Cockburn", ["Cockburn"]),
+        ("What's your last name? Guðgeirsson", ["Guðgeirsson"]),
+        ("She named him Kenneth", ["Kenneth"]),
+        ("Ngozi: What a day.\nJoseph: Remember me?", ["Ngozi", "Joseph"]),
+        ("We met Maria, Ngozi, Selam and Bazyli", ["Maria", "Ngozi", "Selam", "Bazyli"]),
+        # no person: labels, and lists without one
+        ("Note: the build is green\nAddress: see below", []),
+        ("We sell apples, pears and plums", []),
+    ],
+)
+def test_naming_cues_speakers_and_lists(text, expected):
+    assert names(text) == expected

@@ -119,6 +119,12 @@ SIGN_OFFS = frozenset(
     )
 )
 
+# Before a name: "says Andreassen", "named him Kenneth", "her maiden name is Cockburn", "What's
+# your last name? Guðgeirsson"
+NAMING_VERBS = _words("says said asks asked named called nicknamed baptised baptized")
+NAMED_OBJECTS = _words("him her them it me us")
+NAME_NOUNS = _words("name surname forename nickname")
+
 # After a name: said, asked... ("Lee said the build is green").
 SPEECH_VERBS = _words("""
     said says asked asks wrote writes replied replies told tells mentioned thinks thought agreed

@@ -120,6 +120,8 @@ def find_names(text: str) -> list[tuple[int, int, float]]:
         _lone_given_names,
         _lower_case,
         _joined,
+        _speakers,
+        _enumerated,
         _listed,
         _echoes,
     )
@@ -479,11 +481,29 @@ def _cue_before(doc: Text, i: int) -> str:
         and fold_case(list_head.group(1)).split()[-1] in cue.LIST_LABELS
     ):
         return "list"
+    if _named_before(doc, i):
+        return "label"
     if i and gap.strip(" ,") == "" and "\n" not in gap:
         prev = doc.tokens[i - 1].key
         if prev in cue.GREETINGS or (i > 1 and (doc.tokens[i - 2].key, prev) in cue.GREETING_PAIRS):
             return "greeting"
     return ""
+
+
+def _named_before(doc: Text, i: int) -> bool:
+    """ "says Andreassen", "named him Kenneth", "maiden name is Cockburn", "last name? Frost"."""
+    if i == 0 or "\n" in (gap := _gap(doc, i)):
+        return False
+    tokens = doc.tokens
+    prev = tokens[i - 1].key
+    if gap == " " and prev in cue.NAMING_VERBS:
+        return True
+    if i > 1 and gap == " " and _gap(doc, i - 1) == " ":
+        if prev in cue.NAMED_OBJECTS and tokens[i - 2].key in cue.NAMING_VERBS:
+            return True
+        if prev in ("is", "was") and tokens[i - 2].key in cue.NAME_NOUNS:
+            return True
+    return prev in cue.NAME_NOUNS and gap.strip() in ("?", ":")
 
 
 def _signed_line(doc: Text, i: int) -> bool:
@@ -939,6 +959,55 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
             yield i, i + 1
         elif i >= 2 and tokens[i - 1].key in cue.AND and i - 2 in found and _gap(doc, i) == " ":
             yield i, i + 1
+
+
+def _name_shaped(token: Token) -> bool:
+    """A Capitalised word that is a name no everyday word makes doubtful, or no word at all."""
+    if token.shape != "cap" or token.place or token.function or token.key in cue.CALENDAR:
+        return False
+    if token.key in cue.NOT_NAMES or token.key in cue.LABELS:
+        return False
+    return token.named and not token.ambiguous or not token.named and token.everyday < RARE_WORD
+
+
+def _speakers(doc: Text) -> Iterator[tuple[int, int]]:
+    """A chat transcript's speaker: a name-shaped word opening a line, then a colon
+    ("Joseph: What a wife."); not "Note:" or "Address:"."""
+    tokens = doc.tokens
+    for i, token in enumerate(tokens):
+        if not (i == 0 or "\n" in _gap(doc, i)) or not _name_shaped(token):
+            continue
+        if doc.text[token.end : token.end + 1] == ":" and token.named:
+            yield i, i + 1
+
+
+def _enumerated(doc: Text) -> Iterator[tuple[int, int]]:
+    """Items of a list of single words ("They had 6: Joseph, Maria, Selam and Bazyli") of which
+    half or more are people found: every name-shaped item is one too."""
+    tokens = doc.tokens
+    found = {k for i, j in doc.found for k in range(i, j)}
+    i = 0
+    while i < len(tokens):
+        items = [i]
+        while nxt := _next_item(doc, items[-1]):
+            items.append(nxt)
+        if len(items) > 2 and 2 * len(found.intersection(items)) >= len(items):
+            yield from ((k, k + 1) for k in items if k not in found and _name_shaped(tokens[k]))
+        i = items[-1] + 1
+
+
+def _next_item(doc: Text, k: int) -> int:
+    """The token after item k of a list (", ", " and ", ", and "), 0 if the list ends there."""
+    tokens = doc.tokens
+    if k + 1 < len(tokens) and _gap(doc, k + 1) == ", ":
+        k += 1
+        if tokens[k].key not in cue.AND:
+            return k
+    elif not (k + 1 < len(tokens) and _gap(doc, k + 1) == " " and tokens[k + 1].key in cue.AND):
+        return 0
+    else:
+        k += 1
+    return k + 1 if k + 1 < len(tokens) and _gap(doc, k + 1) == " " else 0
 
 
 def _listed(doc: Text) -> Iterator[tuple[int, int]]:
