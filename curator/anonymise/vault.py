@@ -22,6 +22,7 @@ import random
 import re
 import secrets
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +31,9 @@ from typing import TYPE_CHECKING
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.finders.patterns import ends_in_a_domain
 from curator.anonymise.kinds import COMPOSITE_KINDS, KINDS, NAME_KINDS, PERSON_WORD_KINDS
+from curator.anonymise.name_space import LEGAL_FORMS
 from curator.anonymise.terms import TOKEN, fold_case_and_accents
 from curator.errors import CuratorError
 
@@ -318,7 +321,10 @@ class Vault:
 
     def _learn_tokens(self, original: str) -> None:
         for token in tokens(original):
-            self._name_tokens.setdefault(token, len(self._entries))
+            # a legal form a model took for a name ("Acme Inc") would bar every company
+            # pseudonym that ends in it
+            if token not in LEGAL_FORMS:
+                self._name_tokens.setdefault(token, len(self._entries))
 
     # ------------------------------------------------------------ the mapping
 
@@ -332,11 +338,10 @@ class Vault:
         if kind in NAME_KINDS:
             self._learn_tokens(original)
         self._originals.add(normal(original))
-        for attempt in range(MAX_ATTEMPTS):
-            candidate = self._candidate(original, kind, attempt)
+        for candidate in self._candidates(original, kind):
             # composites are made of token mappings that were each checked when first made
             if self._acceptable(
-                candidate, check_tokens=kind not in COMPOSITE_KINDS, owner=original
+                candidate, kind, check_tokens=kind not in COMPOSITE_KINDS, owner=original
             ):
                 break
         else:
@@ -363,7 +368,7 @@ class Vault:
         if kind in NAME_KINDS:
             self._learn_tokens(original)
         self._originals.add(normal(original))
-        if self._acceptable(proposal, owner=original):
+        if self._acceptable(proposal, kind, owner=original):
             self._add(Entry(kind, original, proposal))
             return gen.match_case(original, proposal)
         return self.pseudonym(original, kind)
@@ -372,13 +377,17 @@ class Vault:
         digest = hmac.digest(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), "sha256")
         return random.Random(int.from_bytes(digest, "big"))
 
-    def _acceptable(self, candidate: str, *, owner: str, check_tokens: bool = True) -> bool:
+    def _acceptable(
+        self, candidate: str, kind: str, *, owner: str, check_tokens: bool = True
+    ) -> bool:
         key = normal(candidate)
         if not key or key in self._originals:
             return False
         # one pseudonym per original: "Costa" as a surname and as a name used alone may share
         if key in self._used and self._used[key] != normal(owner):
             return False
+        if kind in ("username", "email") and ends_in_a_domain(candidate.rpartition("@")[0]):
+            return False  # "reed.bb" would be read as a host by the URL finder
         return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
     def _add(self, entry: Entry) -> None:
@@ -404,6 +413,14 @@ class Vault:
         if entry.kind in PERSON_WORD_KINDS:
             self._pseudonym_tokens.update(tokens(entry.pseudonym))
 
+    def _candidates(self, original: str, kind: str) -> Iterator[str]:
+        """Pseudonyms to try for `original`, best first: a person's name from a space that
+        never runs out (name_space.py), any other value in MAX_ATTEMPTS draws."""
+        known = KINDS.get(kind)
+        if known is not None and known.draw_names is not None:
+            return known.draw_names(original, self.rng(kind, original), self.locale)
+        return (self._candidate(original, kind, attempt) for attempt in range(MAX_ATTEMPTS))
+
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
         if kind == "person":
             return self._person(original, attempt)
@@ -418,8 +435,6 @@ class Vault:
         if kind == "id":
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
         known = KINDS.get(kind)
-        if known is not None and known.draw_in_locale is not None:
-            return known.draw_in_locale(original, rng, self.locale)
         if known is not None and known.draw is not None:
             return known.draw(original, rng)
         return gen.generic(original, rng)  # a kind the table does not list
