@@ -386,7 +386,8 @@ class Vault:
         # one pseudonym per original: "Costa" as a surname and as a name used alone may share
         if key in self._used and self._used[key] != normal(owner):
             return False
-        if kind in ("username", "email") and ends_in_a_domain(candidate.rpartition("@")[0]):
+        local = candidate.rpartition("@")[0] if kind == "email" else candidate
+        if kind in ("username", "email") and ends_in_a_domain(local):
             return False  # "reed.bb" would be read as a host by the URL finder
         return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
 
