@@ -21,6 +21,7 @@ import os
 import random
 import re
 import secrets
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,7 +47,6 @@ KEY_ENV = "CURATOR_VAULT_KEY"
 MAX_ATTEMPTS = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
-_PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -489,7 +489,7 @@ class Vault:
         female, male, _ = gen.folded_names(self.locale)
         if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
-        if len(part) >= 3:
+        if len(part) >= 3 or not part.isascii():  # "千代" is a whole given name
             # initial + known last name ("ccosta")
             known_last = self._entries.get(("last_name", part[1:].casefold()))
             if known_last is not None:
@@ -499,8 +499,8 @@ class Vault:
 
     def _username(self, original: str, rng: random.Random, attempt: int) -> str:
         pieces = []
-        for part in _PART.findall(original):
-            if part.isalpha():
+        for part in _parts(original):
+            if part.isalpha() or not part.isdigit() and _class(part[0]) == "letter":
                 pieces.append(gen.match_case(part, self._name_part(part)))
             elif part.isdigit():
                 pieces.append(gen.digits_like(part, rng))
@@ -531,6 +531,19 @@ class Vault:
             host if gen.is_reserved("domain", host) else self.pseudonym(host.lower(), "domain")
         )
         return (scheme + sep if sep else "") + new_host + gen.digits_like(tail, rng)
+
+
+def _class(char: str) -> str:
+    # a combining mark is part of its letter's word ("วิเชียร", "Renée" in NFD)
+    if char.isalpha() or unicodedata.category(char).startswith("M"):
+        return "letter"
+    return "digit" if char.isdigit() else "other"
+
+
+def _parts(text: str) -> list[str]:
+    """A username's runs of letters (of any script), digits and the rest: "Гедеон.Лобанов77"
+    -> "Гедеон", ".", "Лобанов", "77"."""
+    return ["".join(run) for _, run in itertools.groupby(text, _class)]
 
 
 def _is_title(word: str) -> bool:
