@@ -137,7 +137,8 @@ class Vault:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
-        # name token -> how many entries the vault held when it became one (see `is_original_token`)
+        # name token (without case or accents) -> how many entries the vault held when it
+        # became one (see `is_original_token`)
         self._name_tokens: dict[str, int] = {}
         self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()  # words of people's pseudonyms
@@ -316,7 +317,7 @@ class Vault:
     def is_original_token(self, token: str, until: int | None = None) -> bool:
         """True when `token` is a word of a name original; with `until`, only of one the vault
         knew when it held `until` entries (what a fixture anonymised then was judged against)."""
-        learned = self._name_tokens.get(token.casefold())
+        learned = self._name_tokens.get(fold_case_and_accents(token))
         return learned is not None and (until is None or learned < until)
 
     def _learn_tokens(self, original: str) -> None:
@@ -324,7 +325,8 @@ class Vault:
             # a legal form a model took for a name ("Acme Inc") would bar every company
             # pseudonym that ends in it
             if token not in LEGAL_FORMS:
-                self._name_tokens.setdefault(token, len(self._entries))
+                # without accents, as the audit finds originals: "Lūse" bars the id "luse-3"
+                self._name_tokens.setdefault(fold_case_and_accents(token), len(self._entries))
 
     # ------------------------------------------------------------ the mapping
 
@@ -389,7 +391,9 @@ class Vault:
         local = candidate.rpartition("@")[0] if kind == "email" else candidate
         if kind in ("username", "email") and ends_in_a_domain(local):
             return False  # "reed.bb" would be read as a host by the URL finder
-        return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
+        return not check_tokens or not any(
+            fold_case_and_accents(t) in self._name_tokens for t in tokens(candidate)
+        )
 
     def _add(self, entry: Entry) -> None:
         if entry.kind in NAME_KINDS:
