@@ -1,20 +1,20 @@
 """Where people's pseudonyms come from: a space of names that never runs out.
 
-A given or family name is drawn from ever larger spaces, each tried for `PROBES` names:
+A given or family name is drawn from ever larger spaces, each probed for a few names:
 
 1. the Faker names of the store's locale (a German store's people get German names);
-2. the Faker names of every locale, folded to ASCII (about 10,000 given names of each sex
-   and 17,000 family names);
+2. the Faker names of every locale, folded to ASCII (about 9,000 given names of each sex
+   and 16,500 family names);
 3. double-barrelled compounds of two names of the second space ("Reed-Holloway": tens of
    millions of them);
-4. invented names of syllables ("Lorevani"), longer the more that are taken: past the
-   compounds a pseudonym can always be found, so the vault never runs out.
+4. invented names of syllables ("Lorevani"), one syllable longer every `INVENTED_RUN`
+   attempts: a pseudonym can always be found, so the vault never runs out.
 
 Within a space the names are probed in an order the keyed rng permutes (a start and a stride
-coprime to the space's size), so each attempt costs the same however full the vault is, and
-the first attempt is `rng.choice(space)`. A name may be a pseudonym only if it reads as a name
-and nothing else: one token of plain letters, Capitalised, and no everyday word, place or
-legal form ("Will", "Georgia", "Inc" would be read, judged or kept as something else).
+coprime to the space's size), so an attempt costs the same however full the vault is; the
+first candidate is `rng.choice` of the locale's names, the draw before there were spaces. A
+name may be a pseudonym only if it reads as a name and as nothing else (`fit`): "Will",
+"Georgia" or "Inc" would be read, judged or kept as something else.
 """
 
 from __future__ import annotations
