@@ -454,7 +454,7 @@ class Vault:
         for position, word in enumerate(words):
             if _is_title(word):
                 out.append(word)
-            elif len(word.rstrip(".")) == 1:
+            elif _is_initial(word):
                 out.append(
                     self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:]
                 )
@@ -535,6 +535,13 @@ class Vault:
             host if gen.is_reserved("domain", host) else self.pseudonym(host.lower(), "domain")
         )
         return (scheme + sep if sep else "") + new_host + gen.digits_like(tail, rng)
+
+
+def _is_initial(word: str) -> bool:
+    """ "K", "K.": one character, but for an uncased letter: a CJK name of one character
+    ("森") is a name, not an initial."""
+    letter = word.rstrip(".")
+    return len(letter) == 1 and not (letter.isalpha() and letter.upper() == letter.lower())
 
 
 def _class(char: str) -> str:
