@@ -11,7 +11,7 @@ by `pseudonyms.generic`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from curator.anonymise import pseudonyms as gen
@@ -27,10 +27,11 @@ class Kind:
     # when two hits cover the same characters, the lower number names the value: the more
     # specific one (checksummed, structured), so "4111 1111 1111 1111" is a card, not a phone
     priority: int = UNRANKED
-    # its pseudonym, drawn from the rng alone, or with the vault's locale; neither for the
-    # kinds the vault builds itself (`composite`, and ids, whose rule counts attempts)
+    # its pseudonym, drawn from the rng alone; or, for a person's name, its candidates in the
+    # vault's locale, best first and never ending (name_space.py); neither for the kinds the
+    # vault builds itself (`composite`, and ids, whose rule counts attempts)
     draw: Callable[[str, random.Random], str] | None = None
-    draw_in_locale: Callable[[str, random.Random, str], str] | None = None
+    draw_names: Callable[[str, random.Random, str], Iterator[str]] | None = None
     # its pseudonym is made of its words' ("Claudio Costa", "claudio.costa" and "claudio"
     # stay consistent), each checked when first made
     composite: bool = False
@@ -107,21 +108,21 @@ KINDS: dict[str, Kind] = {
         ),
         Kind(
             "first_name",
-            draw_in_locale=gen.first_name,
+            draw_names=gen.first_names,
             names_people=True,
             person_words=True,
             name_part=True,
         ),
         Kind(
             "last_name",
-            draw_in_locale=gen.last_name,
+            draw_names=gen.last_names,
             names_people=True,
             person_words=True,
             name_part=True,
         ),
         Kind(
             "nickname",
-            draw_in_locale=gen.nickname,
+            draw_names=gen.nicknames,
             names_people=True,
             person_words=True,
             name_part=True,

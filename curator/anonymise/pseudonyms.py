@@ -21,7 +21,10 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Iterator
 from functools import cache
+
+from curator.anonymise import name_space
 
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net")
 RESERVED_TLDS = (".example", ".test", ".invalid", ".localhost")
@@ -110,25 +113,29 @@ def match_case(template: str, value: str) -> str:
 # ------------------------------------------------------------------ generators
 
 
-def first_name(original: str, rng: random.Random, locale: str = "en_US") -> str:
-    female, male, _ = name_lists(locale)
+# People's names: candidates best first, never ending (name_space.py); the vault takes the
+# first that is free.
+
+
+def first_names(original: str, rng: random.Random, locale: str = "en_US") -> Iterator[str]:
+    """Given names of the original's sex where the locale's lists tell it."""
     female_set, male_set, _ = folded_names(locale)
     folded = original.casefold()
     if folded in male_set and folded not in female_set:
-        return rng.choice(male)
+        return name_space.candidates(locale, "male", rng)
     if folded in female_set:
-        return rng.choice(female)
-    return rng.choice(female + male)
+        return name_space.candidates(locale, "female", rng)
+    return name_space.candidates(locale, "any", rng)
 
 
-def last_name(original: str, rng: random.Random, locale: str = "en_US") -> str:
-    return rng.choice(name_lists(locale)[2])
+def last_names(original: str, rng: random.Random, locale: str = "en_US") -> Iterator[str]:
+    return name_space.candidates(locale, "last", rng)
 
 
-def nickname(original: str, rng: random.Random, locale: str = "en_US") -> str:
-    female, male, _ = name_lists(locale)
-    name = rng.choice(female + male)
-    return name[: max(3, min(len(name), len(original) + 1))] if len(original) <= 4 else name
+def nicknames(original: str, rng: random.Random, locale: str = "en_US") -> Iterator[str]:
+    """Given names, cut to about the length of a short original ("Kat" for "Kit")."""
+    for name in name_space.candidates(locale, "any", rng):
+        yield name[: max(3, min(len(name), len(original) + 1))] if len(original) <= 4 else name
 
 
 def identifier(original: str, rng: random.Random) -> str:

@@ -21,8 +21,9 @@ import os
 import random
 import re
 import secrets
+import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +32,9 @@ from typing import TYPE_CHECKING
 from curator import atomic
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.name_data import name_data
+from curator.anonymise.finders.patterns import ends_in_a_domain
 from curator.anonymise.kinds import COMPOSITE_KINDS, KINDS, NAME_KINDS, PERSON_WORD_KINDS
+from curator.anonymise.name_space import LEGAL_FORMS
 from curator.anonymise.terms import TOKEN, fold_case_and_accents
 from curator.errors import CuratorError
 
@@ -44,7 +47,6 @@ KEY_ENV = "CURATOR_VAULT_KEY"
 MAX_ATTEMPTS = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
-_PART = re.compile(r"([A-Za-z]+|[0-9]+|[^A-Za-z0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,8 @@ class Vault:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
-        # name token -> how many entries the vault held when it became one (see `is_original_token`)
+        # name token (without case or accents) -> how many entries the vault held when it
+        # became one (see `is_original_token`)
         self._name_tokens: dict[str, int] = {}
         self._positions: dict[tuple[str, str], int] = {}  # entry key -> entries held before it
         self._pseudonym_tokens: set[str] = set()  # words of people's pseudonyms
@@ -333,17 +336,20 @@ class Vault:
     def is_original_token(self, token: str, until: int | None = None) -> bool:
         """True when `token` is a word of a name original; with `until`, only of one the vault
         knew when it held `until` entries (what a fixture anonymised then was judged against)."""
-        word = token.casefold()
-        learned = self._name_tokens.get(word)
+        learned = self._name_tokens.get(fold_case_and_accents(token))
         return (
             learned is not None
             and (until is None or learned < until)
-            and normal(word) not in self._forgotten
+            and normal(token) not in self._forgotten
         )
 
     def _learn_tokens(self, original: str) -> None:
         for token in tokens(original):
-            self._name_tokens.setdefault(token, len(self._entries))
+            # a legal form a model took for a name ("Acme Inc") would bar every company
+            # pseudonym that ends in it
+            if token not in LEGAL_FORMS:
+                # without accents, as the audit finds originals: "Lūse" bars the id "luse-3"
+                self._name_tokens.setdefault(fold_case_and_accents(token), len(self._entries))
 
     # ------------------------------------------------------------ the user's decisions
 
@@ -391,11 +397,10 @@ class Vault:
         if kind in NAME_KINDS:
             self._learn_tokens(original)
         self._originals.add(normal(original))
-        for attempt in range(MAX_ATTEMPTS):
-            candidate = self._candidate(original, kind, attempt)
+        for candidate in self._candidates(original, kind):
             # composites are made of token mappings that were each checked when first made
             if self._acceptable(
-                candidate, check_tokens=kind not in COMPOSITE_KINDS, owner=original
+                candidate, kind, check_tokens=kind not in COMPOSITE_KINDS, owner=original
             ):
                 break
         else:
@@ -422,7 +427,7 @@ class Vault:
         if kind in NAME_KINDS:
             self._learn_tokens(original)
         self._originals.add(normal(original))
-        if self._acceptable(proposal, owner=original):
+        if self._acceptable(proposal, kind, owner=original):
             self._add(Entry(kind, original, proposal))
             return gen.match_case(original, proposal)
         return self.pseudonym(original, kind)
@@ -431,14 +436,21 @@ class Vault:
         digest = hmac.digest(self.key, f"{kind}\0{normal(original)}\0{attempt}".encode(), "sha256")
         return random.Random(int.from_bytes(digest, "big"))
 
-    def _acceptable(self, candidate: str, *, owner: str, check_tokens: bool = True) -> bool:
+    def _acceptable(
+        self, candidate: str, kind: str, *, owner: str, check_tokens: bool = True
+    ) -> bool:
         key = normal(candidate)
         if not key or key in self._originals:
             return False
         # one pseudonym per original: "Costa" as a surname and as a name used alone may share
         if key in self._used and self._used[key] != normal(owner):
             return False
-        return not check_tokens or not any(t in self._name_tokens for t in tokens(candidate))
+        local = candidate.rpartition("@")[0] if kind == "email" else candidate
+        if kind in ("username", "email") and ends_in_a_domain(local):
+            return False  # "reed.bb" would be read as a host by the URL finder
+        return not check_tokens or not any(
+            fold_case_and_accents(t) in self._name_tokens for t in tokens(candidate)
+        )
 
     def _add(self, entry: Entry) -> None:
         if entry.kind in NAME_KINDS:
@@ -463,6 +475,14 @@ class Vault:
         if entry.kind in PERSON_WORD_KINDS:
             self._pseudonym_tokens.update(tokens(entry.pseudonym))
 
+    def _candidates(self, original: str, kind: str) -> Iterator[str]:
+        """Pseudonyms to try for `original`, best first: a person's name from a space that
+        never runs out (name_space.py), any other value in MAX_ATTEMPTS draws."""
+        known = KINDS.get(kind)
+        if known is not None and known.draw_names is not None:
+            return known.draw_names(original, self.rng(kind, original), self.locale)
+        return (self._candidate(original, kind, attempt) for attempt in range(MAX_ATTEMPTS))
+
     def _candidate(self, original: str, kind: str, attempt: int) -> str:
         if kind == "person":
             return self._person(original, attempt)
@@ -477,8 +497,6 @@ class Vault:
         if kind == "id":
             return gen.identifier(original, rng) + gen.identifier("0" * (attempt // 8), rng)
         known = KINDS.get(kind)
-        if known is not None and known.draw_in_locale is not None:
-            return known.draw_in_locale(original, rng, self.locale)
         if known is not None and known.draw is not None:
             return known.draw(original, rng)
         return gen.generic(original, rng)  # a kind the table does not list
@@ -493,7 +511,7 @@ class Vault:
         for position, word in enumerate(words):
             if self._stays(word):
                 out.append(word)
-            elif len(word.rstrip(".")) == 1:
+            elif _is_initial(word):
                 out.append(
                     self.rng("initial", original, attempt).choice("ABCDEFGHJKLMNPRSTW") + word[1:]
                 )
@@ -536,7 +554,7 @@ class Vault:
         female, male, _ = gen.folded_names(self.locale)
         if part.casefold() in female or part.casefold() in male:
             return self.pseudonym(part, "first_name").lower()
-        if len(part) >= 3:
+        if len(part) >= 3 or not part.isascii():  # "千代" is a whole given name
             # initial + known last name ("ccosta")
             known_last = self._entries.get(("last_name", part[1:].casefold()))
             if known_last is not None:
@@ -546,8 +564,8 @@ class Vault:
 
     def _username(self, original: str, rng: random.Random, attempt: int) -> str:
         pieces = []
-        for part in _PART.findall(original):
-            if part.isalpha():
+        for part in _parts(original):
+            if part.isalpha() or not part.isdigit() and _class(part[0]) == "letter":
                 pieces.append(gen.match_case(part, self._name_part(part)))
             elif part.isdigit():
                 pieces.append(gen.digits_like(part, rng))
@@ -591,6 +609,26 @@ def _keeping(entry: Entry, word: str) -> str:
     if middle:
         kept.insert(-1, pseudonyms[-2])
     return " ".join(kept)
+
+
+def _is_initial(word: str) -> bool:
+    """ "K", "K.": one character, but for an uncased letter: a CJK name of one character
+    ("森") is a name, not an initial."""
+    letter = word.rstrip(".")
+    return len(letter) == 1 and not (letter.isalpha() and letter.upper() == letter.lower())
+
+
+def _class(char: str) -> str:
+    # a combining mark is part of its letter's word ("วิเชียร", "Renée" in NFD)
+    if char.isalpha() or unicodedata.category(char).startswith("M"):
+        return "letter"
+    return "digit" if char.isdigit() else "other"
+
+
+def _parts(text: str) -> list[str]:
+    """A username's runs of letters (of any script), digits and the rest: "Гедеон.Лобанов77"
+    -> "Гедеон", ".", "Лобанов", "77"."""
+    return ["".join(run) for _, run in itertools.groupby(text, _class)]
 
 
 def _is_title(word: str) -> bool:

@@ -314,3 +314,51 @@ def member_names(data: object, found: set[str] | None = None) -> set[str]:
         for value in data:
             member_names(value, found)
     return found
+
+
+def people(count: int, seed: int = 28) -> list[str]:
+    """`count` distinct people ("Given Family", spelt and cased as Faker lists them) drawn from
+    the name lists of every Faker locale, scripts other than Latin included: a store that
+    fills its vault with the very names pseudonyms are drawn from."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as providers
+
+    lists = []
+    for module in pkgutil.iter_modules(providers.__path__):
+        provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        given = [
+            *_listed(provider, "first_names_female"),
+            *_listed(provider, "first_names_male"),
+        ]
+        family = _listed(provider, "last_names")
+        if given and family:
+            lists.append((sorted(given), sorted(family)))
+    rng = random.Random(seed)
+    made: dict[str, str] = {}
+    while len(made) < count:
+        given, family = rng.choice(lists)
+        name = f"{rng.choice(given)} {rng.choice(family)}"
+        if len(name.split()) == 2:  # "Mac an tSaoir" is one family name of three words
+            made.setdefault(" ".join(name.casefold().split()), name)
+    return list(made.values())
+
+
+def _listed(provider: type, attribute: str) -> list[str]:
+    names = getattr(provider, attribute, ())
+    return list(names) if isinstance(names, (tuple, list, dict)) else []
+
+
+def chat_log(names: list[str], per_thread: int = 50) -> bytes:
+    """A chat log (curator's JSONL) where each of `names` writes one message naming
+    themselves, threads of `per_thread` messages."""
+    lines = []
+    for number, name in enumerate(names):
+        thread = f"t{number // per_thread}"
+        text = f"Morning all, {name} here: desk {number % 97} is free after lunch."
+        minute = number % 1440
+        time = f"2024-03-{1 + number // 1440 % 28:02d}T{minute // 60:02d}:{minute % 60:02d}:00Z"
+        line = {"author": name, "text": text, "time": time, "thread": thread, "id": f"m{number}"}
+        lines.append(json.dumps(line, ensure_ascii=False))
+    return ("\n".join(lines) + "\n").encode()

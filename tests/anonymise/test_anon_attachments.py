@@ -100,7 +100,10 @@ def test_attachment_text_is_rewritten_and_stored_in_the_variant_it_came_in(
         and "912 48 306" not in stored.text
     )
     assert stored.text.startswith("Handover from ")
-    assert payload == VARIANTS[variant](ENCODINGS[encoding](stored.text))
+    came_in = variant
+    if variant == "unpadded" and len(ENCODINGS[encoding](TEXT)) % 3 == 0:
+        came_in = "padded"  # it needed no padding: nothing told it from a padded one
+    assert payload == VARIANTS[came_in](ENCODINGS[encoding](stored.text))
 
 
 def test_the_audit_reads_names_planted_in_any_variant(vault):

@@ -92,6 +92,13 @@ def offline_tld_extract() -> tldextract.TLDExtract:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, fallback_to_snapshot=True)
 
 
+def ends_in_a_domain(text: str) -> bool:
+    """True when `text` ends in a dot and a public suffix ("reed.bb", "mary.kim"), by the
+    snapshot the e-mail recognizer checks against: the URL and e-mail finders would read it
+    as a host (Presidio's URL patterns know a subset of these suffixes)."""
+    return "." in text and offline_tld_extract()(text).suffix != ""
+
+
 def _emails() -> list[EntityRecognizer]:
     from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
