@@ -56,14 +56,9 @@ IGNORABLE = re.compile(
 MEANINGFUL_FORMS = ("<super>", "<sub>", "<fraction>")
 # 3. a letter of a script past Latin and IPA: only then can a text hold a confusable one
 BEYOND_LATIN = re.compile(r"[^\W\d_\x00-\u036f]")
-# 4. markup between two letters of one word
-_MARK = r"(?:\*{1,3}|~~)"
-# a word that markup splits, with the markup that opens or closes it: "**Hea**ley", "Hea**ley**"
-STARRED = re.compile(rf"{_MARK}?{LETTER}+(?:{_MARK}{LETTER}+)+{_MARK}?")
-MARK = re.compile(_MARK)
-# "Hea_ley_" and "_Hea_ley", not snake_case: one underscore of the pair is inside the word
-OPENS_INSIDE = re.compile(rf"(?<={LETTER})_({LETTER}+)_(?!{LETTER}|\d)")
-CLOSES_INSIDE = re.compile(rf"(?<![^\W_])_({LETTER}+)_(?={LETTER})")
+# 4. markup: emphasis and strike-through marks; an underscore pair around letters
+MARK = re.compile(r"\*{1,3}|~~")
+UNDERSCORED = re.compile(rf"_({LETTER}+)_")
 # 5. a hyphen at the end of a line, inside a word
 LINE_HYPHEN = re.compile(rf"(?<={LETTER})-[ \t]*\r?\n[ \t]*(?={LETTER})")
 # 6. an e-mail address spelled out: "at" and "dot" in words or brackets
@@ -78,10 +73,9 @@ SPELLED_EMAIL = re.compile(
     rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})*{_DOT}[A-Za-z]{{2,24}})(?![\w@-])",
     re.I,
 )
-EMAIL_CUE = re.compile(rf"{_BRACKETED_AT}|{_BRACKETED_DOT}|\bdot\b", re.I)
 SEPARATOR = re.compile(rf"{_BRACKETED_AT}|{_BRACKETED_DOT}|\s+at\s+|\s+dot\s+", re.I)
-# what an ASCII text needs for any step to change it: markup, a line-end hyphen, "at"/"dot"
-ASCII_CUE = re.compile(r"[*~_]|-[ \t]*\r?\n|[\[({<]\s*(?:at|dot)\s*[\])}>]|\bdot\b", re.I)
+# what a text needs for step 6 to change it, looked for as plain substrings (fast)
+EMAIL_HINTS = ("dot", "Dot", "DOT", "at]", "at)", "at}", "at>", "AT]", "AT)", "AT}", "AT>")
 CACHED_TEXTS = 4096  # the rewriter, its polish passes and the detector's batches ask again
 
 
@@ -112,7 +106,7 @@ def view_text(text: str) -> str:
 def view_of(text: str) -> View | None:
     """The normalised view of `text` (see the module's docstring), or None when it reads as
     it is written."""
-    if text.isascii() and ASCII_CUE.search(text) is None:
+    if text.isascii() and not _may_fold_ascii(text):
         return None
     folding = _Folding(text)
     if not text.isascii():
@@ -124,6 +118,17 @@ def view_of(text: str) -> View | None:
     folding.edit(_hyphen_edits(folding.text))
     folding.edit(_email_edits(folding.text))
     return folding.view()
+
+
+def _may_fold_ascii(text: str) -> bool:
+    """Whether steps 4-6 could change an ASCII text: substring tests, at C speed."""
+    return (
+        "*" in text
+        or "~" in text
+        or "_" in text
+        or ("\n" in text and "-" in text)
+        or any(hint in text for hint in EMAIL_HINTS)
+    )
 
 
 class _Folding:
@@ -261,21 +266,31 @@ def _script(char: str) -> str:
 
 
 def _markup_edits(text: str) -> list[tuple[int, int, str]]:
-    if "*" not in text and "~" not in text and "_" not in text:
-        return []
-    edits = [
-        (word.start() + m.start(), word.start() + m.end(), "")
-        for word in STARRED.finditer(text)
-        for m in MARK.finditer(word.group())
-    ]
+    edits = []
+    if "*" in text or "~" in text:
+        for m in MARK.finditer(text):
+            start, end = m.span()
+            if 0 < start and end < len(text) and text[start - 1].isalpha() and text[end].isalpha():
+                # inside a word: the word's marks go, those opening and closing it too
+                while start > 0 and (text[start - 1].isalpha() or text[start - 1] in "*~"):
+                    start -= 1
+                while end < len(text) and (text[end].isalpha() or text[end] in "*~"):
+                    end += 1
+                edits += [(k.start(), k.end(), "") for k in MARK.finditer(text, start, end)]
     if "_" in text:
-        for m in [*OPENS_INSIDE.finditer(text), *CLOSES_INSIDE.finditer(text)]:
-            edits += [(m.start(), m.start() + 1, ""), (m.end() - 1, m.end(), "")]
+        for m in UNDERSCORED.finditer(text):
+            before = text[m.start() - 1] if m.start() else " "
+            after = text[m.end()] if m.end() < len(text) else " "
+            # "Hea_ley_" or "_Hea_ley": one underscore of the pair inside the word; snake_case
+            # ("user_id_x") has letters on both sides, and a lone "_word_" is emphasis only
+            if before.isalpha() != after.isalpha() and not (before.isdigit() or after.isdigit()):
+                if before != "_" and after != "_":
+                    edits += [(m.start(), m.start() + 1, ""), (m.end() - 1, m.end(), "")]
     return _disjoint(edits)
 
 
 def _hyphen_edits(text: str) -> list[tuple[int, int, str]]:
-    if "\n" not in text:
+    if "\n" not in text or "-" not in text:
         return []
     edits = []
     for m in LINE_HYPHEN.finditer(text):
@@ -286,7 +301,7 @@ def _hyphen_edits(text: str) -> list[tuple[int, int, str]]:
 
 
 def _email_edits(text: str) -> list[tuple[int, int, str]]:
-    if EMAIL_CUE.search(text) is None:
+    if not any(hint in text for hint in EMAIL_HINTS):
         return []
     edits = []
     for m in SPELLED_EMAIL.finditer(text):
