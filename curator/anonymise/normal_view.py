@@ -17,8 +17,9 @@ The view, in this order:
    compatibility forms read as their plain letters and digits, decomposed accents compose;
 3. confusable letters mapped to their Latin skeleton (Unicode TR39's confusables, as the
    confusable-homoglyphs package ships them), in a word that mixes them with Latin letters
-   ("J\\u0435sse") or made only of them in a text with no other letter of their script (a
-   Russian or Greek text keeps its words);
+   ("J\\u0435sse") or made only of them, not in capitals, in a text with no other letter of
+   their script (a Russian or Greek text keeps its words, and so does a Greek place in
+   capitals in an English sentence);
 4. markup that splits a word removed from it: ``*``, ``**``, ``***`` or ``~~`` between two
    letters ("**Hea**ley" reads "Healey"), and an ``_emphasis_`` pair that opens or closes
    inside a word ("_Hea_ley"; not snake_case);
@@ -35,6 +36,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -76,7 +78,9 @@ SPELLED_EMAIL = re.compile(
 SEPARATOR = re.compile(rf"{_BRACKETED_AT}|{_BRACKETED_DOT}|\s+at\s+|\s+dot\s+", re.I)
 # what a text needs for step 6 to change it, looked for as plain substrings (fast)
 EMAIL_HINTS = ("dot", "Dot", "DOT", "at]", "at)", "at}", "at>", "AT]", "AT)", "AT}", "AT>")
-CACHED_TEXTS = 4096  # the rewriter, its polish passes and the detector's batches ask again
+# the rewriter, its polish passes and the detector's batches ask again for a text soon after;
+# a view holds two 4-byte offsets per character (a page of 5,000: 40 kB)
+CACHED_TEXTS = 1024
 
 
 @dataclass(frozen=True)
@@ -84,8 +88,8 @@ class View:
     """`text` as the finders read it; character i of it came from original[starts[i]:ends[i]]."""
 
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: array[int]
+    ends: array[int]
     original_length: int
 
     def span(self, start: int, end: int) -> tuple[int, int]:
@@ -172,7 +176,7 @@ class _Folding:
     def view(self) -> View | None:
         if self._starts is None or self._ends is None or self.text == self.original:
             return None
-        return View(self.text, tuple(self._starts), tuple(self._ends), len(self.original))
+        return View(self.text, array("i", self._starts), array("i", self._ends), len(self.original))
 
 
 def _point(starts: list[int], ends: list[int], at: int) -> int:
@@ -220,7 +224,14 @@ def _confusable_edits(text: str) -> list[tuple[int, int, str]]:
         if not any(mapped):
             continue
         mixed = any(c.isascii() for c in letters)
-        disguised = all(mapped) and not {table[c][1] for c in letters} & written
+        # made only of look-alikes, in a text that writes their script nowhere else; not in
+        # capitals, which is how a Greek or Cyrillic place stands in a Latin text ("grew up
+        # in ΜΑΚΟΥΝΤΑ"), where a disguised name is Capitalised like any other
+        disguised = (
+            all(mapped)
+            and not {table[c][1] for c in letters} & written
+            and not (len(letters) > 1 and letters.isupper())
+        )
         if mixed or disguised:
             edits += [
                 (word.start() + k, word.start() + k + 1, table[c][0])

@@ -114,6 +114,7 @@ def survivors(text: str, secrets: list[str]) -> list[str]:
     [
         (f"Harr{ZWSP}ison Hea{SHY}ley", "Harrison Healey"),
         (f"J{CYR_E}sse H{CYR_A}llam", "Jesse Hallam"),
+        ("\u0408\u0435\u0455\u0455\u0435 Hallam", "Jesse Hallam"),  # all Cyrillic, Capitalised
         (wide("4111 1111"), "4111 1111"),
         (f"Ferna{ACUTE}ndez", "Fern\u00e1ndez"),
         ("Thanks **Hea**ley, Hea~~ley~~ and _Hea_ley", "Thanks Healey, Healey and Healey"),
@@ -146,6 +147,7 @@ def test_a_span_of_the_view_covers_the_hidden_characters_inside_it_and_only_thos
         "\u0412\u0435\u0440\u0430 \u043f\u043e\u0448\u043b\u0430 \u0434\u043e\u043c\u043e\u0439",
         "\u039c\u03b5\u03b3\u03ac\u03bb\u03b7 \u0386\u03bc\u03bc\u03bf\u03c2 "
         "\u03a0\u0391\u03a6\u039f\u03a3",
+        "Mr. Owens grew up in \u039c\u0391\u039a\u039f\u03a5\u039d\u03a4\u0391.",  # a place
         "Calle Serrano 45, 5\u00ba A, 28001 Madrid; 12 m\u00b2; \u00bd",  # they mean something
     ],
 )
@@ -189,6 +191,20 @@ def test_the_audit_finds_a_hidden_value_whole(name, vault):
     assert survivors(flagged, secrets) == secrets, leaks
     for leak in leaks:  # a leak's offsets are the original's, hidden characters included
         assert text[leak.start : leak.end] == leak.text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Thanks Harrison\nMeeting notes follow.", "\nMeeting notes follow."),
+        ("Ask Harrison\nLondon office is closed.", "\nLondon office is closed."),
+        ("Harrison\nKowalczyk: present", "Kowalczyk: present"),  # a label opens the line
+    ],
+)
+def test_a_line_break_joins_a_name_only_before_a_surname_the_sentence_goes_on_after(
+    text, kept, vault
+):
+    assert anonymise_text(text, vault).endswith(kept)
 
 
 def test_a_hidden_name_gets_the_pseudonym_of_the_plain_one(vault):
