@@ -11,6 +11,10 @@ here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
          │               at their values ─▶ anonymised text
          ─▶ audit.py     whatever personal.py still finds there is a leak
 
+Every stage reads a text through normal_view.py: the text as a person reads it (invisible
+and look-alike characters, markup inside words, spelled-out e-mails folded), mapped back to
+the original characters that the rewrite replaces.
+
 content.py anonymises a fixture's content and label revisions with one mapping (threads.py
 and documents.py register their known originals, terms.py finds them); free_text.py a note,
 a typed value or a file name; user_input.py what people type into a store. kinds.py is the

@@ -3,10 +3,11 @@
 `PersonalData.spans` says which characters of a text are personal data: known originals (the
 vault's, and the input's own records and labelled values), unexempted detector hits,
 `@mentions` of people, percent-encoded text that holds any of these, and (in threads) bare
-Mattermost ids. The rewriter replaces exactly these spans; the import self-check, `curator
-audit` and the bundle leak gate report exactly these spans as leaks. So a checker can only
-flag what the rewriter would have rewritten, and the rewriter's output judges clean unless a
-value truly could not be rewritten.
+Mattermost ids, all read in the text's normalised view (normal_view.py: hidden and look-alike
+characters folded) and reported in the original's offsets. The rewriter replaces exactly
+these spans; the import self-check, `curator audit` and the bundle leak gate report exactly
+these spans as leaks. So a checker can only flag what the rewriter would have rewritten, and
+the rewriter's output judges clean unless a value truly could not be rewritten.
 
 What is not personal data: pseudonyms this vault handed out and values in reserved example
 ranges (safe.py), values curator's mutations made up (`synthetic`), terms and hosts the
