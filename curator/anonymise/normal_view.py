@@ -79,8 +79,9 @@ SEPARATOR = re.compile(rf"{_BRACKETED_AT}|{_BRACKETED_DOT}|\s+at\s+|\s+dot\s+", 
 # what a text needs for step 6 to change it, looked for as plain substrings (fast)
 EMAIL_HINTS = ("dot", "Dot", "DOT", "at]", "at)", "at}", "at>", "AT]", "AT)", "AT}", "AT>")
 # the rewriter, its polish passes and the detector's batches ask again for a text soon after;
-# a view holds two 4-byte offsets per character (a page of 5,000: 40 kB)
-CACHED_TEXTS = 1024
+# a view holds two 4-byte offsets per character (a page of 5,000: 40 kB), and most texts have
+# none; a settle round goes through every text of an import in order, so the cache holds many
+CACHED_TEXTS = 8192
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,15 @@ def view_text(text: str) -> str:
 def view_of(text: str) -> View | None:
     """The normalised view of `text` (see the module's docstring), or None when it reads as
     it is written."""
-    if text.isascii() and not _may_fold_ascii(text):
-        return None
+    if not _may_fold_ascii(text) and (
+        text.isascii()
+        or (
+            IGNORABLE.search(text) is None
+            and unicodedata.is_normalized("NFKC", text)
+            and BEYOND_LATIN.search(text) is None
+        )
+    ):
+        return None  # most texts: a few scans at C speed, no copy
     folding = _Folding(text)
     if not text.isascii():
         folding.edit((m.start(), m.end(), "") for m in IGNORABLE.finditer(folding.text))
@@ -125,7 +133,7 @@ def view_of(text: str) -> View | None:
 
 
 def _may_fold_ascii(text: str) -> bool:
-    """Whether steps 4-6 could change an ASCII text: substring tests, at C speed."""
+    """Whether steps 4-6 could change a text: substring tests, at C speed."""
     return (
         "*" in text
         or "~" in text
