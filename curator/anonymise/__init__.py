@@ -13,6 +13,11 @@ here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
 
 Only text is anonymised and judged: structure.py says what in a fixture is structure (keys,
 roles, types, ids' shape), json_strings.py lists its texts for every checker.
+
+Every stage reads a text through normal_view.py: the text as a person reads it (invisible
+and look-alike characters, markup inside words, spelled-out e-mails folded), mapped back to
+the original characters that the rewrite replaces.
+
 content.py anonymises a fixture's content and label revisions with one mapping (threads.py
 and documents.py register their known originals, terms.py finds them); free_text.py a note,
 a typed value or a file name; user_input.py what people type into a store. kinds.py is the

@@ -3,10 +3,11 @@
 `PersonalData.spans` says which characters of a text are personal data: known originals (the
 vault's, and the input's own records and labelled values), unexempted detector hits,
 `@mentions` of people, percent-encoded text that holds any of these, and (in threads) bare
-Mattermost ids. The rewriter replaces exactly these spans; the import self-check, `curator
-audit` and the bundle leak gate report exactly these spans as leaks. So a checker can only
-flag what the rewriter would have rewritten, and the rewriter's output judges clean unless a
-value truly could not be rewritten.
+Mattermost ids, all read in the text's normalised view (normal_view.py: hidden and look-alike
+characters folded) and reported in the original's offsets. The rewriter replaces exactly
+these spans; the import self-check, `curator audit` and the bundle leak gate report exactly
+these spans as leaks. So a checker can only flag what the rewriter would have rewritten, and
+the rewriter's output judges clean unless a value truly could not be rewritten.
 
 What is not personal data: structure (structure.py), pseudonyms this vault handed out (its
 ids too, wherever they stand), values in reserved example ranges (safe.py), values curator's
@@ -19,7 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from urllib.parse import unquote
 
@@ -27,6 +28,7 @@ from curator.anonymise.context import in_place_name, names_someone_here, needs_c
 from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
+from curator.anonymise.normal_view import view_of, view_text
 from curator.anonymise.safe import WORD, cut_address_pseudonym, is_safe
 from curator.anonymise.terms import TermIndex, TermMatch, text_tokens
 from curator.anonymise.vault import Vault, normal, tokens
@@ -51,6 +53,9 @@ class DetectedSpan:
     kind: str
     rank: int  # 0 known original, 1 pattern/name/mention/encoded, 2 bare id
     original: str = ""  # for a known original: the vault's spelling of it
+    # the span as the normalised view reads it, where that differs from its characters
+    # ("Harrison" for "Harr\u200bison"): what the vault is asked for a pseudonym of
+    seen: str = ""
 
 
 def resolve(candidates: list[DetectedSpan]) -> list[DetectedSpan]:
@@ -102,7 +107,8 @@ class PersonalData:
         self._made_up_index = TermIndex((value, "synthetic") for value in self.made_up)
 
     def spans_many(self, texts: Sequence[str]) -> list[list[DetectedSpan]]:
-        self.detector.detect_many(texts)  # one batched pass; spans() then reads the cache
+        # one batched pass over what spans() reads (the texts' views); spans() then reads the cache
+        self.detector.detect_many([view_text(text) for text in texts])
         return [self.spans(text) for text in texts]
 
     def spans(self, text: str, *, in_url: bool = False, raw: bool = False) -> list[DetectedSpan]:
@@ -113,7 +119,22 @@ class PersonalData:
         pseudonym words ("TONY STRICKLAND" once "Tony" and "Strickland" were handed out to
         others) is then a real person: only curator's output composes pseudonym words
         ("Spencer Clemente" while "BALDA Clemente" is being rewritten). A checker reads
-        output and cannot tell the two apart; the rewriter, reading the input, can."""
+        output and cannot tell the two apart; the rewriter, reading the input, can.
+
+        Every decision is made on the text's normalised view (normal_view.py), and each span
+        covers the original characters it was read from, hidden ones included."""
+        view = view_of(text)
+        if view is None:
+            return self._spans(text, in_url, raw)
+        return resolve(
+            [
+                replace(span, start=start, end=end, seen=view.text[span.start : span.end])
+                for span in self._spans(view.text, in_url, raw)
+                for start, end in [view.span(span.start, span.end)]
+            ]
+        )
+
+    def _spans(self, text: str, in_url: bool, raw: bool) -> list[DetectedSpan]:
         if not text or not text.strip():
             return []
         hits = self.detector.detect(text)

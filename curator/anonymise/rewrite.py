@@ -25,6 +25,7 @@ from urllib.parse import quote, unquote
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.keep import NOTHING_KEPT, Keep
+from curator.anonymise.normal_view import view_text
 from curator.anonymise.personal import DetectedSpan, PersonalData
 from curator.anonymise.safe import is_safe
 from curator.anonymise.terms import TOKEN, TermIndex
@@ -87,21 +88,21 @@ class Rewriter:
         process rewrites; the rewriting stays here, in a fixed order (a batch is polished
         once LAG later ones are rewritten), as the vault's pseudonyms depend on it."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        batches = _batches(todo)
+        batches = _batches(todo)  # detected as PersonalData.spans reads them: their views (_views)
         with (
             _fewer_collections(),
             self.detector.ahead(sum(map(len, todo)), follow=url_parts) as detect,
         ):
-            detected = deque(detect(batch) for batch in batches[:AHEAD])
+            detected = deque(detect(_views(batch)) for batch in batches[:AHEAD])
             rewritten: deque[tuple[list[str], list[tuple[str, OffsetMap]], Callable[[], None]]] = (
                 deque()
             )
             for k, batch in enumerate(batches):
                 if k + AHEAD < len(batches):
-                    detected.append(detect(batches[k + AHEAD]))
+                    detected.append(detect(_views(batches[k + AHEAD])))
                 detected.popleft()()
                 firsts = [self._rewrite(t, raw=self.raw_input) for t in batch]
-                rewritten.append((batch, firsts, detect([new for new, _ in firsts])))
+                rewritten.append((batch, firsts, detect(_views([new for new, _ in firsts]))))
                 if len(rewritten) > LAG:
                     self._polish_batch(*rewritten.popleft())
             while rewritten:
@@ -145,8 +146,14 @@ class Rewriter:
         edits = []
         for span in self.personal.spans(text, in_url=in_url, raw=raw):
             value = text[span.start : span.end]
+            # the pseudonym is drawn for the value as read ("Harrison", not "Harr\u200bison"),
+            # and replaces every character it was read from
+            read = span.seen or value
+            replacement = self._replacement(span, read, raw)
             edits.extend(
-                word_edits(span.start, value, keep_gaps(value, self._replacement(span, value, raw)))
+                word_edits(span.start, value, keep_gaps(value, replacement))
+                if read == value
+                else [Edit(span.start, span.end, replacement)]
             )
         return apply_edits(text, edits)
 
@@ -260,7 +267,12 @@ def word_edits(start: int, value: str, replacement: str) -> list[Edit]:
     ]
 
 
+def _views(texts: list[str]) -> list[str]:
+    return [view_text(text) for text in texts]
+
+
 def reserve_hits(vault: Vault, detector: Detector, texts: list[str]) -> None:
+    texts = _views(texts)  # the values as the rewriter will ask for them
     for text, hits in zip(texts, detector.detect_many(texts), strict=True):
         for hit in hits:
             value = text[hit.start : hit.end]

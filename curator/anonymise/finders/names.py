@@ -66,6 +66,7 @@ _CAPTION = re.compile(r"\b([A-Z][\w'’-]+) vs?\.? ([A-Z][\w'’-]+)")
 _NUMBERED = re.compile(r" \d")
 NAME_SHAPES = frozenset({"cap", "upper", "initial"})
 SENTENCE_END = frozenset('.!?:;\x00•*>|"“”«»(')
+_GOES_ON = re.compile(r"(?:[ \t]+[^\W\d_A-Z]|[.!?]?[ \t]*$)")
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
 
@@ -549,12 +550,32 @@ def _segment(
         gap = _gap(doc, j)
         if gap not in (" ", "\n") and not (gap == "/" and tokens[j].shape == "upper"):
             break
-        if gap == "\n" and not (lines and j - i == 1 and _LINE_ENDS.match(_after(doc, j + 1))):
+        if gap == "\n" and not (
+            (lines and j - i == 1 and _LINE_ENDS.match(_after(doc, j + 1)))
+            or _wrapped_name(doc, i, j)
+        ):
             break  # "Signed: Giulia\nMoretti", not "M. Öztürk\nProtokoll: ..."
         j += 1
     while j > i + 1 and tokens[j - 1].key in cue.PARTICLES:
         j -= 1
     return j
+
+
+def _wrapped_name(doc: Text, i: int, j: int) -> bool:
+    """A line wrapped between a given name and a family name no list knows ("Signed by
+    Harrison\\nKowalczyk for the team"): a Capitalised word that is no everyday word, place or
+    label opening the next line goes on the name, when the sentence goes on or ends after it
+    (not "Irvine\nBrinderson, L.P.", not "Okafor: tenant")."""
+    given, after = doc.tokens[i], doc.tokens[j]
+    return (
+        j - i == 1
+        and given.first > 0
+        and given.shape == "cap"
+        and after.shape == "cap"
+        and after.everyday < ORDINARY
+        and not after.place
+        and _GOES_ON.match(_after(doc, j + 1)) is not None
+    )
 
 
 def _cued(doc: Text) -> Iterator[tuple[int, int]]:
