@@ -11,6 +11,9 @@ DIEGO") is no one's but where a detector reads a person. A multi-word name, a ra
 ("Kowalczyk"), a name that many sources list ("Maria"), a username, an e-mail or an id needs no
 context: its letters are the person.
 
+A name this command's own input taught the vault ("Yara" of "Yara Haddad" earlier in the
+same thread) needs no context: the rule is about words other sources taught.
+
 The rewriter and every checker read this through `personal.PersonalData`: one rule.
 """
 

@@ -207,7 +207,12 @@ class PersonalData:
                     or in_place_name(text, m.start, m.end, m.term.kind)
                 )
                 and not (
-                    self.vault is not None and self.vault.is_decided(m.term.original, m.term.kind)
+                    self.vault is not None
+                    and (
+                        self.vault.is_decided(m.term.original, m.term.kind)
+                        # the input's own name ("Yara" of "Yara Haddad" in the same thread)
+                        or self.vault.learned_now(m.term.original, m.term.kind)
+                    )
                 )
                 and not names_someone_here(text, m.start, m.end, hits, self.vault, self.until)
             ):

@@ -155,6 +155,7 @@ class Vault:
         self._forgotten: set[str] = set()  # normal words
         self._rewritten: set[tuple[str, str]] = set()  # entries a decision gave a new pseudonym
         self.generation = 0  # grows when a decision changes what the vault's indexes hold
+        self.stored = 0  # entries read from the file: those after it this command learned
 
     @property
     def fingerprint(self) -> str:
@@ -213,6 +214,7 @@ class Vault:
             vault._add(Entry(kind, original, pseudonym))
         vault._decided.update(decided)
         vault._forgotten.update(forgotten)
+        vault.stored = len(vault._entries)
         return vault
 
     def save(self) -> None:
@@ -361,6 +363,11 @@ class Vault:
         self._decided.add((kind, normal(original)))
         self.generation += 1
         return pseudonym
+
+    def learned_now(self, original: str, kind: str) -> bool:
+        """True when this command's input taught the vault `original` (not a stored source)."""
+        position = self._positions.get((kind, normal(original)))
+        return position is not None and position >= self.stored
 
     def is_decided(self, original: str, kind: str) -> bool:
         return (kind, normal(original)) in self._decided

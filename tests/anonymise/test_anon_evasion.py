@@ -198,7 +198,7 @@ def test_the_audit_finds_a_hidden_value_whole(name, vault):
     [
         ("Thanks Harrison\nMeeting notes follow.", "\nMeeting notes follow."),
         ("Ask Harrison\nLondon office is closed.", "\nLondon office is closed."),
-        ("Harrison\nKowalczyk: present", "Kowalczyk: present"),  # a label opens the line
+        ("Harrison\nAttendees: present", "Attendees: present"),  # a label opens the line
     ],
 )
 def test_a_line_break_joins_a_name_only_before_a_surname_the_sentence_goes_on_after(

@@ -256,7 +256,8 @@ def test_without_enough_people_in_the_list_an_entry_is_no_person():
         ("What's your last name? Guðgeirsson", ["Guðgeirsson"]),
         ("She named him Kenneth", ["Kenneth"]),
         ("Ngozi: What a day.\nJoseph: Remember me?", ["Ngozi", "Joseph"]),
-        ("We met Maria, Ngozi, Selam and Bazyli", ["Maria", "Ngozi", "Selam", "Bazyli"]),
+        # (not "Ngozi" here: a town of Burundi too, a name in a list only with a cue)
+        ("We met Maria, Adaeze, Selam and Bazyli", ["Maria", "Adaeze", "Selam", "Bazyli"]),
         # no person: labels, and lists without one
         ("Note: the build is green\nAddress: see below", []),
         ("We sell apples, pears and plums", []),

@@ -204,7 +204,10 @@ def test_attachments_are_stored_in_the_encoding_they_came_in(channel):
         assert attachment.text.count("\n") == original["text"].count("\n")
         encoding = original["encoding"]
         assert attachment.url_safe == ("URL-safe" in encoding)
-        assert attachment.padded == ("padding stripped" not in encoding)
+        stripped = "padding stripped" in encoding
+        # its text (as rewritten) may need no padding: nothing then tells it from a padded one
+        needs_padding = len(attachment.text.encode(attachment.codec)) % 3 != 0
+        assert attachment.padded == (not stripped or not needs_padding)
         assert (attachment.wrap == 76) == ("wrapped at 76" in encoding)
         assert attachment.codec.startswith("utf-16") == ("UTF-16" in encoding)
 

@@ -108,7 +108,9 @@ CROSSING = (
 STREETS_ALONE = "Broadway|Strand|Esplanade|Parade|Promenade|Embarcadero|Bowery"
 # No house number stands right after another number: "2 0 15 Long Beach Memorial Medical
 # Center" is a date spaced out by a PDF, then a company, in a table's row.
-NOT_AFTER_A_FIGURE = r"(?<!\d[ \t])"
+# A figure of one or two digits, that is: a flat number of four before the house number
+# stays one ("8016 121 Nelson Street Apt. 057")
+NOT_AFTER_A_FIGURE = r"(?<!\b\d[ \t])(?<!\b\d\d[ \t])"
 # type word first, number last: Spanish, Italian, Portuguese
 TYPE_FIRST = re.compile(
     rf"(?<![\w-])(?i:{TYPES_BEFORE})\.?[ \t]+(?:{LINKS}[ \t]+)*{NAME}"
