@@ -77,17 +77,12 @@ def add_name(
         vault = Vault.open(store)
         before = vault.added
         pseudonym = vault.decide(name, kind)
-        taught = [e for e in vault.added_since(before)] or [
+        taught = list(vault.added_since(before)) or [
             Entry(kind, name, vault.lookup(name, kind) or pseudonym)
         ]
         terms = TermIndex((e.original, e.kind) for e in taught)
-        changed = _repair_all(
-            store,
-            txn,
-            vault,
-            _adder(vault, terms, detector),
-            Repair(action="vault add", shown=pseudonym),
-        )
+        edit = _adder(vault, terms, detector)
+        changed = _repair_all(store, txn, edit, Repair(action="vault add", shown=pseudonym))
         vault.save()
     return Decision("add", pseudonym, changed)
 
@@ -100,13 +95,8 @@ def forget_word(store: Store, word: str) -> Decision:
     with store.transaction() as txn:
         vault = Vault.open(store)
         written = vault.forget(word)  # none yet: a decision made before any import
-        changed = _repair_all(
-            store,
-            txn,
-            vault,
-            _restorer(vault, word, written),
-            Repair(action="vault forget", shown=word),
-        )
+        edit = _restorer(vault, word, written)
+        changed = _repair_all(store, txn, edit, Repair(action="vault forget", shown=word))
         vault.save()
     return Decision("forget", word, changed)
 
@@ -194,9 +184,7 @@ def _overlaps(edits: list[Edit], start: int, end: int) -> bool:
 # ------------------------------------------------------------------ the store
 
 
-def _repair_all(
-    store: Store, txn: Transaction, vault: Vault, edit: TextEdit, repair: Repair
-) -> list[str]:
+def _repair_all(store: Store, txn: Transaction, edit: TextEdit, repair: Repair) -> list[str]:
     """Every fixture rewritten with `edit`; the ids of those that changed."""
     changed = []
     for record in store.records():
