@@ -24,8 +24,14 @@ from dataclasses import dataclass, replace
 from operator import itemgetter
 from urllib.parse import unquote
 
-from curator.anonymise.context import in_place_name, names_someone_here, needs_context
+from curator.anonymise.context import (
+    in_place_name,
+    is_word_first,
+    names_someone_here,
+    needs_context,
+)
 from curator.anonymise.finders.detector import Detector, Hit
+from curator.anonymise.finders.name_data import fold_case
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
 from curator.anonymise.normal_view import view_of, view_text
@@ -293,7 +299,11 @@ class PersonalData:
 
     def _real_words(self, text: str, start: int, end: int) -> list[DetectedSpan]:
         """A name hit that holds pseudonym words ("Spencer Clemente" once "BALDA" became
-        "Spencer"): only the other words are personal; the whole when none is a pseudonym's."""
+        "Spencer"): only the other words are personal; the whole when none is a pseudonym's.
+
+        Of the other words, one that is a word first ("Valley" after a pseudonym) and no
+        original is not: the hit is there because of the pseudonym beside it, which the
+        vault's key drew, and what an import keeps must not depend on the key."""
         vault = self.vault
         assert vault is not None
         words = [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
@@ -309,7 +319,12 @@ class PersonalData:
         return [
             DetectedSpan(s, e, "person", 1)
             for s, e in words
-            if (s, e) not in disguised and not is_safe(vault, "person", text[s:e], self.until)
+            if (s, e) not in disguised
+            and not is_safe(vault, "person", text[s:e], self.until)
+            and (
+                vault.is_original_token(text[s:e], self.until)
+                or not is_word_first(fold_case(text[s:e]))
+            )
         ]
 
     def _mentions(self, text: str) -> list[DetectedSpan]:

@@ -343,3 +343,30 @@ def test_tokens_of_an_ascii_text_are_those_of_the_general_rule(text):
     assert text_tokens(text) == tuple(
         (m.start(), m.end(), fold_case_and_accents(m.group())) for m in TOKEN.finditer(text)
     )
+
+
+def test_an_initial_is_no_and_that_joins_a_name(vault):
+    """The Senate report's "GRUENDER, BENJAMIN L FIELD REPRESENTATIVE": once the name is
+    "BARBARA, WILLIAM E", the "E" ends the name found and is no Italian "e" joining "FIELD"
+    to it, so "FIELD" stays whatever initial the vault's key drew; "Liu e Kenji" still
+    joins."""
+    vault.assign("GRUENDER", "first_name", "Barbara")
+    vault.assign("BENJAMIN", "first_name", "William")
+    vault.assign("GRUENDER, BENJAMIN L", "person", "BARBARA WILLIAM E")
+    text = "BARBARA, WILLIAM E FIELD REPRESENTATIVE FROM SEP. 16 1,458.33"
+    assert find_leaks([("x", text)], vault) == []
+    assert anonymise_text(text, vault) == text
+    assert "Kenji" not in anonymise_text("Ho visto Liu Chen e Kenji ieri.", vault)
+
+
+def test_a_word_beside_a_pseudonym_is_no_name_because_of_it(vault):
+    """The WARN report's trade names: once a name became "Spencer", the detector reads
+    "Spencer Valley" as one person. "Valley" is a word first and no original, so it stays
+    (what is kept must not depend on the pseudonym the key drew); a word that is a name
+    first beside a pseudonym ("Spencer Clemente") is still personal."""
+    vault.assign("Dolores", "first_name", "Spencer")
+    text = "Call Spencer Valley today."
+    assert find_leaks([("x", text)], vault) == []
+    polish = Rewriter(vault, TermIndex(), detector_for())  # as a polish pass reads its rewrite
+    assert polish.text(text) == text
+    assert "Clemente" not in polish.text("Call Spencer Clemente today.")

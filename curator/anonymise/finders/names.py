@@ -974,11 +974,18 @@ def _joined(doc: Text) -> Iterator[tuple[int, int]]:
         if (
             i + 2 < len(tokens)
             and tokens[i + 1].key in cue.AND
+            and i + 1 not in found
             and i + 2 in found
             and _gap(doc, i + 1) == " "
         ):
             yield i, i + 1
-        elif i >= 2 and tokens[i - 1].key in cue.AND and i - 2 in found and _gap(doc, i) == " ":
+        elif (
+            i >= 2
+            and tokens[i - 1].key in cue.AND
+            and i - 1 not in found  # the initial of "WILLIAM E FIELD", no Italian "e"
+            and i - 2 in found
+            and _gap(doc, i) == " "
+        ):
             yield i, i + 1
 
 
