@@ -13,7 +13,26 @@ inspect_scorer.py, deepeval_metric.py, ragas_metric.py, promptfoo_assert.py   th
 push.py         `--push`: the Langfuse items sent through the Langfuse SDK
 """
 
-from curator.harness.export import HARNESSES, ExportResult, export_bundle
-from curator.harness.verdicts import score_answer
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from curator.harness.export import HARNESSES, ExportResult, export_bundle
+    from curator.harness.verdicts import score_answer
 
 __all__ = ["HARNESSES", "ExportResult", "export_bundle", "score_answer"]
+
+
+def __getattr__(name: str) -> Any:
+    # Resolved on first use: an adapter that promptfoo starts once per assertion imports
+    # only the scoring it needs, not the bundle reader and every writer.
+    if name == "score_answer":
+        from curator.harness import verdicts
+
+        return verdicts.score_answer
+    if name in __all__:
+        from curator.harness import export
+
+        return getattr(export, name)
+    raise AttributeError(name)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.bundle.thread_file import go_export
 from curator.model import CHAT_ROLES, Content, DocumentContent, Fixture, ThreadContent
 
 PAGE_BREAK = "\n\f\n"
@@ -38,6 +37,8 @@ def chat_messages(content: Content) -> list[dict[str, str]] | None:
 
 def thread_string(content: ThreadContent, fixture: Fixture) -> str:
     """ThreadExport.String(): a header, then each post oldest first with its author and time."""
+    from curator.bundle.thread_file import go_export  # not at import: the adapters stay light
+
     data = go_export(content, fixture)  # team, channel and every author completed as Go reads it
     users: dict[str, Any] = data["users"]
     posts = content.export.ordered_posts()

@@ -93,7 +93,7 @@ def run_promptfoo(config: Path, results: Path, tmp: Path) -> subprocess.Complete
             "--grader",
             "echo",  # llm-rubric's grader: no model, no network
             "-j",
-            "1",
+            "2",
         ],
         cwd=tmp,
         env=harness_env(tmp),
