@@ -26,8 +26,21 @@ TARGETS = ["inspect", "deepeval", "ragas", "promptfoo", "langfuse", "all"]
     metavar="DIR",
     help="Where to write; each harness gets its own folder DIR/<harness>/.",
 )
+@click.option(
+    "--push",
+    metavar="URL",
+    help="Also send the Langfuse items to the Langfuse server at URL (needs the langfuse "
+    "package, and LANGFUSE_PUBLIC_KEY / LANGFUSE_SECRET_KEY).",
+)
+@click.option(
+    "--dataset",
+    default="curator",
+    show_default=True,
+    metavar="NAME",
+    help="The Langfuse dataset --push creates or updates.",
+)
 @prints_result
-def export(bundle: Path, to: str, out: Path) -> ExportResult:
+def export(bundle: Path, to: str, out: Path, push: str | None, dataset: str) -> ExportResult:
     """Export BUNDLE (a directory or .tar.gz) for inspect_ai, DeepEval, Ragas, promptfoo or
     Langfuse, in the files their own loaders take. A bundle that fails verification is not
     exported (exit 1).
@@ -35,7 +48,8 @@ def export(bundle: Path, to: str, out: Path) -> ExportResult:
     \b
     Example:
       curator export bundles/1.0.0 --to all --out exports
+      curator export bundles/1.0.0 --to langfuse --out exports --push https://cloud.langfuse.com
     """
     from curator.harness import export_bundle
 
-    return export_bundle(bundle, to, out)
+    return export_bundle(bundle, to, out, push=push, dataset=dataset)

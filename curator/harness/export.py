@@ -39,6 +39,8 @@ class ExportResult:
     bundle_version: str
     samples: int
     written: dict[str, list[Path]] = field(default_factory=dict)  # harness -> files
+    pushed: int | None = None  # Langfuse items sent, with --push
+    pushed_to: str = ""
 
     @property
     def exit_code(self) -> int:
@@ -49,6 +51,8 @@ class ExportResult:
         for harness, paths in self.written.items():
             folder = paths[0].parent if paths else Path()
             lines.append(f"{harness}: {self.samples} samples in {folder}")
+        if self.pushed is not None:
+            lines.append(f"langfuse: pushed {self.pushed} items to {self.pushed_to}")
         return "\n".join(lines)
 
     def as_json(self) -> dict:
@@ -56,6 +60,7 @@ class ExportResult:
             "bundle_version": self.bundle_version,
             "samples": self.samples,
             "written": {h: [str(p) for p in paths] for h, paths in self.written.items()},
+            "pushed": self.pushed,
         }
 
 
@@ -84,8 +89,18 @@ def verified_samples(bundle: Path) -> tuple[str, list[HarnessSample]]:
     return version, samples
 
 
-def export_bundle(bundle: Path, to: str, out: Path) -> ExportResult:
-    """Write the export for harness `to` ("all": every harness) under `out`."""
+def export_bundle(
+    bundle: Path,
+    to: str,
+    out: Path,
+    *,
+    push: str | None = None,
+    dataset: str = "curator",
+) -> ExportResult:
+    """Write the export for harness `to` ("all": every harness) under `out`; with `push` (a
+    Langfuse server's URL), also send the Langfuse items to its dataset `dataset`."""
+    if push and to not in ("langfuse", "all"):
+        raise CuratorError("--push sends Langfuse items: use it with --to langfuse (or all)")
     harnesses = list(HARNESSES) if to == "all" else [to]
     unknown = [name for name in harnesses if name not in HARNESSES]
     if unknown:
@@ -99,4 +114,10 @@ def export_bundle(bundle: Path, to: str, out: Path) -> ExportResult:
             atomic.write_text(out / folder / relative, text)
             written.append(out / folder / relative)
         result.written[name] = written
+    if push:
+        from curator.harness.push import push_items
+
+        items = for_langfuse.files(samples, version)[for_langfuse.ITEMS]
+        result.pushed = push_items(items, dataset, push, version)
+        result.pushed_to = f"{push} dataset {dataset}"
     return result
