@@ -23,7 +23,7 @@ ASSERTION = "curator_assert.py"
 LOADER = "promptfoo eval -c {folder}/promptfooconfig.yaml"
 
 # The file promptfoo imports: curator's assertion, from the curator installed beside it.
-_ASSERTION_FILE = '''"""curator's type-aware field assertion for promptfoo (curator.harness.promptfoo_assert)."""
+_ASSERTION_FILE = '''"""curator's type-aware field assertion (curator.harness.promptfoo_assert)."""
 
 from curator.harness.promptfoo_assert import get_assert
 

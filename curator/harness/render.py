@@ -32,7 +32,9 @@ def chat_messages(content: Content) -> list[dict[str, str]] | None:
     roles = [content.export.author(post).strip().casefold() for post in posts]
     if not posts or not all(role in CHAT_ROLES for role in roles):
         return None
-    return [{"role": role, "content": post.message} for role, post in zip(roles, posts, strict=True)]
+    return [
+        {"role": role, "content": post.message} for role, post in zip(roles, posts, strict=True)
+    ]
 
 
 def thread_string(content: ThreadContent, fixture: Fixture) -> str:

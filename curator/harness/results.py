@@ -14,6 +14,7 @@ fixture answered twice, is an error naming it (exit 2), as in a predictions file
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -27,10 +28,11 @@ from curator.model import LabelRevision, LimitSettings, Prediction, RubricVerdic
 from curator.score.scoring import Case
 
 ZIP_MAGIC = b"PK\x03\x04"
+ZIP_ZSTANDARD = 93  # the zip compression method number of Zstandard
 
 
 def harness_format(data: bytes) -> str | None:
-    """"inspect" or "promptfoo" when `data` is one of their results files, else None."""
+    """ "inspect" or "promptfoo" when `data` is one of their results files, else None."""
     if data.startswith(ZIP_MAGIC):
         return "inspect"
     if not data.lstrip().startswith(b"{"):
@@ -90,10 +92,26 @@ def _inspect_samples(data: bytes, path: Path, limits: LimitSettings) -> list[Any
             info = archive.getinfo(name)
             if info.file_size > limits.json_bytes:
                 raise CuratorError(f"{path}: {name} is larger than max_json_mb")
-            found.append(_json(archive.read(name), f"{path}:{name}", limits))
+            found.append(_json(_member(data, archive, info), f"{path}:{name}", limits))
         return found
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
         raise CuratorError(f"{path}: not a readable inspect_ai log ({error})") from None
+
+
+def _member(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """One member's bytes. inspect_ai compresses with Zstandard, which Python's zipfile
+    cannot read before 3.14: its raw bytes are decompressed with pyarrow's zstd codec."""
+    if info.compress_type != ZIP_ZSTANDARD:
+        return archive.read(info)
+    import pyarrow as pa
+
+    start = info.header_offset
+    if data[start : start + 4] != ZIP_MAGIC:
+        raise zipfile.BadZipFile(f"no local header for {info.filename}")
+    name_length, extra_length = struct.unpack("<HH", data[start + 26 : start + 30])
+    begin = start + 30 + name_length + extra_length
+    raw = data[begin : begin + info.compress_size]
+    return pa.Codec("zstd").decompress(raw, decompressed_size=info.file_size).to_pybytes()
 
 
 def _promptfoo_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterator[Answer]:

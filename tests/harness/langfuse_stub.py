@@ -30,7 +30,9 @@ class LangfuseStub:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"null")
                 auth = self.headers.get("Authorization", "")
-                user = base64.b64decode(auth.split(" ", 1)[1]).decode().split(":")[0] if auth else ""
+                user = (
+                    base64.b64decode(auth.split(" ", 1)[1]).decode().split(":")[0] if auth else ""
+                )
                 stub.requests.append({"path": self.path, "user": user, "body": body})
                 if self.path == "/api/public/v2/datasets":
                     self._answer(

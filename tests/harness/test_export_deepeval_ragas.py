@@ -17,16 +17,16 @@ def gate_shares(bundle: Path, answers: dict, tmp_path: Path) -> dict[str, float 
     """fixture id -> share of its items right, by `curator gate` (None: no item)."""
     predictions = tmp_path / "predictions.jsonl"
     predictions.write_text(predictions_jsonl(answers))
-    done = run_cli("gate", "--bundle", bundle, "--predictions", predictions, "--out", tmp_path / "g")
+    done = run_cli(
+        "gate", "--bundle", bundle, "--predictions", predictions, "--out", tmp_path / "g"
+    )
     assert done.exit_code in (0, 1), done.stderr
     report = json.loads((tmp_path / "g" / "report.json").read_text())
     return {f["id"]: f["right"] / f["total"] if f["total"] else None for f in report["fixtures"]}
 
 
 @pytest.mark.parametrize("harness", ["deepeval", "ragas"])
-def test_the_harness_loads_the_export_and_scores_it_as_the_gate(
-    harness, sample_bundle, tmp_path
-):
+def test_the_harness_loads_the_export_and_scores_it_as_the_gate(harness, sample_bundle, tmp_path):
     done = run_cli("export", str(sample_bundle), "--to", harness, "--out", str(tmp_path / "x"))
     assert done.exit_code == 0, done.stderr
     answers = answers_for(sample_bundle)

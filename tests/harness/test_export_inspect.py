@@ -18,7 +18,9 @@ from tests.harness.conftest import (
 )
 
 
-def run_inspect(bundle: Path, tmp_path: Path) -> tuple[dict, dict[str, dict]]:
+def run_inspect(
+    bundle: Path, tmp_path: Path, log_format: str = "json"
+) -> tuple[dict, dict[str, dict]]:
     exported = run_cli("export", str(bundle), "--to", "inspect", "--out", str(tmp_path / "x"))
     assert exported.exit_code == 0, exported.stderr
     answers = answers_for(bundle)
@@ -29,13 +31,14 @@ def run_inspect(bundle: Path, tmp_path: Path) -> tuple[dict, dict[str, dict]]:
         str(tmp_path / "x" / "inspect"),
         str(answers_file),
         str(tmp_path / "logs"),
+        log_format,
         tmp=tmp_path,
     )
     return json.loads(done.stdout.strip().splitlines()[-1]), answers
 
 
 def test_inspect_loads_every_fixture_with_input_target_and_category(sample_bundle, tmp_path):
-    run, _ = run_inspect(sample_bundle, tmp_path)
+    run, answers = run_inspect(sample_bundle, tmp_path, log_format="eval")
     items = {item.id: item for item in load(sample_bundle)}
     samples = {sample["id"]: sample for sample in run["samples"]}
     assert run["status"] == "success"
@@ -52,6 +55,20 @@ def test_inspect_loads_every_fixture_with_input_target_and_category(sample_bundl
         if item.fixture.lineage:
             assert metadata["parent"] == item.fixture.lineage.parent
     assert any(s["metadata"]["adversarial"] for s in run["samples"])
+
+    # The default .eval archive is read as predictions too.
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text(predictions_jsonl(answers))
+    by_jsonl = run_cli(
+        "gate", "--bundle", sample_bundle, "--predictions", predictions, "--out", tmp_path / "a"
+    )
+    by_log = run_cli(
+        "gate", "--bundle", sample_bundle, "--predictions", run["log"], "--out", tmp_path / "b"
+    )
+    assert by_log.exit_code == by_jsonl.exit_code, by_log.stderr
+    assert gate_outcomes(tmp_path / "b" / "report.json") == gate_outcomes(
+        tmp_path / "a" / "report.json"
+    )
 
 
 def test_the_curator_scorer_in_inspect_gives_the_gates_verdicts(any_bundle, tmp_path):

@@ -41,7 +41,9 @@ def test_promptfoo_runs_the_export_as_written_with_assertions_on_every_test(
         rubrics = [a["value"] for a in test["assert"] if a["type"] == "llm-rubric"]
         assert rubrics == [r.text for r in (labels.rubrics if labels else [])]
         fields = [a["config"]["field"] for a in test["assert"] if a["type"] == "python"]
-        assert fields == [n for n, f in (labels.fields if labels else {}).items() if not f.unanswerable]
+        assert fields == [
+            n for n, f in (labels.fields if labels else {}).items() if not f.unanswerable
+        ]
         assert "No assertions" not in json.dumps(result["gradingResult"])
 
 
