@@ -50,7 +50,8 @@ class ExportResult:
         lines = []
         for harness, paths in self.written.items():
             folder = paths[0].parent if paths else Path()
-            lines.append(f"{harness}: {self.samples} samples in {folder}")
+            loader = HARNESSES[harness][2].format(folder=folder.as_posix())
+            lines.append(f"{harness}: {self.samples} samples in {folder}; load: {loader}")
         if self.pushed is not None:
             lines.append(f"langfuse: pushed {self.pushed} items to {self.pushed_to}")
         return "\n".join(lines)

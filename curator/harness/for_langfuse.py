@@ -14,8 +14,8 @@ from curator.harness.samples import HarnessSample
 FOLDER = "langfuse"
 ITEMS = "items.jsonl"
 LOADER = (
-    "[langfuse.create_dataset_item(dataset_name=name, **json.loads(line)) "
-    'for line in open("{folder}/items.jsonl")]'
+    'for line in open("{folder}/items.jsonl"): '
+    'langfuse.create_dataset_item(dataset_name="curator", **json.loads(line))'
 )
 
 

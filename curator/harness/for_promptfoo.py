@@ -20,7 +20,7 @@ FOLDER = "promptfoo"
 CONFIG = "promptfooconfig.yaml"
 TESTS = "tests.yaml"
 ASSERTION = "curator_assert.py"
-LOADER = "promptfoo eval -c {folder}/promptfooconfig.yaml"
+LOADER = "npx promptfoo@0.121.20 eval -c {folder}/promptfooconfig.yaml"
 
 # The file promptfoo imports: curator's assertion, from the curator installed beside it.
 _ASSERTION_FILE = '''"""curator's type-aware field assertion (curator.harness.promptfoo_assert)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,23 @@ from tests.score.conftest import built_bundle  # noqa: F401  (a fixture: expecte
 HARNESS_PYTHON = REPO / "build" / "harness-venv" / "bin" / "python"
 PROMPTFOO = REPO / "build" / "promptfoo" / "node_modules" / ".bin" / "promptfoo"
 HERE = Path(__file__).resolve().parent
+PAGE = REPO / "docs" / "guide" / "export.md"
+SECTIONS = {
+    "inspect": "inspect_ai",
+    "deepeval": "DeepEval",
+    "ragas": "Ragas",
+    "promptfoo": "promptfoo",
+    "langfuse": "Langfuse",
+}
+
+
+def loader_block(harness: str) -> str:
+    """The first code block of the harness's section of docs/guide/export.md: its loader."""
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split(f"\n## {SECTIONS[harness]}\n", 1)[1].split("\n## ", 1)[0]
+    found = re.search(r"```(?:python|bash)\n(.*?)```", section, re.DOTALL)
+    assert found, f"no code block in the {SECTIONS[harness]} section"
+    return found.group(1)
 
 
 def _require(path: Path) -> Path:

@@ -6,13 +6,20 @@ curator's assertion gives the per-field verdicts `curator gate` gives on the sam
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import yaml
 
 from curator.bundle import load
 from tests.conftest import run_cli
-from tests.harness.conftest import answers_for, gate_outcomes, predictions_jsonl, run_promptfoo
+from tests.harness.conftest import (
+    answers_for,
+    gate_outcomes,
+    loader_block,
+    predictions_jsonl,
+    run_promptfoo,
+)
 
 
 def export(bundle: Path, tmp_path: Path) -> Path:
@@ -21,11 +28,14 @@ def export(bundle: Path, tmp_path: Path) -> Path:
     return tmp_path / "x" / "promptfoo"
 
 
-def test_promptfoo_runs_the_export_as_written_with_assertions_on_every_test(
+def test_the_docs_command_runs_the_export_as_written_with_assertions_on_every_test(
     sample_bundle, tmp_path
 ):
-    folder = export(sample_bundle, tmp_path)
-    run_promptfoo(folder / "promptfooconfig.yaml", tmp_path / "results.json", tmp_path)
+    export(sample_bundle, tmp_path)
+    words = shlex.split(loader_block("promptfoo"))  # docs/guide/export.md's command
+    assert words[:3] == ["npx", "promptfoo@0.121.20", "eval"]
+    config = words[words.index("-c") + 1].replace("exports/", "x/", 1)
+    run_promptfoo(tmp_path / config, tmp_path / "results.json", tmp_path)
     results = json.loads((tmp_path / "results.json").read_text())["results"]["results"]
     items = {item.id: item for item in load(sample_bundle)}
     assert len(results) == len(items)
