@@ -14,8 +14,8 @@ from curator.harness.samples import HarnessSample
 FOLDER = "langfuse"
 ITEMS = "items.jsonl"
 LOADER = (
-    'for line in open("{folder}/items.jsonl"): '
     'langfuse.create_dataset_item(dataset_name="curator", **json.loads(line))'
+    "  # each line of {folder}/items.jsonl"
 )
 
 

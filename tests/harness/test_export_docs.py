@@ -56,7 +56,8 @@ def test_curator_export_prints_the_loader_lines_of_the_docs(exported):
     root, stdout = exported
     page = PAGE.read_text(encoding="utf-8")
     for folder, _, loader in HARNESSES.values():
-        line = loader.format(folder=f"exports/{folder}")
+        line, _, where = loader.format(folder=f"exports/{folder}").partition("  # each line of ")
+        assert where in page
         assert f"load: {loader.format(folder=(root / 'exports' / folder).as_posix())}" in stdout
         assert line in page, line
 
