@@ -134,3 +134,22 @@ def test_harness_results_the_gate_cannot_use_are_one_error_line(
     done = run_cli("gate", "--bundle", sample_bundle, "--predictions", results, "--out", tmp_path)
     assert done.exit_code == 2
     assert done.stderr.count("\n") == 1 and problem in done.stderr
+
+
+def test_a_conversation_between_roles_is_its_messages():
+    from curator.harness.render import chat_messages
+    from curator.model import Post, ThreadContent, ThreadExport, User
+
+    def thread(names: list[str]) -> ThreadContent:
+        users = {f"u{i}": User(id=f"u{i}", username=name) for i, name in enumerate(names)}
+        posts = {
+            f"p{i}": Post(id=f"p{i}", create_at=i, user_id=f"u{i}", message=f"line {i}")
+            for i in range(len(names))
+        }
+        return ThreadContent(export=ThreadExport(posts=posts, users=users))
+
+    assert chat_messages(thread(["user", "Assistant"])) == [
+        {"role": "user", "content": "line 0"},
+        {"role": "assistant", "content": "line 1"},
+    ]
+    assert chat_messages(thread(["user", "dana.whitfield"])) is None  # a person: a thread
