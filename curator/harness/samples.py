@@ -25,7 +25,6 @@ class HarnessSample:
     input: str  # never empty: document pages, or the thread printed as Mattermost does
     messages: list[dict[str, str]] | None  # a conversation's messages, else None
     target: str  # the reference answer; "" only when the fixture has no ground truth
-    reference_from_rubrics: bool  # the target was made from rubric statements
     contexts: list[str]  # the texts the answer is grounded in: pages, or posts
     metadata: dict[str, Any]
     content: dict[str, Any]  # the structured input (pages, or the Mattermost export) as JSON
@@ -72,7 +71,6 @@ def make_sample(
         input=input_text(content, fixture),
         messages=chat_messages(content),
         target=target,
-        reference_from_rubrics=from_rubrics,
         contexts=[text for _, text in content.texts()],
         metadata=metadata,
         content=content.model_dump(mode="json"),

@@ -153,3 +153,42 @@ def test_a_conversation_between_roles_is_its_messages():
         {"role": "assistant", "content": "line 1"},
     ]
     assert chat_messages(thread(["user", "dana.whitfield"])) is None  # a person: a thread
+
+
+def test_a_thread_prints_as_mattermosts_thread_export_string():
+    from curator.harness.render import thread_string
+    from curator.model import Fixture, Post, Provenance, ThreadContent, ThreadExport, User
+
+    export = ThreadExport(
+        posts={
+            "r": Post(id="r", create_at=1704103200000, user_id="u1", message="Rent due?"),
+            "a": Post(
+                id="a", create_at=1704103260000, user_id="u2", root_id="r", file_ids=["f1", "f2"]
+            ),
+        },
+        users={
+            "u1": User(id="u1", username="dana", first_name="Dana", last_name="W"),
+            "u2": User(id="u2", username="sam"),
+        },
+        team={"display_name": "Ops"},
+        channel={"display_name": "Leases"},
+        file_infos={"f1": {"name": "lease.pdf", "mime_type": "application/pdf"}},
+    )
+    fixture = Fixture(
+        id="rent-due-0a1b2c3d",
+        kind="thread",
+        category="clean",
+        created_at="2024-01-01T00:00:00Z",
+        provenance=Provenance(
+            source_sha256="0" * 64, source_name="t.json", importer="mattermost", imported_at=""
+        ),
+    )
+    assert thread_string(ThreadContent(export=export), fixture) == (
+        "Thread Export: Ops > Leases\n"
+        "Posts: 2\n\n"
+        "[ROOT] Dana W (@dana) - 2024-01-01 10:00:00\n"
+        "  Rent due?\n\n"
+        "[REPLY] sam (@sam) - 2024-01-01 10:01:00\n"
+        "    - lease.pdf (application/pdf)\n"
+        "    - File ID: f2 (info not available)\n\n"
+    )
