@@ -15,6 +15,7 @@ BENCH_STAMP := $(BENCH_VENV)/.installed-$(PRESIDIO_EVALUATOR_VERSION)-faker-$(BE
 # The eval harnesses tests/harness runs curator's exports in: never curator dependencies.
 HARNESS_VENV := build/harness-venv
 HARNESS_PINS := inspect-ai==0.3.285 deepeval==4.3.1 ragas==0.4.3 langchain-community<0.4 langfuse==5.2.0
+HARNESS_CONSTRAINTS := tests/harness/constraints.txt
 HARNESS_STAMP := $(HARNESS_VENV)/.installed-$(shell echo '$(HARNESS_PINS)' | cksum | cut -d' ' -f1)
 PROMPTFOO_VERSION := 0.121.20
 PROMPTFOO_STAMP := build/promptfoo/.installed-$(PROMPTFOO_VERSION)
@@ -51,14 +52,16 @@ $(BENCH_STAMP):
 
 # inspect_ai, DeepEval, Ragas and Langfuse in a venv of their own, promptfoo from npm (Node 20
 # runs 0.121.x; newer promptfoo needs Node 22): tests/harness loads curator's exports with
-# their own loaders. Made when missing, reused when present; a new pin remakes it.
+# their own loaders. Made when missing, reused when present; a new pin (or constraint: every
+# package they pull in is pinned there) remakes it.
 harness-envs: $(HARNESS_STAMP) $(PROMPTFOO_STAMP)
 
-$(HARNESS_STAMP):
+$(HARNESS_STAMP): $(HARNESS_CONSTRAINTS)
 	rm -rf $(HARNESS_VENV)
 	$(PYTHON) -m venv $(HARNESS_VENV)
 	$(HARNESS_VENV)/bin/python -m pip install -q --upgrade pip
-	$(HARNESS_VENV)/bin/python -m pip install -q $(foreach pin,$(HARNESS_PINS),'$(pin)')
+	$(HARNESS_VENV)/bin/python -m pip install -q -c $(HARNESS_CONSTRAINTS) \
+	  $(foreach pin,$(HARNESS_PINS),'$(pin)')
 	touch $@
 
 $(PROMPTFOO_STAMP):
