@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import CuratorError
+from curator.harness.samples import HASH_PREFIX
 from curator.harness.verdicts import prediction_of
 from curator.json_input import parse
 from curator.limits import DEFAULT
@@ -46,17 +47,32 @@ def harness_format(data: bytes) -> str | None:
 
 
 def predictions_from(
-    data: bytes, kind: str, path: Path, cases: Iterable[Case], limits: LimitSettings = DEFAULT
+    data: bytes,
+    kind: str,
+    path: Path,
+    cases: Iterable[Case],
+    limits: LimitSettings = DEFAULT,
+    line_hashes: dict[str, str] | None = None,
 ) -> dict[str, Prediction]:
-    """fixture id -> its prediction, from an inspect_ai log or promptfoo results file."""
+    """fixture id -> its prediction, from an inspect_ai log or promptfoo results file.
+
+    With `line_hashes` (fixture id -> its fixtures.jsonl line's sha256, from the manifest),
+    a sample whose metadata names another sha256 was run on other content than this
+    bundle's (a stale export): refused rather than scored against labels it never had."""
     labels = {case.fixture.id: case.labels for case in cases}
     answers = _inspect_answers(data, path, limits) if kind == "inspect" else None
     if answers is None:
         answers = _promptfoo_answers(data, path, limits)
     predictions: dict[str, Prediction] = {}
-    for fixture_id, output, verdicts in answers:
+    for fixture_id, output, verdicts, digest in answers:
         if fixture_id not in labels:
             raise CuratorError(f"{path}: fixture {fixture_id!r} is not in the bundle")
+        known = (line_hashes or {}).get(fixture_id)
+        if digest is not None and known is not None and digest != HASH_PREFIX + known:
+            raise CuratorError(
+                f"{path}: fixture {fixture_id!r} was run on other content than this bundle's "
+                "(its sha256 differs: a stale export?); export this bundle and run it again"
+            )
         if fixture_id in predictions:
             raise CuratorError(f"{path}: fixture {fixture_id!r} is answered twice")
         truth = labels[fixture_id] or LabelRevision(rev=1, time="", author="", source="manual")
@@ -64,7 +80,8 @@ def predictions_from(
     return predictions
 
 
-Answer = tuple[str, Any, list[RubricVerdict]]
+# fixture id, the output, rubric verdicts, the fixture_sha256 its metadata names (or None)
+Answer = tuple[str, Any, list[RubricVerdict], str | None]
 
 
 def _inspect_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterator[Answer]:
@@ -74,7 +91,7 @@ def _inspect_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterator
         metadata = sample.get("metadata") or {}
         fixture_id = str(metadata.get("fixture_id") or sample.get("id"))
         output = (sample.get("output") or {}).get("completion")
-        yield fixture_id, output if isinstance(output, str) else None, []
+        yield fixture_id, output if isinstance(output, str) else None, [], _digest(metadata)
 
 
 def _inspect_samples(data: bytes, path: Path, limits: LimitSettings) -> list[Any]:
@@ -128,7 +145,12 @@ def _promptfoo_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterat
         output = (result.get("response") or {}).get("output")
         components = (result.get("gradingResult") or {}).get("componentResults") or []
         verdicts = [_rubric_verdict(c) for c in components if _is_rubric(c)]
-        yield fixture_id, output if isinstance(output, str) else None, verdicts
+        yield fixture_id, output if isinstance(output, str) else None, verdicts, _digest(metadata)
+
+
+def _digest(metadata: Any) -> str | None:
+    digest = metadata.get("fixture_sha256") if isinstance(metadata, dict) else None
+    return digest if isinstance(digest, str) else None
 
 
 def _is_rubric(component: Any) -> bool:

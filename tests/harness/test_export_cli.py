@@ -192,3 +192,20 @@ def test_a_thread_prints_as_mattermosts_thread_export_string():
         "    - lease.pdf (application/pdf)\n"
         "    - File ID: f2 (info not available)\n\n"
     )
+
+
+def test_harness_results_run_on_other_content_are_refused(sample_bundle, tmp_path):
+    run_cli("export", str(sample_bundle), "--to", "inspect", "--out", str(tmp_path / "x"))
+    first = json.loads((tmp_path / "x" / "inspect" / "samples.jsonl").open().readline())
+    metadata = first["metadata"]
+
+    def gate(digest: str):
+        sample = {"id": first["id"], "epoch": 1, "metadata": {**metadata, "fixture_sha256": digest}}
+        sample["output"] = {"completion": first["target"]}
+        log = tmp_path / "log.json"
+        log.write_text(json.dumps({"version": 2, "eval": {}, "plan": {}, "samples": [sample]}))
+        return run_cli("gate", "--bundle", sample_bundle, "--predictions", log, "--out", tmp_path)
+
+    assert gate(metadata["fixture_sha256"]).exit_code == 1  # the others have no prediction
+    stale = gate("sha256:" + "0" * 64)
+    assert stale.exit_code == 2 and "stale export" in stale.stderr
