@@ -102,7 +102,8 @@ def score_answer(
     `input_text` is the input the harness gave the system (only which failure class a wrong
     value gets depends on it: a value the document does not hold is a hallucination)."""
     labels = labels_of(metadata)
-    prediction = prediction_of(metadata["fixture_id"], output, labels, rubric_verdicts)
+    fixture_id = str(metadata.get("fixture_id") or "?")  # a sample of no curator export: no id
+    prediction = prediction_of(fixture_id, output, labels, rubric_verdicts)
     document_text = input_text.replace(PAGE_BREAK, "\n")
     return score_items(labels, prediction, document_text, list(metadata.get("mutations", [])))
 
