@@ -28,25 +28,19 @@ def export(bundle: Path, tmp_path: Path) -> Path:
     return tmp_path / "x" / "promptfoo"
 
 
-def test_the_docs_command_runs_the_export_as_written_with_assertions_on_every_test(
-    sample_bundle, tmp_path
-):
-    export(sample_bundle, tmp_path)
-    words = shlex.split(loader_block("promptfoo"))  # docs/guide/export.md's command
-    assert words[:3] == ["npx", "promptfoo@0.121.20", "eval"]
-    config = words[words.index("-c") + 1].replace("exports/", "x/", 1)
-    run_promptfoo(tmp_path / config, tmp_path / "results.json", tmp_path)
-    results = json.loads((tmp_path / "results.json").read_text())["results"]["results"]
-    items = {item.id: item for item in load(sample_bundle)}
+def check_tests(results: list[dict], bundle: Path) -> None:
+    """One result per fixture; each test with its input, its traceable metadata and
+    assertions: one curator assertion per answerable field, one llm-rubric per rubric."""
+    items = {item.id: item for item in load(bundle)}
     assert len(results) == len(items)
     for result in results:
         test = result["testCase"]
         item = items[test["metadata"]["fixture_id"]]
         assert test["vars"]["input"], item.id
         assert test["metadata"]["category"] == item.fixture.category
+        assert test["metadata"]["adversarial"] == item.fixture.adversarial
         assert test["metadata"]["fixture_sha256"].startswith("sha256:")  # not [REDACTED]
-        kinds = [a["type"] for a in test["assert"]]
-        assert kinds, item.id
+        assert test["assert"], item.id
         labels = item.labels
         rubrics = [a["value"] for a in test["assert"] if a["type"] == "llm-rubric"]
         assert rubrics == [r.text for r in (labels.rubrics if labels else [])]
@@ -55,6 +49,19 @@ def test_the_docs_command_runs_the_export_as_written_with_assertions_on_every_te
             n for n, f in (labels.fields if labels else {}).items() if not f.unanswerable
         ]
         assert "No assertions" not in json.dumps(result["gradingResult"])
+
+
+def test_the_docs_command_runs_the_export_as_written(built_bundle, tmp_path):
+    # The small bundle: promptfoo starts one Python per field assertion, and the sample
+    # store's export runs in full in the test below.
+    export(built_bundle, tmp_path)
+    words = shlex.split(loader_block("promptfoo"))  # docs/guide/export.md's command
+    assert words[:3] == ["npx", "promptfoo@0.121.20", "eval"]
+    config = words[words.index("-c") + 1].replace("exports/", "x/", 1)
+    run_promptfoo(tmp_path / config, tmp_path / "results.json", tmp_path)
+    check_tests(
+        json.loads((tmp_path / "results.json").read_text())["results"]["results"], built_bundle
+    )
 
 
 def test_the_curator_assertion_in_promptfoo_gives_the_gates_field_verdicts(any_bundle, tmp_path):
@@ -72,7 +79,9 @@ def test_the_curator_assertion_in_promptfoo_gives_the_gates_field_verdicts(any_b
     run_promptfoo(folder / "answered-config.yaml", results_file, tmp_path)
 
     in_promptfoo = {}
-    for result in json.loads(results_file.read_text())["results"]["results"]:
+    results = json.loads(results_file.read_text())["results"]["results"]
+    check_tests(results, any_bundle)  # the exported tests, as loaded and run by promptfoo
+    for result in results:
         fixture_id = result["testCase"]["metadata"]["fixture_id"]
         for component in result["gradingResult"]["componentResults"]:
             if component["assertion"]["type"] == "python":
