@@ -12,11 +12,18 @@ BENCH_VENV := .bench-venv
 PRESIDIO_EVALUATOR_VERSION := 0.3.2
 BENCH_FAKER_VERSION := 40.63.0
 BENCH_STAMP := $(BENCH_VENV)/.installed-$(PRESIDIO_EVALUATOR_VERSION)-faker-$(BENCH_FAKER_VERSION)
+# The eval harnesses tests/harness runs curator's exports in: never curator dependencies.
+HARNESS_VENV := build/harness-venv
+HARNESS_PINS := inspect-ai==0.3.285 deepeval==4.3.1 ragas==0.4.3 langchain-community<0.4 langfuse==5.2.0
+HARNESS_CONSTRAINTS := tests/harness/constraints.txt
+HARNESS_STAMP := $(HARNESS_VENV)/.installed-$(shell echo '$(HARNESS_PINS)' | cksum | cut -d' ' -f1)
+PROMPTFOO_VERSION := 0.121.20
+PROMPTFOO_STAMP := build/promptfoo/.installed-$(PROMPTFOO_VERSION)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test demo lint docs schemas bench bench-venv clean
+.PHONY: deps test demo lint docs schemas bench bench-venv harness-envs clean
 
-deps: $(VENV)/.installed $(LS_VENV)/.installed $(BENCH_STAMP) system-deps
+deps: $(VENV)/.installed $(LS_VENV)/.installed $(BENCH_STAMP) harness-envs system-deps
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +48,27 @@ $(BENCH_STAMP):
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install -q --upgrade pip
 	$(BENCH_VENV)/bin/python -m pip install -q 'presidio-evaluator==$(PRESIDIO_EVALUATOR_VERSION)' 'faker==$(BENCH_FAKER_VERSION)'
+	touch $@
+
+# inspect_ai, DeepEval, Ragas and Langfuse in a venv of their own, promptfoo from npm (Node 20
+# runs 0.121.x; newer promptfoo needs Node 22): tests/harness loads curator's exports with
+# their own loaders. Made when missing, reused when present; a new pin (or constraint: every
+# package they pull in is pinned there) remakes it.
+harness-envs: $(HARNESS_STAMP) $(PROMPTFOO_STAMP)
+
+$(HARNESS_STAMP): $(HARNESS_CONSTRAINTS)
+	rm -rf $(HARNESS_VENV)
+	$(PYTHON) -m venv $(HARNESS_VENV)
+	$(HARNESS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(HARNESS_VENV)/bin/python -m pip install -q -c $(HARNESS_CONSTRAINTS) \
+	  $(foreach pin,$(HARNESS_PINS),'$(pin)')
+	touch $@
+
+$(PROMPTFOO_STAMP):
+	rm -rf build/promptfoo
+	mkdir -p build/promptfoo
+	cd build/promptfoo && echo '{"private": true}' > package.json && \
+	  npm install -q --no-audit --no-fund 'promptfoo@$(PROMPTFOO_VERSION)'
 	touch $@
 
 # Tesseract for OCR; Go for tests/go

@@ -37,6 +37,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "review": ("review", "review", "Push to and pull from Label Studio."),
     "promote": ("promote", "promote", "Turn production failures into fixtures."),
     "bundle": ("bundle", "bundle", "Build, verify and diff fixture bundles."),
+    "export": (
+        "export_cmd",
+        "export",
+        "Export a bundle for inspect_ai, DeepEval, Ragas, promptfoo, Langfuse.",
+    ),
     "gate": ("gate", "gate", "Score predictions against a bundle and gate on floors."),
     "eval": ("eval_cmd", "eval_group", "Run a system over a bundle: predictions and evals.jsonl."),
     "judge": ("judge_cmd", "judge", "Calibrate a rubric judge on a bundle's known answers."),

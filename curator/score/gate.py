@@ -306,7 +306,8 @@ def run_gate(
 
     floors_file = load_floors(floors)
     cases = load_cases(bundle)
-    predicted = load_predictions(predictions, cases)
+    line_hashes = {entry.id: entry.line_sha256 for entry in read_manifest(bundle).fixtures}
+    predicted = load_predictions(predictions, cases, line_hashes=line_hashes)
     baseline_report = load_baseline(baseline) if baseline else None
     named = judges_named(predicted)
     calibrations: dict[tuple[str, str], CalibrationRecord | None] = {}

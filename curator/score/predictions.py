@@ -4,6 +4,8 @@ Every problem is a CuratorError naming the file and line (exit 2): a line that i
 a line the model rejects (a confidence outside [0, 1], an unknown key), a fixture id the
 bundle lacks, a fixture predicted twice, a rubric verdict for a rubric the fixture lacks.
 Blank lines are skipped. Fields the labels do not name are kept and reported, not scored.
+An inspect_ai eval log or promptfoo results JSON is read as predictions too
+(curator.harness.results).
 """
 
 from __future__ import annotations
@@ -23,10 +25,19 @@ from curator.score.scoring import Case
 
 
 def load_predictions(
-    path: Path, cases: Iterable[Case], limits: LimitSettings = DEFAULT
+    path: Path,
+    cases: Iterable[Case],
+    limits: LimitSettings = DEFAULT,
+    line_hashes: dict[str, str] | None = None,
 ) -> dict[str, Prediction]:
-    """fixture id -> its prediction, for a predictions file scored against `cases`."""
+    """fixture id -> its prediction, for a predictions file scored against `cases`
+    (`line_hashes`: the manifest's fixture line hashes, that harness results are checked
+    against)."""
     data = read_limited(path, limits.json_bytes, "max_json_mb")
+    from curator.harness.results import harness_format, predictions_from
+
+    if kind := harness_format(data):  # an inspect_ai eval log or promptfoo results JSON
+        return predictions_from(data, kind, path, cases, limits, line_hashes)
     by_id = {case.fixture.id: case for case in cases}
     predictions: dict[str, Prediction] = {}
     for number, line in parse_lines(data, str(path), limits):

@@ -163,16 +163,25 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
         result.items = [_missing_field(name, label) for name, label in fields.items()]
         result.items += [ItemResult(r.text, "rubric", MISSING, [MISSING]) for r in labels.rubrics]
         return result
-    text = case.content.full_text()
-    truncated = any(is_truncation(name) for name in mutations)
-    for name, label in fields.items():
-        predicted = prediction.fields.get(name)
-        result.items.append(score_field(name, label, predicted, labels, text, truncated))
-    result.items += score_rubrics(labels, prediction)
+    result.items = score_items(labels, prediction, case.content.full_text(), mutations)
     result.extra_fields = sorted(set(prediction.fields) - set(labels.fields))
     if prediction.metrics is not None:
         result.metrics = prediction.metrics.model_dump(exclude_none=True)
     return result
+
+
+def score_items(
+    labels: LabelRevision, prediction: Prediction, document_text: str, mutations: list[str]
+) -> list[ItemResult]:
+    """Every answerable field, then every rubric, of one fixture judged against a prediction:
+    what the gate does, and what curator's scorers inside eval harnesses call."""
+    truncated = any(is_truncation(name) for name in mutations)
+    items = [
+        score_field(name, label, prediction.fields.get(name), labels, document_text, truncated)
+        for name, label in labels.fields.items()
+        if not label.unanswerable
+    ]
+    return items + score_rubrics(labels, prediction)
 
 
 def score_field(

@@ -30,8 +30,11 @@ COLUMNS: dict[str, str] = {
     "pages": "document pages: number, text, origin (text-layer or ocr), OCR confidence, language",
     "posts": "thread posts in conversation order: id, time, user, root post, message",
     "fields": "expected field values: name, type, value, expected_absent, accepted variants, "
-    "evidence span and text, authority",
+    "evidence span and text, authority, no_evidence (why a value stands without evidence), "
+    "unanswerable (why no reader can recover it: the gate does not score such a field)",
     "rubrics": "rubric statements a thread's summary is judged against",
+    "rubric_evidence": "each rubric statement with the ids of the posts it is judged on",
+    "reference": "a reviewed answer that meets every rubric; null when there is none",
     "known_bad": "wrong answers a system really gave: failure mode, trace id, time, text, fields",
     "lineage": "for variants: the golden (parent) and its label revision, and each mutation "
     "with its seed, parameters and measurements",
@@ -66,6 +69,11 @@ def _row(item: Serialised) -> dict[str, Any]:
         "posts": _posts(source),
         "fields": [_field(name, label) for name, label in expected.get("fields", {}).items()],
         "rubrics": [r["text"] for r in expected.get("rubrics", [])],
+        "rubric_evidence": [
+            {"rubric": r["text"], "posts": r.get("evidence_posts", [])}
+            for r in expected.get("rubrics", [])
+        ],
+        "reference": expected.get("reference"),
         "known_bad": [_known_bad(bad) for bad in line["known_bad"]],
         "lineage": _lineage(line["lineage"]),
         "provenance": _provenance(line["metadata"]["provenance"]),
@@ -120,6 +128,8 @@ def _field(name: str, label: dict[str, Any]) -> dict[str, Any]:
         "evidence_end": evidence.get("end"),
         "evidence_text": label.get("evidence_text"),
         "authority": label.get("authority"),
+        "no_evidence": label.get("no_evidence"),
+        "unanswerable": label.get("unanswerable"),
     }
 
 

@@ -69,9 +69,13 @@ def features() -> Any:  # datasets.Features, imported lazily
                     "evidence_end": Value("int32"),
                     "evidence_text": text,
                     "authority": text,
+                    "no_evidence": text,
+                    "unanswerable": text,
                 }
             ),
             "rubrics": List(text),
+            "rubric_evidence": List({"rubric": text, "posts": List(text)}),
+            "reference": text,
             "known_bad": List(
                 {
                     "failure_mode": text,
