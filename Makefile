@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
 # They create .venv (curator + dev tools), .ls-venv (Label Studio, whose pins clash with
-# ours), .bench-venv (presidio-evaluator, see bench-venv below) and install Tesseract, Go
+# ours), .bench-venv (presidio-evaluator, see bench-venv below) and install Tesseract, Node.js, Go
 # and Chromium through apt-get when they are missing.
 
 PYTHON ?= python3
@@ -54,7 +54,7 @@ $(BENCH_STAMP):
 # runs 0.121.x; newer promptfoo needs Node 22): tests/harness loads curator's exports with
 # their own loaders. Made when missing, reused when present; a new pin (or constraint: every
 # package they pull in is pinned there) remakes it.
-harness-envs: $(HARNESS_STAMP) $(PROMPTFOO_STAMP)
+harness-envs: system-deps $(HARNESS_STAMP) $(PROMPTFOO_STAMP)
 
 $(HARNESS_STAMP): $(HARNESS_CONSTRAINTS)
 	rm -rf $(HARNESS_VENV)
@@ -71,7 +71,7 @@ $(PROMPTFOO_STAMP):
 	  npm install -q --no-audit --no-fund 'promptfoo@$(PROMPTFOO_VERSION)'
 	touch $@
 
-# Tesseract for OCR; Go for tests/go
+# Tesseract for OCR; Node.js and npm for promptfoo (tests/harness); Go for tests/go
 # (a Go eval suite reading a bundle's thread files); Chromium (Debian's package, never a
 # browser download) opens the HTML report and the pushed Label Studio tasks in the browser
 # tests. Where Go or Chromium cannot be installed, their tests say so and skip.
@@ -83,6 +83,9 @@ system-deps:
 	  { $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang >/dev/null; } || \
 	  echo "make: could not install Go; tests/go will skip" >&2; }
+	@command -v npm >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || { \
 	  { $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; } || \
