@@ -6,6 +6,7 @@ folder. A directory is built under a temporary name and renamed into place whole
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -15,6 +16,9 @@ from pathlib import Path
 def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # Held until the file is renamed or removed: a .tmp file nobody holds was left by a
+    # killed command, and the next one that takes the store lock removes it.
+    fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
