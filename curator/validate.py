@@ -28,9 +28,9 @@ class Finding:
 
 def validate_store(store: Store) -> list[Finding]:
     """Every problem in the store; an empty list means it is sound."""
-    findings: list[Finding] = []
     records: dict[str, FixtureRecord] = {}
     store.config  # noqa: B018 - a broken curator.toml is a usage error, raised here
+    findings = _leftovers(store)  # first: a killed command's commit is completed before reading
     for fixture_id in store.ids():
         try:
             records[fixture_id] = store.load(fixture_id)
@@ -42,7 +42,6 @@ def validate_store(store: Store) -> list[Finding]:
         findings.extend(Finding(fixture_id, p) for p in _fixture_problems(store, record))
         findings.extend(_lineage_findings(record, records))
     findings.extend(_stray_entries(store))
-    findings.extend(_leftovers(store))
     return findings
 
 
