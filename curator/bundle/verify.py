@@ -33,7 +33,7 @@ _RUBRIC_MAP = TypeAdapter(dict[str, list[str]])
 @dataclass(frozen=True)
 class Problem:
     path: str
-    kind: str  # tampered | missing | extra | schema
+    kind: str  # tampered | missing | extra | schema | signature
     detail: str = ""
 
     def describe(self) -> str:
@@ -46,6 +46,10 @@ class Verification:
     version: str | None = None
     files_checked: int = 0
     problems: list[Problem] = field(default_factory=list)
+    signature_checked: bool = False  # verify --key: the signature passed unless a problem says
+
+    def add_signature_problem(self, signature: Path, detail: str) -> None:
+        self.problems.append(Problem(signature.name, "signature", detail))
 
     @property
     def ok(self) -> bool:
@@ -61,12 +65,14 @@ class Verification:
             "version": self.version,
             "ok": self.ok,
             "files_checked": self.files_checked,
+            "signature_checked": self.signature_checked,
             "problems": [asdict(p) for p in self.problems],
         }
 
     def render(self) -> str:
         if self.ok:
-            return f"ok: bundle {self.version} ({self.files_checked} files verified)"
+            signed = ", signature verified" if self.signature_checked else ""
+            return f"ok: bundle {self.version} ({self.files_checked} files verified{signed})"
         return "\n".join(p.describe() for p in self.problems)
 
 

@@ -198,3 +198,71 @@ def test_a_fifo_or_a_symlink_in_place_of_a_file_is_refused(sample, tmp_path, kin
     assert run.exit_code == 2
     said = "is not a regular file" if kind == "fifo" else "is a symbolic link"
     assert f"CHANGELOG.md {said}" in run.stderr
+
+
+def _keys(folder, name):
+    """An Ed25519 key pair as OpenSSL writes them: private and public PEM files."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    private, public = folder / f"{name}.pem", folder / f"{name}.pub.pem"
+    private.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    return private, public
+
+
+def test_a_signed_bundle_verifies_with_its_key_and_fails_with_another(sample, tmp_path):
+    root = _built(sample, archive=True)
+    builder, builder_public = _keys(tmp_path, "builder")
+    _, other_public = _keys(tmp_path, "other")
+    signed = run_cli("bundle", "sign", "1.0.0", "--key", str(builder), store=sample.root)
+    assert signed.exit_code == 0, signed.stderr
+    assert (sample.bundles_dir / "1.0.0.sig").is_file()
+    for target in (root, sample.bundles_dir / "1.0.0.tar.gz"):  # one signature for both
+        run = run_cli("bundle", "verify", str(target), "--key", str(builder_public))
+        assert run.exit_code == 0, run.stdout
+        assert run.stdout.strip().endswith("files verified, signature verified)")
+        run = run_cli("bundle", "verify", str(target), "--key", str(other_public))
+        assert run.exit_code == 1
+        said = "signature: 1.0.0.sig: signed by another key than other.pub.pem"
+        assert run.stdout.strip() == said
+
+
+def test_a_manifest_rewritten_after_signing_fails_the_signature(sample, tmp_path):
+    root = _built(sample)
+    builder, builder_public = _keys(tmp_path, "builder")
+    assert run_cli("bundle", "sign", str(root), "--key", str(builder)).exit_code == 0
+    # The forger's move verify alone cannot see: change a file and rewrite the manifest.
+    changelog = root / "CHANGELOG.md"
+    changelog.write_text(changelog.read_text() + "All clear.\n")
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["files"]["CHANGELOG.md"] = hashlib.sha256(changelog.read_bytes()).hexdigest()
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    assert run_cli("bundle", "verify", str(root)).exit_code == 0
+    run = run_cli("bundle", "verify", str(root), "--key", str(builder_public), "--json")
+    assert run.exit_code == 1
+    [problem] = json.loads(run.stdout)["problems"]
+    assert problem["detail"] == (
+        "the signature does not match the manifest (changed since it was signed)"
+    )
+
+
+def test_signing_with_a_key_that_is_not_ed25519_is_one_line(sample, tmp_path):
+    root = _built(sample)
+    bad = tmp_path / "not-a-key.pem"
+    bad.write_text("hello\n")
+    run = run_cli("bundle", "sign", str(root), "--key", str(bad))
+    assert run.exit_code == 2 and len(run.stderr.splitlines()) == 1
+    assert "not an unencrypted PEM private key" in run.stderr
+    assert not (sample.bundles_dir / "1.0.0.sig").exists()
