@@ -1,7 +1,7 @@
 """One private temporary folder per command, removed on every way out.
 
 Tesseract's page images (pytesseract's tess_*), pdf renderings and every helper that uses
-`tempfile` write into it: a folder of mode 0700 under $TMPDIR named curator-*, which the
+`tempfile` write into it: a folder of mode 0700 under $TMPDIR named curator-private-*, which the
 command holds an flock on while it lives. `tempfile.tempdir` and $TMPDIR point into it, so
 OCR workers (forked) and the programs they start write there too. It is removed when the
 command ends, by success, error, Ctrl-C, SIGTERM or SIGHUP (see curator.cli.main); after a
@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-PREFIX = "curator-"
+# Distinct: other curator-* folders (a test's, a library user's) are never taken for ours.
+PREFIX = "curator-private-"
 
 
 @contextmanager

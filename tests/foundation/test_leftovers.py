@@ -25,7 +25,7 @@ def dead_leftovers(store: Store, tmpdir) -> list:
     (staged / "0").write_text("a fixture never committed")
     bundle = store.staging_root / "bundle-1.0.0.xyz"
     bundle.mkdir()
-    private = tmpdir / "curator-dead1234"
+    private = tmpdir / "curator-private-dead1234"
     private.mkdir(mode=0o700)
     (private / "tess_abc_input.PNG").write_bytes(b"a page")
     return [vault_tmp, staged, bundle, private]
@@ -36,7 +36,7 @@ def test_the_next_lock_removes_what_dead_commands_left_and_keeps_what_live_ones_
 ):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     left = dead_leftovers(store, tmp_path)
-    live = tmp_path / "curator-live5678"
+    live = tmp_path / "curator-private-live5678"
     live.mkdir()
     live_tmp = store.root / ".curator" / ".review.json.live.tmp"
     live_tmp.write_text("being written")
