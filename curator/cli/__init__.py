@@ -9,6 +9,7 @@ import importlib
 import signal
 import sys
 import threading
+from contextlib import ExitStack
 from typing import NoReturn
 
 import click
@@ -99,7 +100,11 @@ def main(argv: list[str] | None = None) -> None:
         else {}
     )
     try:
-        with private_folder():
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(private_folder())
+            except OSError as error:
+                _fail(args, f"cannot make a private temporary folder: {error}", 2)
             _run(args)
     finally:
         for signum, handler in previous.items():
