@@ -33,7 +33,8 @@ class Staged:
         self.root = root
         self._staging_root = staging_root
         self._folder: Path | None = None  # made by the first write: an empty commit makes none
-        self._renames: list[tuple[str, str]] = []  # (name in the folder, path from the root)
+        # (name in the folder, path from the root); no name: remove the file at the path
+        self._renames: list[tuple[str | None, str]] = []
 
     @property
     def folder(self) -> Path:
@@ -46,6 +47,10 @@ class Staged:
         name = str(len(self._renames))
         _write(self.folder / name, data, FILE_MODE if mode is None else mode)
         self._renames.append((name, self._relative(final)))
+
+    def remove(self, final: Path) -> None:
+        """Remove the file `final` (if it is there) at the commit, in this step's turn."""
+        self._renames.append((None, self._relative(final)))
 
     def folder_of(self, final: Path, files: dict[str, bytes]) -> None:
         """Create the folder `final` holding `files` (fails at commit if it exists)."""
@@ -61,7 +66,11 @@ class Staged:
             self.abandon()
             return
         for name, path in self._renames:
-            if (self.folder / name).is_dir() and os.path.lexists(self.root / path):
+            if (
+                name is not None
+                and (self.folder / name).is_dir()
+                and os.path.lexists(self.root / path)
+            ):
                 self.abandon()
                 raise FileExistsError(self.root / path)
         journal = [{"from": name, "to": path} for name, path in self._renames]
@@ -91,7 +100,11 @@ def complete(folder: Path, root: Path) -> None:
     """Do the renames `folder`'s journal lists that are still to do, then remove it."""
     journal = json.loads((folder / JOURNAL).read_text(encoding="utf-8"))
     for step in journal:
-        staged, final = folder / step["from"], root / _inside(step["to"])
+        final = root / _inside(step["to"])
+        if step["from"] is None:
+            final.unlink(missing_ok=True)
+            continue
+        staged = folder / step["from"]
         if not os.path.lexists(staged):
             continue  # renamed before the command died
         final.parent.mkdir(parents=True, exist_ok=True)

@@ -709,15 +709,17 @@ class Transaction:
         sources = self._sources_after(changes)
         staged = journal.Staged(self.store.root, self.store.staging_root)
         try:
+            if moved:
+                # An existing fixture changes source: no saved index may describe the old
+                # files once the new ones land, so it goes first (then it is rebuilt).
+                staged.remove(self.store.local_path(SOURCES_FILE))
             self._stage(staged)
         except BaseException:
             staged.abandon()
             raise
-        if moved:
-            # An existing fixture changes source: no saved index may describe the old files
-            # once the new ones land, so it goes first (a crash before the end rebuilds it).
-            self.store._save_sources(None)
         staged.commit()
+        if moved:
+            self.store._sources = None  # it described the removed file
         # After, so it never covers a fixture that is not on disk. A crash before this line
         # leaves the old index, which covers fewer fixtures than the folders hold: stale, so
         # rebuilt on next use, never believed.
