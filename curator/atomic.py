@@ -6,6 +6,7 @@ folder. A directory is built under a temporary name and renamed into place whole
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -13,8 +14,15 @@ from pathlib import Path
 
 
 def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    made = make_folders(path.parent)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except BaseException:
+        remove_folders(made)
+        raise
+    # Held until the file is renamed or removed: a .tmp file nobody holds was left by a
+    # killed command, and the next one that takes the store lock removes it.
+    fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -25,8 +33,29 @@ def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
+        remove_folders(made)  # a failed write (a full disk) leaves no folder behind either
         raise
     fsync_dir(path.parent)
+
+
+def make_folders(folder: Path) -> list[Path]:
+    """Make `folder` and its missing parents; the ones made, innermost first."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(exist_ok=True)
+    return missing
+
+
+def remove_folders(folders: list[Path]) -> None:
+    """Remove folders `make_folders` made, innermost first, where still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def write_text(path: Path, text: str, *, mode: int | None = None) -> None:

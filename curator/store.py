@@ -11,8 +11,11 @@ Other modules ask the store for paths (`local_path`, `fixture_files`, `bundle_di
 rather than joining these names themselves.
 
 Every write goes through a `Transaction`: it is validated against the model, buffered, and
-written at commit with atomic renames while the store lock is held, so a failed command
-leaves the store as it was and two curator processes never lose each other's work.
+written at commit while the store lock is held, staged whole and renamed into place under a
+journal (curator/journal.py), so a failed or killed command leaves all of its writes or none
+and two curator processes never lose each other's work. The vault, saved while a transaction
+is open, lands with it (`write_file`). Taking the lock first finishes or drops what a killed
+command left: its journal, staging, `.tmp` files and private temporary folder.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from curator import atomic
+from curator import atomic, journal, scratch
 from curator.config import CONFIG_NAME, default_config_text, load_config
 from curator.errors import CuratorError, FixtureNotFound, StoreNotFound, first_problem
 from curator.json_input import lines, parse_model
@@ -168,6 +171,7 @@ class Store:
         self.root = root.resolve()
         self._config: StoreConfig | None = None
         self._lock_depth = 0  # how many `locked()` blocks of this object are open
+        self._open: Transaction | None = None  # the transaction being built, if any
         self._file_limits: LimitSettings | None = None
         # The source index as last read or rebuilt, with the stat of its file then.
         self._sources: tuple[tuple[int, int, int] | None, SourceIndex] | None = None
@@ -525,9 +529,11 @@ class Store:
                     time.sleep(LOCK_POLL_SECONDS)
             self._lock_depth = 1
             try:
+                self.remove_leftovers()
                 yield
             finally:
                 self._lock_depth = 0
+                self._open = None
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
@@ -539,6 +545,48 @@ class Store:
             txn = Transaction(self)
             yield txn
             txn.commit()
+
+    def write_file(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
+        """Write a store file (the vault): staged into the transaction being built, if one is,
+        so it lands with the fixtures that need it or not at all; else atomically, now."""
+        if self._open is not None:
+            self._open.write_file(path, data, mode=mode)
+        else:
+            atomic.write_bytes(path, data, mode=mode)
+
+    def remove_leftovers(self) -> list[Path]:
+        """Finish or remove what killed commands left (a journal, staging folders, `.tmp`
+        files, private temporary folders); the leftovers it could not remove. Needs the lock:
+        `locked()` calls it."""
+        left = journal.recover(self.staging_root, self.root)
+        for folder in self._tmp_folders():
+            try:
+                names = [e for e in os.scandir(folder) if e.name.endswith(".tmp")]
+            except OSError:
+                continue
+            for entry in names:
+                path = Path(entry.path)
+                if entry.name.startswith(".") and not scratch.is_held(path):
+                    try:
+                        path.unlink()
+                    except OSError:
+                        left.append(path)
+        return left + scratch.remove_dead()
+
+    def _tmp_folders(self) -> list[Path]:
+        """Where `atomic` writes `.tmp` files: next to the files it replaces. Fixture folders
+        are not among them: a transaction stages fixture files in staging/."""
+        local = self.root / LOCAL
+        found = [self.root, local, self.bundles_dir, *self.fixture_folders]
+        try:
+            found += sorted(
+                Path(e.path)
+                for e in os.scandir(local)
+                if e.is_dir(follow_symlinks=False) and e.name != STAGING
+            )
+        except OSError:
+            pass
+        return found
 
     def create_fixture(
         self,
@@ -564,6 +612,8 @@ class Transaction:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        store._open = self
+        self._files: dict[Path, tuple[bytes, int | None]] = {}  # other store files, by path
         self._new: dict[str, tuple[Fixture, Content, list[LabelRevision]]] = {}
         self._fixture_cache: dict[str, Fixture] = {}
         self._revision_cache: dict[str, list[LabelRevision]] = {}
@@ -646,40 +696,62 @@ class Transaction:
             self._revision_cache[fixture_id] = revalidated
             self._dirty_revisions[fixture_id] = revalidated
 
+    def write_file(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
+        """Write a file of the store (the vault) at commit, with the fixtures."""
+        self._files[path] = (data, mode)
+
     def commit(self) -> None:
+        """Stage every write, then rename them all into place under one journal: a kill or
+        a failure (a full disk) at any point leaves all of them or none (curator/journal.py)."""
+        if self.store._open is self:
+            self.store._open = None
         changes, moved = self._source_changes()
         sources = self._sources_after(changes)
+        staged = journal.Staged(self.store.root, self.store.staging_root)
+        try:
+            if moved:
+                # An existing fixture changes source: no saved index may describe the old
+                # files once the new ones land, so it goes first (then it is rebuilt).
+                staged.remove(self.store.local_path(SOURCES_FILE))
+            self._stage(staged)
+        except BaseException:
+            staged.abandon()
+            raise
+        staged.commit()
         if moved:
-            # An existing fixture changes source: no saved index may describe the old files
-            # once the new ones land, so it goes first (a crash before the end rebuilds it).
-            self.store._save_sources(None)
-        for fixture_id, (fixture, content, revisions) in self._new.items():
-            staged = atomic.staging_dir(self.store.staging_root, f"{fixture_id}.")
-            try:
-                (staged / FIXTURE_FILE).write_text(dump_json(fixture), encoding="utf-8")
-                (staged / CONTENT_FILE).write_text(dump_content(content), encoding="utf-8")
-                (staged / LABELS_FILE).write_text(dump_labels(revisions), encoding="utf-8")
-                atomic.publish_dir(staged, self.store.folder_for(fixture) / fixture_id)
-            except BaseException:
-                atomic.remove_tree(staged)
-                raise
-        # Content before labels before metadata: a crash in between leaves labels that still
-        # point into the content they were made for, since each file is replaced whole.
-        for fixture_id, content in self._dirty_contents.items():
-            atomic.write_text(
-                self.store.directory(fixture_id) / CONTENT_FILE, dump_content(content)
-            )
-        for fixture_id, revisions in self._dirty_revisions.items():
-            atomic.write_text(
-                self.store.directory(fixture_id) / LABELS_FILE, dump_labels(revisions)
-            )
-        for fixture_id, fixture in self._dirty_fixtures.items():
-            atomic.write_text(self.store.directory(fixture_id) / FIXTURE_FILE, dump_json(fixture))
-        # Last, so it never covers a fixture that is not on disk. A crash before this line
+            self.store._sources = None  # it described the removed file
+        # After, so it never covers a fixture that is not on disk. A crash before this line
         # leaves the old index, which covers fewer fixtures than the folders hold: stale, so
         # rebuilt on next use, never believed.
         if sources is not None:
             self.store._save_sources(sources)
+
+    def _stage(self, staged: journal.Staged) -> None:
+        # The vault first: a pseudonym is never used but unrecorded, even while the renames
+        # are under way (a reader holds no lock).
+        for path, (data, mode) in self._files.items():
+            staged.file(path, data, mode)
+        for fixture_id, (fixture, content, revisions) in self._new.items():
+            files = {
+                FIXTURE_FILE: dump_json(fixture),
+                CONTENT_FILE: dump_content(content),
+                LABELS_FILE: dump_labels(revisions),
+            }
+            staged.folder_of(
+                self.store.folder_for(fixture) / fixture_id,
+                {name: text.encode("utf-8") for name, text in files.items()},
+            )
+        # Content before labels before metadata: a reader between two renames sees labels
+        # that still point into the content they were made for.
+        for fixture_id, content in self._dirty_contents.items():
+            directory = self.store.directory(fixture_id)
+            staged.file(directory / CONTENT_FILE, dump_content(content).encode("utf-8"))
+        for fixture_id, revisions in self._dirty_revisions.items():
+            directory = self.store.directory(fixture_id)
+            staged.file(directory / LABELS_FILE, dump_labels(revisions).encode("utf-8"))
+        for fixture_id, fixture in self._dirty_fixtures.items():
+            directory = self.store.directory(fixture_id)
+            staged.file(directory / FIXTURE_FILE, dump_json(fixture).encode("utf-8"))
 
     def _source_changes(self) -> tuple[dict[str, str | None], bool]:
         """Source index entries this commit adds or changes, and whether any existing changes."""

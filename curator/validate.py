@@ -1,7 +1,9 @@
 """`curator validate`: schema, lineage and label integrity of the whole store.
 
 Labels are checked with `curator.labels.truth_problems`, the definition mutate and
-label set use too. Retired fixtures are out of every bundle and never fail validation.
+label set use too. It takes the store lock, which removes what killed commands left
+(curator.store.Store.remove_leftovers), and reports what could not be removed. Retired
+fixtures are out of every bundle and never fail validation.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ class Finding:
 
 def validate_store(store: Store) -> list[Finding]:
     """Every problem in the store; an empty list means it is sound."""
-    findings: list[Finding] = []
     records: dict[str, FixtureRecord] = {}
     store.config  # noqa: B018 - a broken curator.toml is a usage error, raised here
+    findings = _leftovers(store)  # first: a killed command's commit is completed before reading
     for fixture_id in store.ids():
         try:
             records[fixture_id] = store.load(fixture_id)
@@ -118,6 +120,13 @@ def _lineage_findings(record: FixtureRecord, records: dict[str, FixtureRecord]) 
             )
         ]
     return []
+
+
+def _leftovers(store: Store) -> list[Finding]:
+    """What killed commands left and taking the lock could not remove (or complete)."""
+    with store.locked():  # taking it removes what it can
+        left = store.remove_leftovers()
+    return [Finding(path.name, f"leftover {path} could not be removed") for path in left]
 
 
 def _stray_entries(store: Store) -> list[Finding]:

@@ -156,6 +156,8 @@ class Vault:
         self._rewritten: set[tuple[str, str]] = set()  # entries a decision gave a new pseudonym
         self.generation = 0  # grows when a decision changes what the vault's indexes hold
         self.stored = 0  # entries read from the file: those after it this command learned
+        # The store it was opened from: `save` writes through it, into the open transaction.
+        self.store: Store | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -175,6 +177,7 @@ class Vault:
             env_key = _env_key()
             if env_key is not None:
                 vault.key = env_key
+        vault.store = store
         return vault
 
     @classmethod
@@ -218,7 +221,8 @@ class Vault:
         return vault
 
     def save(self) -> None:
-        """Write the vault atomically with mode 0600."""
+        """Write the vault with mode 0600: inside the store's open transaction, with the
+        fixtures it is saved for (or not at all), else atomically now."""
         if self.path is None:
             raise CuratorError("this vault has no file to save to")
         self._merge_from_disk(self.path)
@@ -234,9 +238,11 @@ class Vault:
             data["decided"] = [list(pair) for pair in decided]
             data["forgotten"] = forgotten
         data["mac"] = _mac(self.key, rows, decided, forgotten)
-        atomic.write_text(
-            self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600
-        )
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        if self.store is not None:
+            self.store.write_file(self.path, text.encode("utf-8"), mode=0o600)
+        else:
+            atomic.write_text(self.path, text, mode=0o600)
 
     def _merge_from_disk(self, path: Path) -> None:
         """Keep entries another curator process saved since we loaded (callers should hold the

@@ -125,8 +125,7 @@ def build_bundle(
     chosen_statuses = parse_statuses(statuses)
     archive_path = store.bundle_archive(version)
 
-    with store.locked(), _collector_paused():
-        _clear_stale_staging(store)
+    with store.locked(), _collector_paused():  # the lock drops a killed build's staging
         cache = open_cache(store)
         listing = store.scan()
         selection = json.dumps([sorted(s.value for s in chosen_statuses), chosen_formats])
@@ -258,13 +257,6 @@ def _unchanged(
     return BuildResult(
         version, final, True, existing, archive_path if archive_path.exists() else None
     )
-
-
-def _clear_stale_staging(store: Store) -> None:
-    """Staging left by a killed build: safe to drop, we hold the lock no other build runs under."""
-    if store.staging_root.is_dir():
-        for leftover in store.staging_root.glob(f"{STAGING_PREFIX}*"):
-            atomic.remove_tree(leftover)
 
 
 def _write_formats(

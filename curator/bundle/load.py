@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from curator.bundle.layout import layout_problems
 from curator.bundle.manifest import content_digest, parse_manifest
-from curator.bundle.reader import FIXTURES, BundleFiles, open_bundle
+from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
 from curator.errors import CuratorError
 from curator.json_input import lines, parse_model
@@ -60,6 +61,16 @@ def read_lines(files: BundleFiles) -> Iterator[BundleLine]:
 def checked_lines(files: BundleFiles) -> list[tuple[int, bytes]]:
     """(line number, bytes) of fixtures.jsonl, refused unless it is what the manifest says."""
     manifest = parse_manifest(files)
+    present = set(files.names())
+    unlisted = present - manifest.files.keys() - {MANIFEST}
+    for name, kind, why in layout_problems(manifest, present | manifest.files.keys()):
+        raise CuratorError(f"{files.label}: {kind} {name} ({why}); run `curator bundle verify`")
+    if unlisted or manifest.files.keys() - present:
+        name = min(unlisted or manifest.files.keys() - present)
+        raise CuratorError(
+            f"{files.label}: {name} is {'not in the manifest' if unlisted else 'missing'}; "
+            "run `curator bundle verify`"
+        )
     tampered = (
         f"{files.label}: {FIXTURES} does not match the manifest (tampered?); run "
         "`curator bundle verify`"

@@ -70,7 +70,8 @@ class DirectoryFiles(BundleFiles):
         for folder, dirs, files in os.walk(self.root):
             for name in dirs + files:
                 path = Path(folder) / name
-                mode = os.lstat(path).st_mode
+                info = os.lstat(path)
+                mode = info.st_mode
                 relative = path.relative_to(self.root).as_posix()
                 if stat.S_ISLNK(mode):
                     raise CuratorError(
@@ -83,6 +84,14 @@ class DirectoryFiles(BundleFiles):
                         "or socket); a bundle holds only regular files and folders"
                     )
                 if stat.S_ISREG(mode):
+                    if info.st_nlink > 1:
+                        # Another name for the same bytes, anywhere on the disk: an edit
+                        # there changes the bundle, and a swap for a same-bytes link passes
+                        # every hash. Each file must be the bundle's own.
+                        raise CuratorError(
+                            f"{self.label}: {relative} has {info.st_nlink} hard links; a "
+                            "bundle's files must be its own (copy them, do not link them)"
+                        )
                     found.append(relative)
         return sorted(found)
 

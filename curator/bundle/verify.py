@@ -1,7 +1,11 @@
 """`curator bundle verify`: every file's sha256 against the manifest, and every schema.
 
-Reports each tampered (hash differs), missing (listed, absent), extra (present, unlisted)
-and schema-invalid file by name; works the same on a bundle directory or its archive.
+Reports each tampered (hash differs), missing (listed, or a listed format's, and absent),
+extra (present and unlisted, or of a format the manifest lacks) and schema-invalid file by
+name; works the same on a bundle directory or its archive. What it proves: no file was
+changed, added or removed by accident or by someone who left the manifest alone. What it
+cannot: a manifest rewritten to match changed files; `curator bundle sign` and
+`verify --key` cover that (see curator.bundle.signature).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
 from curator.bundle.formats.mattermost import RUBRICS
+from curator.bundle.layout import layout_problems
 from curator.bundle.manifest import content_digest
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
 from curator.bundle.serialise import sha256
@@ -28,7 +33,7 @@ _RUBRIC_MAP = TypeAdapter(dict[str, list[str]])
 @dataclass(frozen=True)
 class Problem:
     path: str
-    kind: str  # tampered | missing | extra | schema
+    kind: str  # tampered | missing | extra | schema | signature
     detail: str = ""
 
     def describe(self) -> str:
@@ -41,6 +46,10 @@ class Verification:
     version: str | None = None
     files_checked: int = 0
     problems: list[Problem] = field(default_factory=list)
+    signature_checked: bool = False  # verify --key: the signature passed unless a problem says
+
+    def add_signature_problem(self, signature: Path, detail: str) -> None:
+        self.problems.append(Problem(signature.name, "signature", detail))
 
     @property
     def ok(self) -> bool:
@@ -56,12 +65,14 @@ class Verification:
             "version": self.version,
             "ok": self.ok,
             "files_checked": self.files_checked,
+            "signature_checked": self.signature_checked,
             "problems": [asdict(p) for p in self.problems],
         }
 
     def render(self) -> str:
         if self.ok:
-            return f"ok: bundle {self.version} ({self.files_checked} files verified)"
+            signed = ", signature verified" if self.signature_checked else ""
+            return f"ok: bundle {self.version} ({self.files_checked} files verified{signed})"
         return "\n".join(p.describe() for p in self.problems)
 
 
@@ -85,6 +96,11 @@ def verify_bundle(path: Path, limits: LimitSettings = DEFAULT) -> Verification:
             Problem(MANIFEST, "schema", "content_sha256 does not match its fixtures and formats")
         )
     present = set(files.names()) - {MANIFEST}
+    listed = manifest.files.keys()
+    for name, kind, why in layout_problems(manifest, present | listed | {MANIFEST}):
+        # What the manifest does not list is reported below, as missing or extra, once.
+        if name in listed or kind == "missing" or name == MATTERMOST:
+            result.problems.append(Problem(name, kind, why))
     for name in sorted(present | manifest.files.keys()):
         if name not in present:
             result.problems.append(Problem(name, "missing"))

@@ -9,6 +9,7 @@ import importlib
 import signal
 import sys
 import threading
+from contextlib import ExitStack
 from typing import NoReturn
 
 import click
@@ -92,15 +93,27 @@ def cli(ctx: click.Context, store_path: str | None, debug: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI: every failure is one line on stderr and exit code 2 (130 on Ctrl-C, 143
     on SIGTERM), never a traceback unless --debug; secrets are redacted from both."""
+    from curator.scratch import private_folder
+
     args = sys.argv[1:] if argv is None else argv
-    # SIGTERM unwinds like Ctrl-C: temporary files are removed, OCR workers are killed.
+    # SIGTERM and SIGHUP unwind like Ctrl-C: the private temporary folder is removed, OCR
+    # workers are killed.
     in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if in_main_thread else None
+    previous = (
+        {signum: signal.signal(signum, _terminated) for signum in (signal.SIGTERM, signal.SIGHUP)}
+        if in_main_thread
+        else {}
+    )
     try:
-        _run(args)
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(private_folder())
+            except OSError as error:
+                _fail(args, f"cannot make a private temporary folder: {error}", 2)
+            _run(args)
     finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _run(args: list[str]) -> NoReturn:
@@ -117,8 +130,8 @@ def _run(args: list[str]) -> NoReturn:
         _fail(args, error.format_message(), 2)
     except KeyboardInterrupt:
         _fail(args, "interrupted", 130)
-    except Terminated:
-        _fail(args, "terminated", 143)
+    except Terminated as stop:
+        _fail(args, stop.says, 128 + stop.signum)
     except CuratorError as error:
         _fail(args, str(error), error.exit_code, traceback=debug)
     except OSError as error:
@@ -147,11 +160,16 @@ def _run(args: list[str]) -> NoReturn:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised in the main thread so the command unwinds (see main)."""
+    """SIGTERM or SIGHUP, raised in the main thread so the command unwinds (see main)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.says = "hung up" if signum == signal.SIGHUP else "terminated"
 
 
 def _terminated(signum: int, frame: object) -> None:
-    raise Terminated
+    raise Terminated(signum)
 
 
 def _fail(args: list[str], message: str, code: int, *, traceback: bool = False) -> NoReturn:

@@ -1,4 +1,4 @@
-"""curator bundle build / verify / diff."""
+"""curator bundle build / verify / sign / diff."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from curator.cli.env import Env, pass_env
 if TYPE_CHECKING:
     from curator.bundle.build import BuildResult
     from curator.bundle.diff import BundleDiff
+    from curator.bundle.signature import Signed
     from curator.bundle.verify import Verification
     from curator.model import LimitSettings
 
@@ -90,16 +91,64 @@ def build(
 
 @bundle.command()
 @click.argument("path", metavar="DIR|ARCHIVE", type=click.Path(path_type=Path))
+@click.option(
+    "--key",
+    type=click.Path(path_type=Path),
+    help="Also check the bundle's signature with this Ed25519 public key (PEM).",
+)
+@click.option(
+    "--signature",
+    type=click.Path(path_type=Path),
+    help="The signature file (default: VERSION.sig next to the bundle).",
+)
 @prints_result
 @pass_env
-def verify(env: Env, path: Path) -> Verification:
+def verify(env: Env, path: Path, key: Path | None, signature: Path | None) -> Verification:
     """Check every file's hash and schema; exit 1 naming each tampered, missing or extra file.
 
-    Example: curator bundle verify bundles/1.2.0.tar.gz
+    With --key, also check who signed it (`curator bundle sign`).
+
+    Example: curator bundle verify bundles/1.2.0.tar.gz --key builder.pub.pem
     """
     from curator.bundle.verify import verify_bundle
 
-    return verify_bundle(*_located(env, path))
+    located, limits = _located(env, path)
+    if key is None:
+        return verify_bundle(located, limits)
+    from curator.bundle.signature import signature_path, signature_problem
+
+    result = verify_bundle(located, limits)
+    result.signature_checked = True
+    problem = signature_problem(located, key, signature, limits)
+    if problem is not None:
+        result.add_signature_problem(signature or signature_path(located), problem)
+    return result
+
+
+@bundle.command()
+@click.argument("path", metavar="DIR|ARCHIVE", type=click.Path(path_type=Path))
+@click.option(
+    "--key",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The Ed25519 private key to sign with (PEM: openssl genpkey -algorithm ed25519).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Where to write the signature (default: VERSION.sig next to the bundle).",
+)
+@prints_result
+@pass_env
+def sign(env: Env, path: Path, key: Path, out: Path | None) -> Signed:
+    """Sign a bundle's manifest (hence every file's hash) so consumers can check who built it.
+
+    Example: curator bundle sign 1.2.0 --key builder.pem
+    """
+    from curator.bundle.signature import sign_bundle
+
+    located, limits = _located(env, path)
+    return sign_bundle(located, key, out, limits)
 
 
 @bundle.command()

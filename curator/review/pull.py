@@ -108,20 +108,22 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
     report = PullReport()
     projects = projects_to_pull(store, conn)
     users = conn.users() if projects else {}
-    for key, project in projects:
-        # Results are checked against curator's config, not the project's: a label added
-        # in the UI and used by a labeller is a result curator cannot take.
-        slots = configs.rubric_slots(project.label_config) or configs.MIN_RUBRIC_SLOTS
-        interface = LabelInterface(expected_config(store, key, slots))
-        overlap = max(1, int(getattr(project, "maximum_annotations", None) or 1))
-        task_ids = sorted(task_id for task_id, _ in conn.tasks(project.id))
-        for start in range(0, len(task_ids), batch_size):
-            exported = conn.export(project.id, task_ids[start : start + batch_size])
-            with store.transaction() as txn:
-                typed = UserInput.of(store)  # what reviewers typed goes through the vault
+    # One transaction for the whole pull: killed or failing half way, it leaves nothing
+    # pulled (and the next pull takes it all), never some projects' annotations only.
+    with store.transaction() as txn:
+        typed = UserInput.of(store)  # what reviewers typed goes through the vault
+        for key, project in projects:
+            # Results are checked against curator's config, not the project's: a label added
+            # in the UI and used by a labeller is a result curator cannot take.
+            slots = configs.rubric_slots(project.label_config) or configs.MIN_RUBRIC_SLOTS
+            interface = LabelInterface(expected_config(store, key, slots))
+            overlap = max(1, int(getattr(project, "maximum_annotations", None) or 1))
+            task_ids = sorted(task_id for task_id, _ in conn.tasks(project.id))
+            for start in range(0, len(task_ids), batch_size):
+                exported = conn.export(project.id, task_ids[start : start + batch_size])
                 for task in sorted(exported, key=lambda t: int(t["id"])):
                     _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
-                typed.save()
+        typed.save()
     return report
 
 

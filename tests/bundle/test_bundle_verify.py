@@ -5,10 +5,15 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import tarfile
 
+import pytest
+
 from curator.bundle.build import build_bundle
+from curator.bundle.load import load
 from curator.bundle.verify import verify_bundle
+from curator.errors import CuratorError
 from tests.conftest import run_cli
 
 
@@ -115,3 +120,149 @@ def test_a_manifest_whose_digest_does_not_match_its_entries(sample):
     (root / "manifest.json").write_text(json.dumps(manifest))
     problems = {(p.path, p.kind) for p in verify_bundle(root).problems}
     assert ("manifest.json", "schema") in problems and ("fixtures.jsonl:1", "tampered") in problems
+
+
+def _dropped_with_its_entries(root, names):
+    """A forger's bundle: files removed together with their manifest entries."""
+    manifest = json.loads((root / "manifest.json").read_text())
+    for name in names:
+        (root / name).unlink()
+        del manifest["files"][name]
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2))
+
+
+def test_a_format_removed_with_its_manifest_entries_is_missing(sample):
+    root = _built(sample)
+    _dropped_with_its_entries(root, ["fixtures.parquet"])
+    run = run_cli("bundle", "verify", str(root))
+    assert run.exit_code == 1, run.stdout
+    assert run.stdout.strip() == "missing: fixtures.parquet: the manifest lists format parquet"
+    with pytest.raises(CuratorError, match="missing fixtures.parquet"):
+        list(load(root))
+
+
+def test_thread_files_removed_with_their_entries_are_missing(sample):
+    root = _built(sample)
+    threads = sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / "mattermost").iterdir()
+        if p.name != "rubrics.json"
+    )
+    _dropped_with_its_entries(root, threads[:1])
+    result = verify_bundle(root)
+    assert [(p.path, p.kind) for p in result.problems] == [("mattermost", "missing")]
+
+
+def test_an_extra_file_and_a_file_of_an_unlisted_format_are_extra(sample):
+    root = _built(sample)
+    (root / "notes.txt").write_text("not part of the bundle")
+    result = verify_bundle(root)
+    assert [(p.path, p.kind) for p in result.problems] == [("notes.txt", "extra")]
+    with pytest.raises(CuratorError, match="extra notes.txt"):
+        list(load(root))
+    (root / "notes.txt").unlink()
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["formats"].remove("parquet")  # the file stays, listed: a format it was not built with
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    kinds = [(p.path, p.kind) for p in verify_bundle(root).problems]
+    assert ("fixtures.parquet", "extra") in kinds
+
+
+def test_a_hard_linked_file_is_refused_though_its_bytes_match(sample, tmp_path):
+    root = _built(sample)
+    outside = tmp_path / "same-bytes"
+    outside.write_bytes((root / "CHANGELOG.md").read_bytes())
+    (root / "CHANGELOG.md").unlink()
+    os.link(outside, root / "CHANGELOG.md")
+    run = run_cli("bundle", "verify", str(root))
+    assert run.exit_code == 2
+    assert run.stderr.strip().endswith(
+        "CHANGELOG.md has 2 hard links; a bundle's files must be its own (copy them, do not "
+        "link them)"
+    )
+    with pytest.raises(CuratorError, match="hard links"):
+        list(load(root))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_a_fifo_or_a_symlink_in_place_of_a_file_is_refused(sample, tmp_path, kind):
+    root = _built(sample)
+    outside = tmp_path / "same-bytes"
+    outside.write_bytes((root / "CHANGELOG.md").read_bytes())
+    (root / "CHANGELOG.md").unlink()
+    if kind == "fifo":
+        os.mkfifo(root / "CHANGELOG.md")
+    else:
+        (root / "CHANGELOG.md").symlink_to(outside)
+    run = run_cli("bundle", "verify", str(root))
+    assert run.exit_code == 2
+    said = "is not a regular file" if kind == "fifo" else "is a symbolic link"
+    assert f"CHANGELOG.md {said}" in run.stderr
+
+
+def _keys(folder, name):
+    """An Ed25519 key pair as OpenSSL writes them: private and public PEM files."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    private, public = folder / f"{name}.pem", folder / f"{name}.pub.pem"
+    private.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    return private, public
+
+
+def test_a_signed_bundle_verifies_with_its_key_and_fails_with_another(sample, tmp_path):
+    root = _built(sample, archive=True)
+    builder, builder_public = _keys(tmp_path, "builder")
+    _, other_public = _keys(tmp_path, "other")
+    signed = run_cli("bundle", "sign", "1.0.0", "--key", str(builder), store=sample.root)
+    assert signed.exit_code == 0, signed.stderr
+    assert (sample.bundles_dir / "1.0.0.sig").is_file()
+    for target in (root, sample.bundles_dir / "1.0.0.tar.gz"):  # one signature for both
+        run = run_cli("bundle", "verify", str(target), "--key", str(builder_public))
+        assert run.exit_code == 0, run.stdout
+        assert run.stdout.strip().endswith("files verified, signature verified)")
+        run = run_cli("bundle", "verify", str(target), "--key", str(other_public))
+        assert run.exit_code == 1
+        said = "signature: 1.0.0.sig: signed by another key than other.pub.pem"
+        assert run.stdout.strip() == said
+
+
+def test_a_manifest_rewritten_after_signing_fails_the_signature(sample, tmp_path):
+    root = _built(sample)
+    builder, builder_public = _keys(tmp_path, "builder")
+    assert run_cli("bundle", "sign", str(root), "--key", str(builder)).exit_code == 0
+    # The forger's move verify alone cannot see: change a file and rewrite the manifest.
+    changelog = root / "CHANGELOG.md"
+    changelog.write_text(changelog.read_text() + "All clear.\n")
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["files"]["CHANGELOG.md"] = hashlib.sha256(changelog.read_bytes()).hexdigest()
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    assert run_cli("bundle", "verify", str(root)).exit_code == 0
+    run = run_cli("bundle", "verify", str(root), "--key", str(builder_public), "--json")
+    assert run.exit_code == 1
+    [problem] = json.loads(run.stdout)["problems"]
+    assert problem["detail"] == (
+        "the signature does not match the manifest (changed since it was signed)"
+    )
+
+
+def test_signing_with_a_key_that_is_not_ed25519_is_one_line(sample, tmp_path):
+    root = _built(sample)
+    bad = tmp_path / "not-a-key.pem"
+    bad.write_text("hello\n")
+    run = run_cli("bundle", "sign", str(root), "--key", str(bad))
+    assert run.exit_code == 2 and len(run.stderr.splitlines()) == 1
+    assert "not an unencrypted PEM private key" in run.stderr
+    assert not (sample.bundles_dir / "1.0.0.sig").exists()

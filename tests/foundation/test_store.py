@@ -167,7 +167,9 @@ STALLED_WRITER = textwrap.dedent(
 )
 
 
-def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_path):
+def test_sigkill_during_a_label_write_lands_whole_with_the_next_command(store, tmp_path):
+    """Killed between its commit point (the journal) and the rename of labels.jsonl: the file
+    is unchanged until the next command that takes the lock completes the commit."""
     lease = add_lease(store)
     before = (store.directory(lease) / "labels.jsonl").read_bytes()
     marker = tmp_path / "marker"
@@ -183,6 +185,8 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    assert store.load(lease).labels.fields["monthly_rent"].value == "$9,999.00"
+    assert not list(store.staging_root.iterdir())
     # The lock died with the process: the next writer gets in.
     assert (
         set_labels(
@@ -192,7 +196,7 @@ def test_sigkill_during_a_label_write_keeps_the_previous_revision(store, tmp_pat
             author="next",
             no_evidence="test",
         ).rev
-        == 2
+        == 3
     )
 
 

@@ -1,4 +1,6 @@
-"""An OCR import killed in the middle leaves no process behind, and the next one runs.
+"""An OCR import killed in the middle leaves no process behind and no page image (TMPDIR
+is an empty folder: empty again after a graceful signal, and after the next command
+following a SIGKILL), and the next one runs.
 
 The import runs in its own process group; once a Tesseract is running in it, the import's
 main process alone is signalled. Then /proc is scanned for any live process left in that
@@ -61,8 +63,9 @@ def wait_for(condition, timeout: float, what: str) -> None:
         (signal.SIGKILL, -signal.SIGKILL, None),
         (signal.SIGTERM, 143, "curator: error: terminated"),
         (signal.SIGINT, 130, "curator: error: interrupted"),
+        (signal.SIGHUP, 129, "curator: error: hung up"),
     ],
-    ids=["SIGKILL", "SIGTERM", "SIGINT"],
+    ids=["SIGKILL", "SIGTERM", "SIGINT", "SIGHUP"],
 )
 def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(
     sandbox, fresh_store, signum, code, says
@@ -97,6 +100,10 @@ def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(
         )
         workers = group_members(child.pid)
         assert len(workers) >= 4, workers  # the import, two workers, at least one Tesseract
+        # A running Tesseract reads the page image pytesseract wrote: in the private folder.
+        wait_for(lambda: page_images(sandbox.tmp), 30, "a page image")
+        [private] = sandbox.tmp.iterdir()
+        assert private.stat().st_mode & 0o777 == 0o700
         os.kill(child.pid, signum)
         _, stderr = child.communicate(timeout=60)
         assert child.returncode == code
@@ -109,5 +116,16 @@ def test_a_killed_ocr_import_leaves_no_worker_and_the_next_import_runs(
         for pid in group_members(child.pid):
             os.kill(pid, signal.SIGKILL)
     assert tree(fresh_store.root) == before  # killed before anything was written
+    assert not page_images(fresh_store.root) and not page_images(sandbox.cwd)
+    if signum == signal.SIGKILL:
+        assert page_images(sandbox.tmp)  # nothing ran to remove them: the next command does
+    else:
+        assert not list(sandbox.tmp.iterdir())
     again = run(sandbox, "import", SHORT_SCAN, store=fresh_store)
     assert again.exit_code == 0 and "1 fixture(s) created" in again.stdout, again
+    assert not list(sandbox.tmp.iterdir())
+
+
+def page_images(folder: Path) -> list[Path]:
+    """pytesseract's temporary files (tess_*) anywhere under `folder`."""
+    return [p for p in folder.rglob("tess_*")]
