@@ -67,3 +67,25 @@ def test_a_name_planted_after_mutation_is_still_a_leak(noisy, planted):
     [leak] = audit.stdout.splitlines()[:-1]
     assert NOISY.split()[0] not in leak and ("Lewis" in leak or "Okonkwo" in leak), leak
     assert run_cli("bundle", "build", "1.0.0", store=root).exit_code != 0
+
+
+def test_a_misread_pseudonym_is_no_leak_in_a_variant_but_is_one_alone(noisy):
+    """The same text judged with no parent: the misread pseudonym is a person (so this test
+    can fail), and the audit, judging it against its parent, reports nothing."""
+    from curator.anonymise import Vault, find_leaks
+    from curator.store import Store
+
+    root, path = noisy
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    page = stored["content"]["pages"][0]
+    parent = json.loads((path.parent / "fixture.json").read_text(encoding="utf-8"))["lineage"]
+    held = json.loads((root / "goldens" / parent["parent"] / "content.json").read_text("utf-8"))
+    text = held["content"]["pages"][0]["text"]
+    assert "Tenant: Stephen Gallegos" in text  # the tenant's pseudonym, with the sample key
+    # the parent's page with only the pseudonym misread, beside its cue
+    page["text"] = text.replace("Stephen Gallegos", "Stephcn GaIlegos")
+    path.write_text(json.dumps(stored, indent=2), encoding="utf-8")
+    alone = find_leaks([("page", page["text"])], Vault.load(Store(root)))
+    assert [leak.text for leak in alone] == ["Stephcn GaIlegos"]
+    audit = run_cli("audit", store=root)
+    assert audit.exit_code == 0 and "no leaks found" in audit.stdout, audit.stdout
