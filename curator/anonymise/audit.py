@@ -198,13 +198,16 @@ def parents_of(store: Store, fixtures: Iterable[Fixture], vault: Vault | None) -
     variant whose parent was removed is judged on its own)."""
     from curator.anonymise.inherited import Parent
 
-    return {
-        fixture.id: Parent(
-            [text for _, text in _fixture_texts(store, [fixture.lineage.parent], vault)]
-        )
-        for fixture in fixtures
-        if fixture.lineage is not None and store.exists(fixture.lineage.parent)
-    }
+    def texts(parent_id: str) -> Callable[[], Iterator[str]]:
+        return lambda: (text for _, text in _fixture_texts(store, [parent_id], vault))
+
+    shared: dict[str, Parent] = {}
+    found: dict[str, Parent] = {}
+    for fixture in fixtures:
+        if fixture.lineage is not None and store.exists(fixture.lineage.parent):
+            parent_id = fixture.lineage.parent
+            found[fixture.id] = shared.setdefault(parent_id, Parent(texts(parent_id)))
+    return found
 
 
 def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
@@ -32,10 +32,12 @@ PERSONAL = "\0"  # stands for each character of a personal parent word: nothing 
 
 
 class Parent:
-    """A variant's parent's texts, judged once (lazily: only a variant with a hit asks)."""
+    """A variant's parent's texts, read and judged once, lazily: only a variant with a hit asks.
+    `texts` gives them (a parent's files are read only then); variants of one parent share it,
+    and its words are judged by the first variant's judge."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
-        self._texts = [text for text in texts if text and text.strip()]
+    def __init__(self, texts: Callable[[], Iterable[str]]) -> None:
+        self._read = texts
         # per parent text: its words folded, the same with personal ones PERSONAL-filled, and
         # its character pairs (to find the text a variant's text was made from: noise spares
         # most pairs of a word it changes)
@@ -84,7 +86,8 @@ class Parent:
     def _judge(self, personal: PersonalData) -> list[tuple[list[str], list[str], Counter[str]]]:
         if self._judged is None:
             self._judged = []
-            for text, spans in zip(self._texts, personal.spans_many(self._texts), strict=True):
+            texts = [text for text in self._read() if text and text.strip()]
+            for text, spans in zip(texts, personal.spans_many(texts), strict=True):
                 words: list[str] = []
                 clean: list[str] = []
                 for match in TOKEN.finditer(text):
