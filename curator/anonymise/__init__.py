@@ -31,6 +31,7 @@ from curator.anonymise.audit import (
     audit_store,
     find_leaks,
     fixture_groups,
+    parents_of,
     store_keep,
     synthetic_values,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "entity_kind",
     "find_leaks",
     "fixture_groups",
+    "parents_of",
     "fold_case",
     "forget_word",
     "name_data",

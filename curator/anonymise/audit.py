@@ -20,6 +20,7 @@ from curator.anonymise.json_strings import texts_of
 
 if TYPE_CHECKING:
     from curator.anonymise.finders.detector import Detector
+    from curator.anonymise.inherited import Parent
     from curator.anonymise.keep import Keep
     from curator.anonymise.personal import DetectedSpan
     from curator.anonymise.vault import Vault
@@ -51,6 +52,7 @@ def find_leaks(
     detector: Detector | None = None,
     keep: Keep | None = None,
     known_until: int | None = None,
+    parent_of: Callable[[str], Parent | None] | None = None,
 ) -> list[Leak]:
     """Leaks in (location, text) pairs: what `personal.PersonalData` calls personal data.
 
@@ -61,7 +63,9 @@ def find_leaks(
     nothing about them; whole originals (full names, emails, usernames) still count.
     `keep`: terms and hosts the user decided are not personal. `known_until`: judge against
     the originals the vault held when it held that many entries (a fixture's
-    `provenance.vault_entries`). `detector` defaults to `detector_for()`.
+    `provenance.vault_entries`). `detector` defaults to `detector_for()`. `parent_of(location)`:
+    the parent of the variant a text belongs to, if any; a span all of whose words come from
+    the parent's text through the mutation is no new leak (inherited.py).
     """
     from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
@@ -78,6 +82,9 @@ def find_leaks(
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     leaks: list[Leak] = []
     for (where, text), spans in zip(pairs, personal.spans_many([t for _, t in pairs]), strict=True):
+        parent = parent_of(where) if spans and parent_of is not None else None
+        if parent is not None:
+            spans = parent.new_spans(text, spans, personal)
         leaks.extend(
             Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans
         )
@@ -156,6 +163,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     synthetic = synthetic_values(fixtures)
     ours, _ = anonymised_here(fixtures, vault)
     mine = set(ours)
+    parents = parents_of(store, fixtures, vault)
     leaks: list[Leak] = []
     for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
         leaks += find_leaks(
@@ -166,6 +174,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
             detector=detector,
             keep=keep,
             known_until=until,
+            parent_of=lambda where: parents.get(Path(where).parts[1]),
         )
     leaks += [
         Leak(where, "attachment that is no text", "")
@@ -182,6 +191,23 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
             keep=store_keep(store, fixtures),
         )
     return sorted(leaks, key=lambda leak: (leak.location, leak.start))
+
+
+def parents_of(store: Store, fixtures: Iterable[Fixture], vault: Vault | None) -> dict[str, Parent]:
+    """Each variant's parent, by the variant's id, for those whose parent is in the store (a
+    variant whose parent was removed is judged on its own)."""
+    from curator.anonymise.inherited import Parent
+
+    def texts(parent_id: str) -> Callable[[], Iterator[str]]:
+        return lambda: (text for _, text in _fixture_texts(store, [parent_id], vault))
+
+    shared: dict[str, Parent] = {}
+    found: dict[str, Parent] = {}
+    for fixture in fixtures:
+        if fixture.lineage is not None and store.exists(fixture.lineage.parent):
+            parent_id = fixture.lineage.parent
+            found[fixture.id] = shared.setdefault(parent_id, Parent(texts(parent_id)))
+    return found
 
 
 def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:

@@ -33,6 +33,7 @@ from curator.store import Store
 
 if TYPE_CHECKING:
     from curator.anonymise import Vault
+    from curator.model import Fixture
 
 
 def texts(
@@ -84,6 +85,7 @@ def check(
         anonymised_here,
         find_leaks,
         fixture_groups,
+        parents_of,
         store_keep,
         synthetic_values,
         undecodable_attachments,
@@ -100,6 +102,7 @@ def check(
             vault_path.read_bytes().hex() if vault_path.exists() else "",
             *sorted(synthetic),
             json.dumps(store.config.anonymise.model_dump(), sort_keys=True),
+            *_parent_digests(store, [fixtures[item.id] for item in items]),
         ]
     )
     cache_path = store.local_path(AUDIT_CACHE)
@@ -109,6 +112,7 @@ def check(
     owner = {item.id: item.line_sha256 for item in todo}
     hits = []
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
+    parents = parents_of(store, [fixtures[item.id] for item in todo], vault)
     leaks = []
     for (judged_here, keep, until), ids in fixture_groups(
         store, [fixtures[item.id] for item in todo], set(ours), vault
@@ -121,6 +125,7 @@ def check(
             judge_names=judged_here,
             keep=keep,
             known_until=until,
+            parent_of=lambda where: parents.get(_fixture_of(where) or ""),
         )
     # The card and changelog are curator's own text about fixtures judged in full above (its
     # column names are member names: `doc_type` is no "Doc"): judged as the audit judges a
@@ -178,6 +183,23 @@ def check(
             "(run `curator audit`)"
         ]
     return []
+
+
+def _parent_digests(store: Store, variants: list[Fixture]) -> list[str]:
+    """What a variant's verdict also depends on: its parent's files, which its line does not
+    hold (a variant is judged against its parent's text)."""
+    parents = sorted({f.lineage.parent for f in variants if f.lineage is not None})
+    return [
+        _digest(
+            [
+                path.read_bytes().hex()
+                for path in store.fixture_files(parent).values()
+                if path.exists()
+            ]
+        )
+        for parent in parents
+        if store.exists(parent)
+    ]
 
 
 def _fixture_of(location: str) -> str | None:

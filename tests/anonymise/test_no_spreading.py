@@ -1,10 +1,12 @@
 """No spreading: words one source taught the vault never reach the structure of later ones.
 
 One store imports a chatbot transcript (authors `user` and `assistant`), then a Federal
-Register-like page ("[FR Doc. ...", "MAX Display", synthetic), then Mattermost threads. Every
-later fixture keeps its keys and its posts their authors, `curator audit` is clean and
-`bundle build` succeeds with no keep terms (the issue saw `user_id` renamed `ewing_id`, and
-`doc_type` / `display_name` flagged as 41 leaks)."""
+Register-like notice ("[FR Doc. ...", "MAX Display", synthetic, two pages), then Mattermost
+threads and a synthetic lease. Every later fixture keeps its keys and its posts their authors;
+then every mutation kind `curator mutate` offers is applied to every fixture it applies to,
+and `curator audit` is clean and `bundle build` succeeds with no keep terms (the issue saw
+`user_id` renamed `ewing_id`, `doc_type` / `display_name` flagged as 41 leaks, and OCR noise
+on a lease read as a person)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import hashlib
 import json
 
 from curator.model import CHAT_ROLES
+from curator.mutate.registry import options
 from tests.anonymise.synth import member_names
 from tests.conftest import run_cli
 from tests.ingest.conftest import EXAMPLES, generate
@@ -29,6 +32,17 @@ REGISTER_PAGE = [
     "BILLING CODE 4510-26-P",
 ]
 THREADS = sorted((EXAMPLES / "threads").glob("*.json"))
+LEASE = EXAMPLES / "pdfs" / "lease-birch.pdf"  # a doc type with labels: bilingual, contradict
+# every mutation kind, with the fixtures it applies to ("all", or the source's name)
+MUTATIONS = [
+    (("--truncate", "0.5"), "all"),
+    (("--ocr-noise", "0.1"), "all"),
+    (("--ocr-noise", "0.1", "--noise-values"), "all"),
+    (("--pages", "1"), "register-notice.pdf"),
+    (("--ocr-noise", "0.05", "--render"), "register-notice.pdf"),
+    (("--bilingual", "fr"), LEASE.name),
+    (("--contradict", "monthly_rent", "--amendment-first"), LEASE.name),
+]
 
 
 def test_words_learned_from_one_source_never_reach_the_keys_of_later_ones(tmp_path, monkeypatch):
@@ -38,11 +52,14 @@ def test_words_learned_from_one_source_never_reach_the_keys_of_later_ones(tmp_pa
     bot = tmp_path / "chatbot.jsonl"
     bot.write_text("\n".join(json.dumps(line) for line in CHATBOT) + "\n", encoding="utf-8")
     page = tmp_path / "register-notice.pdf"
-    page.write_bytes(generate.text_pdf([REGISTER_PAGE]))
+    page.write_bytes(generate.text_pdf([REGISTER_PAGE, REGISTER_PAGE[::-1]]))
     rubric = ("--rubric", "The answer says what the text asks for.")
-    for source in (bot, page, *THREADS):
-        run = run_cli("import", str(source), *rubric, store=root)
+    imported: dict[str, str] = {}
+    for source in (bot, page, *THREADS, LEASE):
+        run = run_cli("import", str(source), *rubric, "--json", store=root)
         assert run.exit_code == 0, run.stderr
+        [made] = json.loads(run.stdout)["created"]
+        imported[source.name] = made["id"]
 
     vault = json.loads((root / ".curator" / "vault.json").read_text(encoding="utf-8"))
     assert not CHAT_ROLES & {entry[1].casefold() for entry in vault["entries"]}
@@ -57,11 +74,22 @@ def test_words_learned_from_one_source_never_reach_the_keys_of_later_ones(tmp_pa
         authored = sum(post["user_id"] in raw["users"] for post in raw["posts"].values())
         assert sum(p["user_id"] in stored["users"] for p in stored["posts"].values()) == authored
 
+    assert run_cli("status", "--to", "active", "--where", "status=draft", store=root).exit_code == 0
+    for given, applies_to in MUTATIONS:
+        for name, fixture_id in imported.items():
+            if applies_to in ("all", name):
+                made = run_cli("mutate", fixture_id, *given, "--seed", "3", store=root)
+                assert made.exit_code == 0, (given, name, made.stderr)
+
     audit = run_cli("audit", store=root)
     assert audit.exit_code == 0 and "no leaks found" in audit.stdout, audit.stdout
-    assert run_cli("status", "--to", "active", "--where", "status=draft", store=root).exit_code == 0
     build = run_cli("bundle", "build", "1.0.0", store=root)  # no keep terms anywhere
     assert build.exit_code == 0, build.stderr
+
+
+def test_every_mutation_kind_is_applied():
+    given = {flag for flags, _ in MUTATIONS for flag in flags if flag.startswith("--")}
+    assert {option.flag for _, option in options()} <= given
 
 
 def _source_of(content_path) -> str:
