@@ -53,10 +53,10 @@ class UserInput:
 
     def text(self, text: str) -> str:
         """Free text with the vault's mapping and pattern PII rewritten."""
-        from curator.anonymise.free_text import anonymise_text
-
         if not self.anonymised or self.vault is None or not text.strip():
             return text
+        from curator.anonymise.free_text import anonymise_text  # the detector: only when needed
+
         return anonymise_text(text, self.vault, keep=self.keep)
 
     def value(self, value: str, kind: str | None) -> str:

@@ -19,7 +19,6 @@ KEY = "ZG9vcnMgdGhyb3VnaCB0aGUgdmF1bHQgdGVzdCBrZXk="
 DETECTOR = (
     "curator.anonymise.finders.detector",
     "curator.anonymise.finders.addresses",
-    "curator.anonymise.finders.presidio",
     "presidio_analyzer",
 )
 PROBE = """
