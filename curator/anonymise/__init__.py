@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from curator.anonymise.terms import TermIndex
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
+    from curator.anonymise.verdicts import judge_context
 
 # name -> the submodule that defines it. Loaded on first use (PEP 562), so a command that
 # needs the vault alone (`label set`, `show`) never imports the detector stack.
@@ -103,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "VAULT_FILE": "vault",
     "Entry": "vault",
     "Vault": "vault",
+    "judge_context": "verdicts",
 }
 
 
@@ -139,6 +141,7 @@ __all__ = [
     "find_leaks",
     "fixture_groups",
     "fold_case",
+    "judge_context",
     "forget_word",
     "name_data",
     "offline_tld_extract",
