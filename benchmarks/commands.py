@@ -90,7 +90,7 @@ def corpus_store(work: Path, env: dict[str, str]) -> tuple[Path, int]:
 
 
 def first_and_second_audit(store: Path, env: dict[str, str]) -> tuple[float, float]:
-    from curator.anonymise.verdicts import VERDICTS_FILE
+    from curator.anonymise import VERDICTS_FILE
 
     (store / ".curator" / VERDICTS_FILE).unlink(missing_ok=True)
     first = once_seconds(curator("--store", str(store), "audit"), env)

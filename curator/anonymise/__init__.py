@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from curator.anonymise.terms import TermIndex
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
-    from curator.anonymise.verdicts import judge_context
+    from curator.anonymise.verdicts import VERDICTS_FILE, judge_context
 
 # name -> the submodule that defines it. Loaded on first use (PEP 562), so a command that
 # needs the vault alone (`label set`, `show`) never imports the detector stack.
@@ -105,6 +105,7 @@ _EXPORTS: dict[str, str] = {
     "Entry": "vault",
     "Vault": "vault",
     "judge_context": "verdicts",
+    "VERDICTS_FILE": "verdicts",
 }
 
 
@@ -114,6 +115,7 @@ __all__ = [
     "KINDS",
     "NOTHING_KEPT",
     "VAULT_FILE",
+    "VERDICTS_FILE",
     "Anonymised",
     "Decision",
     "Detector",

@@ -166,7 +166,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
         if cached is None:
             todo.append(fixture)
         else:
-            leaks += cached
+            leaks += [Leak(**leak) for leak in cached]
     ours, _ = anonymised_here(fixtures, vault)
     mine = set(ours)
     found: list[Leak] = []
@@ -189,7 +189,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     for leak in found:
         judged[folders[_folder(leak.location)]].append(leak)
     for fixture_id, fixture_leaks in judged.items():
-        verdicts.put(fixture_id, keys[fixture_id], fixture_leaks)
+        verdicts.put(fixture_id, keys[fixture_id], [leak.as_dict() for leak in fixture_leaks])
     verdicts.save()
     leaks += found
     if store.bundles_dir.is_dir():

@@ -22,18 +22,19 @@ import os
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curator import __version__, atomic
 
 if TYPE_CHECKING:
-    from curator.anonymise.audit import Leak
     from curator.anonymise.finders.detector import Detector
     from curator.store import Store
 
 VERDICTS_FILE = "cache/audit-verdicts.json"
 FORMAT = "curator-audit-verdicts-1"
+# a verdict: its leaks, each as `audit.Leak.as_dict()` gives it (this module knows no Leak)
 LEAK_MEMBERS = {"location": str, "kind": str, "text": str, "start": int, "end": int}
+Verdict = list[dict[str, Any]]
 
 
 def digest(parts: Iterable[str | bytes]) -> str:
@@ -100,18 +101,18 @@ class Verdicts:
     """The cached leaks of each fixture under one context: `get` a fixture's, `put` new ones,
     `save` those of the fixtures audited now (a removed fixture's verdict goes with it)."""
 
-    def __init__(self, path: Path, context: str, known: dict[str, tuple[str, list[Leak]]]):
+    def __init__(self, path: Path, context: str, known: dict[str, tuple[str, Verdict]]):
         self.path = path
         self.context = context
         self._known = known
-        self._now: dict[str, tuple[str, list[Leak]]] = {}
+        self._now: dict[str, tuple[str, Verdict]] = {}
 
     @classmethod
     def read(cls, store: Store, context: str) -> Verdicts:
         path = store.local_path(VERDICTS_FILE)
         return cls(path, context, _parse(path, context))
 
-    def get(self, fixture_id: str, key: str) -> list[Leak] | None:
+    def get(self, fixture_id: str, key: str) -> Verdict | None:
         """The fixture's leaks when judged as it is now under this context, else None."""
         cached = self._known.get(fixture_id)
         if cached is None or cached[0] != key:
@@ -119,7 +120,7 @@ class Verdicts:
         self._now[fixture_id] = cached
         return cached[1]
 
-    def put(self, fixture_id: str, key: str, leaks: list[Leak]) -> None:
+    def put(self, fixture_id: str, key: str, leaks: Verdict) -> None:
         self._now[fixture_id] = (key, leaks)
 
     def save(self) -> None:
@@ -127,7 +128,7 @@ class Verdicts:
             "format": FORMAT,
             "context": self.context,
             "fixtures": {
-                fixture_id: {"key": key, "leaks": [leak.as_dict() for leak in leaks]}
+                fixture_id: {"key": key, "leaks": leaks}
                 for fixture_id, (key, leaks) in sorted(self._now.items())
             },
         }
@@ -137,10 +138,8 @@ class Verdicts:
             pass
 
 
-def _parse(path: Path, context: str) -> dict[str, tuple[str, list[Leak]]]:
+def _parse(path: Path, context: str) -> dict[str, tuple[str, Verdict]]:
     """The cache's verdicts, or none at all when anything about it is not as written."""
-    from curator.anonymise.audit import Leak
-
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
@@ -150,14 +149,14 @@ def _parse(path: Path, context: str) -> dict[str, tuple[str, list[Leak]]]:
     fixtures = data.get("fixtures")
     if data.get("context") != context or not isinstance(fixtures, dict):
         return {}
-    known: dict[str, tuple[str, list[Leak]]] = {}
+    known: dict[str, tuple[str, Verdict]] = {}
     for fixture_id, verdict in fixtures.items():
         if not isinstance(verdict, dict) or not isinstance(verdict.get("key"), str):
             return {}
         leaks = verdict.get("leaks")
         if not isinstance(leaks, list) or not all(_is_leak(leak) for leak in leaks):
             return {}
-        known[fixture_id] = (verdict["key"], [Leak(**leak) for leak in leaks])
+        known[fixture_id] = (verdict["key"], leaks)
     return known
 
 

@@ -42,6 +42,9 @@ class AuditReport:
 def audit(env: Env, ner_model: str | None) -> AuditReport:
     """Scan every fixture and bundle for vault originals and pattern PII; exit 1 on a leak.
 
+    A fixture unchanged since its last verdict, judged the same way (same vault, keep terms
+    and anonymiser), keeps that verdict: a second audit judges only what changed.
+
     Example: curator audit --json
     """
     from curator.anonymise import audit_store
