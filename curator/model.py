@@ -57,16 +57,21 @@ class Status(StrEnum):
     retired = "retired"
 
 
+# Every model's validator is built on its first use, not at import: a command pays only for
+# the records it reads (`curator list` never builds the gate's or the bundle's models).
+DEFERRED = ConfigDict(defer_build=True)
+
+
 class Strict(BaseModel):
     """Curator's own records: unknown members are an error, not silently dropped."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", **DEFERRED)
 
 
 class Open(BaseModel):
     """Records from outside (Mattermost): unknown members are kept as they came."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", **DEFERRED)
 
 
 # ---------------------------------------------------------------- fixture.json
@@ -958,7 +963,7 @@ class EvalLine(BaseModel):
     members are kept, so lines written by Mattermost's own `RecordScore` read too.
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, **DEFERRED)
 
     name: str = Field(description="the test: the fixture id (Mattermost: the Go test name)")
     timestamp: str = Field(description="RFC 3339 time the verdict was recorded")

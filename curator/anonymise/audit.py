@@ -155,18 +155,40 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
 
     What a fixture's provenance says was kept by decision (and `[anonymise]` in curator.toml)
     is no leak; a thread attachment that is no text is one, since nothing shows it names nobody.
+    A fixture unchanged since its last verdict, judged the same way, keeps it (verdicts.py):
+    the detector is built only when some fixture is judged.
     """
     from curator.anonymise.vault import Vault
+    from curator.anonymise.verdicts import Verdicts, fixture_key, judge_context
 
     vault = Vault.load(store)
     fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
     synthetic = synthetic_values(fixtures)
+    verdicts = Verdicts.read(store, judge_context(store, detector, synthetic))
+    # a variant is judged against its parent (inherited.py): its verdict depends on both
+    keys = {
+        fixture.id: fixture_key(store, fixture.id)
+        + (
+            fixture_key(store, fixture.lineage.parent)
+            if fixture.lineage is not None and store.exists(fixture.lineage.parent)
+            else ""
+        )
+        for fixture in fixtures
+    }
+    leaks: list[Leak] = []
+    todo = []
+    for fixture in fixtures:
+        cached = verdicts.get(fixture.id, keys[fixture.id])
+        if cached is None:
+            todo.append(fixture)
+        else:
+            leaks += [Leak(**leak) for leak in cached]
     ours, _ = anonymised_here(fixtures, vault)
     mine = set(ours)
-    parents = parents_of(store, fixtures, vault)
-    leaks: list[Leak] = []
-    for (judged_here, keep, until), ids in fixture_groups(store, fixtures, mine, vault).items():
-        leaks += find_leaks(
+    parents = parents_of(store, todo, vault)
+    found: list[Leak] = []
+    for (judged_here, keep, until), ids in fixture_groups(store, todo, mine, vault).items():
+        found += find_leaks(
             _fixture_texts(store, ids, vault),
             vault,
             synthetic=synthetic,
@@ -176,10 +198,18 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
             known_until=until,
             parent_of=lambda where: parents.get(Path(where).parts[1]),
         )
-    leaks += [
+    found += [
         Leak(where, "attachment that is no text", "")
-        for where in _undecodable(store, [f.id for f in fixtures])
+        for where in _undecodable(store, [f.id for f in todo])
     ]
+    folders = {f"{store.directory(f.id).relative_to(store.root)}/": f.id for f in todo}
+    judged: dict[str, list[Leak]] = {f.id: [] for f in todo}
+    for leak in found:
+        judged[folders[_folder(leak.location)]].append(leak)
+    for fixture_id, fixture_leaks in judged.items():
+        verdicts.put(fixture_id, keys[fixture_id], [leak.as_dict() for leak in fixture_leaks])
+    verdicts.save()
+    leaks += found
     if store.bundles_dir.is_dir():
         # Bundles repeat fixtures judged above; here what counts is originals and patterns.
         leaks += find_leaks(
@@ -208,6 +238,11 @@ def parents_of(store: Store, fixtures: Iterable[Fixture], vault: Vault | None) -
             parent_id = fixture.lineage.parent
             found[fixture.id] = shared.setdefault(parent_id, Parent(texts(parent_id)))
     return found
+
+
+def _folder(location: str) -> str:
+    """ "goldens/<id>/labels.jsonl:3" -> "goldens/<id>/": the fixture a leak was found in."""
+    return location[: location.index("/", location.index("/") + 1) + 1]
 
 
 def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:

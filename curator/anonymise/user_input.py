@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from curator.anonymise.keep import Keep
+from curator.anonymise.kinds import FIELD_KINDS
 from curator.anonymise.safe import is_safe
 
 if TYPE_CHECKING:
@@ -52,35 +53,35 @@ class UserInput:
 
     def text(self, text: str) -> str:
         """Free text with the vault's mapping and pattern PII rewritten."""
-        from curator.anonymise.free_text import anonymise_text
-
         if not self.anonymised or self.vault is None or not text.strip():
             return text
+        from curator.anonymise.free_text import anonymise_text  # the detector: only when needed
+
         return anonymise_text(text, self.vault, keep=self.keep)
 
     def value(self, value: str, kind: str | None) -> str:
         """A value; one of a field that names a person, organisation or address becomes its
         pseudonym even where no detector sees a name ("Waterman" alone). A pseudonym typed
         as the reviewer read it stays."""
+        if not self.anonymised or self.vault is None or not value.strip():
+            return value
+        if kind is not None and not self.keep.kept_spans(value):
+            # the vault first: a value it already knows needs no detector (nor its import)
+            known = self.vault.lookup(value, kind)
+            if known is not None:
+                return known
+            if is_safe(self.vault, kind, value):
+                return value
         from curator.anonymise.free_text import anonymise_value
 
-        if (
-            not self.anonymised
-            or self.vault is None
-            or not value.strip()
-            or (kind is not None and is_safe(self.vault, kind, value))
-        ):
-            return value
         return anonymise_value(value, self.vault, kind, keep=self.keep)
 
     def field_value(self, config: StoreConfig, doc_type: str | None, field: str, value: str) -> str:
         """A `FIELD=VALUE` a reviewer typed, by the field's type in curator.toml."""
-        from curator.anonymise.documents import PSEUDONYMISED_TYPES
-
         spec = config.doc_types.get(doc_type or "")
         field_spec = spec.fields.get(field) if spec is not None else None
         return self.value(
-            value, PSEUDONYMISED_TYPES.get(field_spec.type) if field_spec is not None else None
+            value, FIELD_KINDS.get(field_spec.type) if field_spec is not None else None
         )
 
     def author(self, author: str) -> str:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from curator import __version__, atomic
+from curator import atomic
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.store import Store
@@ -80,11 +80,11 @@ def check(
     values it was judged against: a rebuild audits only fixtures that changed.
     """
     from curator.anonymise import (
-        VAULT_FILE,
         Vault,
         anonymised_here,
         find_leaks,
         fixture_groups,
+        judge_context,
         parents_of,
         store_keep,
         synthetic_values,
@@ -95,15 +95,10 @@ def check(
     vault = Vault.load(store)
     fixtures = {fixture_id: store.load_fixture(fixture_id) for fixture_id in store.ids()}
     synthetic = synthetic_values(fixtures.values())
-    vault_path = store.local_path(VAULT_FILE)
-    context = _digest(
-        [
-            __version__,
-            vault_path.read_bytes().hex() if vault_path.exists() else "",
-            *sorted(synthetic),
-            json.dumps(store.config.anonymise.model_dump(), sort_keys=True),
-            *_parent_digests(store, [fixtures[item.id] for item in items]),
-        ]
+    # the audit's (the vault, keep terms, made-up values, detector and anonymiser code), and
+    # the parents of the variants judged here
+    context = judge_context(store, None, synthetic) + "".join(
+        _parent_digests(store, [fixtures[item.id] for item in items])
     )
     cache_path = store.local_path(AUDIT_CACHE)
     known = _read_cache(cache_path, context)
@@ -202,6 +197,10 @@ def _parent_digests(store: Store, variants: list[Fixture]) -> list[str]:
     ]
 
 
+def _digest(parts: list[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
 def _fixture_of(location: str) -> str | None:
     match = _FILE.match(location)
     if not match:
@@ -212,10 +211,6 @@ def _fixture_of(location: str) -> str | None:
     if name.startswith(THREAD_FILES):
         return name.removeprefix(THREAD_FILES).removesuffix(".json")
     return None
-
-
-def _digest(parts: list[str]) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
 def _read_cache(path: Path, context: str) -> dict[str, list[dict[str, str]]]:

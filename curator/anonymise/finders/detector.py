@@ -25,7 +25,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from curator.anonymise.finders.numbers import EXTENSION, phone_recognizer
-from curator.anonymise.finders.presidio import load_spacy, offline_environment
+from curator.anonymise.finders.presidio import NER_ENV, load_spacy, offline_environment
 from curator.anonymise.finders.registry import FINDERS
 from curator.anonymise.finders.spec import FinderSpec
 from curator.anonymise.kinds import entity_kind
@@ -34,7 +34,6 @@ from curator.workers import forked_map, forked_pool, forked_workers
 if TYPE_CHECKING:
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-NER_ENV = "CURATOR_NER_MODEL"
 SEPARATOR = "\n\x00\n"  # joins a batch: no recognizer matches across a NUL line
 CACHE_LIMIT = 200_000  # distinct strings remembered
 # A batch of texts this long per core is split across forked processes: about half a second
@@ -79,6 +78,8 @@ class Detector:
         workers: int | None = None,
     ) -> None:
         finders = [f for f in FINDERS if not entities or f.entity in entities]
+        # what its verdicts depend on beyond the code (see verdicts.detector_configuration)
+        self.configuration = (ner_model, tuple(sorted(entities or ())))
         self.workers = workers  # processes for a large batch; None: one per core
         offline_environment()
         self._recognizers = [

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from curator.errors import CuratorError
 
+NER_ENV = "CURATOR_NER_MODEL"  # the installed spaCy model to find names with, when none is named
+
 if TYPE_CHECKING:
     import spacy
     from presidio_analyzer.nlp_engine import SpacyNlpEngine
