@@ -89,3 +89,21 @@ def test_a_misread_pseudonym_is_no_leak_in_a_variant_but_is_one_alone(noisy):
     assert [leak.text for leak in alone] == ["Stephcn GaIlegos"]
     audit = run_cli("audit", store=root)
     assert audit.exit_code == 0 and "no leaks found" in audit.stdout, audit.stdout
+
+
+def test_a_cached_verdict_of_a_variant_goes_with_its_parents_text(noisy):
+    """The audit keeps verdicts (verdicts.py), and a variant's depends on its parent's files:
+    once the parent no longer holds "Monthly Rent", the variant's noise is no copy of it and
+    the second audit judges it again."""
+    root, path = noisy
+    assert run_cli("audit", store=root).exit_code == 0
+    [parent] = json.loads((path.parent / "fixture.json").read_text(encoding="utf-8"))["lineage"][
+        "parent"
+    ].split()
+    parent_content = root / "goldens" / parent / "content.json"
+    stored = json.loads(parent_content.read_text(encoding="utf-8"))
+    for page in stored["content"]["pages"]:
+        page["text"] = page["text"].replace("Monthly Rent", "Rent due")
+    parent_content.write_text(json.dumps(stored, indent=2), encoding="utf-8")
+    audit = run_cli("audit", store=root)
+    assert audit.exit_code == 1 and "Montbly" in audit.stdout, audit.stdout
