@@ -45,6 +45,7 @@ def names(text: str) -> list[str]:
         ("Lindholm Table 4 Lindholm Total", []),  # a table's cells, no running text
         # a widespread given name called to, and a title in lower case with its dot
         ("Anna, can you check the logs?", ["Anna"]),
+        ("Pedro lives near the depot.", ["Pedro"]),  # the subject of a verb
         ("Will, of course, is a word here.", []),
         ("i spoke to ms. Martin yesterday", ["Martin"]),
         # a lone given name mid-sentence, and as the subject of a sentence
