@@ -129,6 +129,37 @@ def test_dates_and_dotted_phones_are_not_ips_or_phones(detector):
 
 
 @pytest.mark.parametrize(
+    "text, phone",
+    [
+        ("Phone:\n318 5207\n\nE-mail:", "318 5207"),  # a label on the line above
+        ("you can ring my mobile: 71 29 84", "71 29 84"),
+        ("Desk: 58 604419", "58 604419"),
+        ("please call me at 31-72-05-18 tomorrow", "31-72-05-18"),
+        ("33 71 45 18 office\n", "33 71 45 18"),  # a phone's label after it
+        ("12 906 551-Fax", "12 906 551"),
+        ("reach me on (47) 318-402 any day", "(47) 318-402"),  # an area code in brackets
+        ("stop the messages to 79 118 24 60", "79 118 24 60"),
+    ],
+)
+def test_local_numbers_of_any_plan_with_a_phone_word_label_or_area_code(detector, text, phone):
+    assert (phone, "phone") in kinds(detector, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we shipped 318 5207 units in 2023",  # no phone's word: a figure
+        "ticket 71 29 84 is closed",
+        "logged at 2024-03-12 09:41:27.318520",  # a time's seconds, a date and its hour
+        "Phone: see 1.2.318520",  # joined by dots to more digits: a version
+        "call them about the 12 400 000 budget",  # a figure a word after "call"
+    ],
+)
+def test_grouped_figures_and_times_are_no_local_phones(detector, text):
+    assert [k for _, k in kinds(detector, text) if k == "phone"] == []
+
+
+@pytest.mark.parametrize(
     "original", ["(415) 867-2231 x129", "503.288.9426 ext 4520", "(514) 872-3011 poste 219"]
 )
 def test_a_phone_pseudonym_keeps_its_extension_and_the_fictional_range(original):

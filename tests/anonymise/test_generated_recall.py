@@ -19,12 +19,15 @@ from tests.data.pii import scoring
 # street address 0.860, phone 0.728, the others 1.000. Keeping places and figures cost person
 # and phone a little (a town of an address the finder missed was rewritten by chance, as a
 # person; a bare number is a phone only when grouped as one or after a phone word); the
-# address shapes and naming cues of item 5 bought more.
+# address shapes and naming cues of item 5 bought more. Local phones of plans phonenumbers does
+# not hold, marked by a phone's word, label or bracketed area code, took phone to 0.974; names
+# from outside the lists, lone family names in running text, names called to and more subject
+# verbs, person to 0.768.
 GENERATED_FLOOR = {
-    "person": 0.72,
+    "person": 0.74,
     "street_address": 0.84,
     "email": 0.97,
-    "phone": 0.71,
+    "phone": 0.95,
     "credit_card": 0.97,
     "iban": 0.97,
     "ip": 0.97,

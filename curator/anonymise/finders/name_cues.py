@@ -139,6 +139,7 @@ SUBJECT_NEXT = SPEECH_VERBS | _words("""
     is was has had will would can could should just also still already from and joined left
     approved owns wants needs knows found fixed sent opened closed merged pushed gave got took
     made went came sent told knew saw ran put set brought bought did does gets thinks
+    lives works began spent loves likes became won met plays teaches leads speaks sings
     a est était sera va doit peut et vient
     ist war hat hatte wird kann muss soll und kommt macht übernimmt
     está estaba es era ha había va puede debe y tiene se

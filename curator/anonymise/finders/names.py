@@ -11,7 +11,10 @@ rules below decide, word by word, whether a name-shaped word here names a person
 2. A lone Capitalised given name is a person mid-sentence ("ask Dwayne instead") unless a
    determiner or a preposition of place makes it a thing ("the Victoria data centre", "im
    August"). At the start of a sentence it must be the subject of one ("Margaret is out",
-   "Olivier a dit") or no everyday word: "Will you", "Grant access", "Hope so" stay.
+   "Olivier a dit"), called to ("Anna, can you") or no everyday word: "Will you", "Grant
+   access", "Hope so" stay. A family name alone that no language uses as a word is read
+   the same way in running text ("unlike the Lindholm novel"); two or three Capitalised
+   words no list knows at all are a name from outside the lists ("Akaho Yokoi").
 3. Cues make anything name-shaped a person: titles ("Dr.", "Mme", "Herrn", "Sra."), labels
    ("Cardholder:", "Signé :", "Present:" lists), greetings ("hi maria", "merci noémie"),
    sign-offs ("Kind regards,\\n\\nHarriet Osei"), "said"/"asked", a role after a comma in
@@ -67,6 +70,7 @@ _NUMBERED = re.compile(r" \d")
 NAME_SHAPES = frozenset({"cap", "upper", "initial"})
 SENTENCE_END = frozenset('.!?:;\x00•*>|"“”«»(')
 _GOES_ON = re.compile(r"(?:[ \t]+[^\W\d_A-Z]|[.!?]?[ \t]*$)")
+_PROSE_AFTER = re.compile(r"(?:'s\b|’s\b)?(?:[ \t]+[^\W\d_A-Z]|[,.!?;:]?[ \t]*$|[,.!?;:][ \t])")
 LINE_START = re.compile(r"^[ \t]*(?:[-*•>]|\d+[.)])?[ \t]*$")
 
 
@@ -452,10 +456,10 @@ def _cue_before(doc: Text, i: int) -> str:
         ):
             # "M. Kerbrat" (Monsieur), but "DANIEL M LEGISLATIVE", "DV8-M. FLIER": an initial
             return ""
+        lower_title = doc.tokens[i - 1].shape == "lower"
+        dotted = gap.startswith(".") and doc.tokens[i].shape == "cap"  # "ms. Martin" in chat
         return (
-            "title"
-            if doc.tokens[i - 1].shape != "lower" or doc.tokens[i - 1].key in ("don", "doña")
-            else ""
+            "title" if not lower_title or dotted or doc.tokens[i - 1].key in ("don", "doña") else ""
         )
     if (
         i > 1
@@ -788,6 +792,8 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     ):
         # "Customer Relations", "Banco Santander"; but "JOHN Q. PUBLIC", "Jean-Baptiste Carré"
         return None
+    if not strong and not weak and _unlisted_name(doc, words):
+        return i, j  # "Akaho Yokoi", "Peterke Barabás": no list knows them, nor any word
     if not strong and not (weak and (unknown or initials)):
         return None  # "Rose Garden"
     if all(t.place or not t.named for t in words) and not initials:
@@ -803,6 +809,25 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
             # "NAIDU KARIUKI"
             return None
     return i, j
+
+
+def _unlisted_name(doc: Text, words: list[Token]) -> bool:
+    """Two or three Capitalised words that no name list, no place list and no language's
+    common words know: the shape of a name from outside the lists. Not in German, where
+    every noun is Capitalised and a rare compound is a word ("Grundsteuerbescheid")."""
+    return (
+        doc.lang != "de"
+        and 2 <= len(words) <= 3
+        and all(
+            t.shape == "cap"
+            and not t.named
+            and not t.place
+            and not t.city
+            and t.everyday == 0.0
+            and len(t.key) > 2
+            for t in words
+        )
+    )
 
 
 def _initials_and_family_name(doc: Text, i: int, j: int) -> tuple[int, int] | None:
@@ -866,9 +891,10 @@ def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
     """Rule 2: a Capitalised given name on its own."""
     tokens = doc.tokens
     for i, token in enumerate(tokens):
+        surname = not token.first and _lone_surname(token)
         if (
             token.shape != "cap"
-            or not token.first
+            or not (token.first or surname)
             or token.place
             or token.key in cue.CALENDAR
             or not _usable(token)
@@ -884,9 +910,51 @@ def _lone_given_names(doc: Text) -> Iterator[tuple[int, int]]:
             continue  # "Page 3 of 7", "Case 12": a word that labels a number
         if _prev_word(doc, i) in cue.NOT_PERSON_BEFORE[doc.lang] or _proper_noun_neighbour(doc, i):
             continue
-        if _sentence_start(doc, i) and token.common >= ORDINARY and not _subject(doc, i):
+        if (
+            _sentence_start(doc, i)
+            and token.common >= ORDINARY
+            and not _subject(doc, i)
+            and not _addressed(doc, i)
+        ):
             continue  # "Will you", "Grant access", "Joy!"
+        if surname and not (_subject(doc, i) if _sentence_start(doc, i) else _in_prose(doc, i)):
+            continue  # a heading's, a table's or a product's rare word
         yield i, i + 1
+
+
+def _in_prose(doc: Text, i: int) -> bool:
+    """Token i stands between lower-case words of one line ("why is Vitór so", "leave me
+    Teodata, four"): running text, not a table's cell or a heading."""
+    tokens = doc.tokens
+    if i == 0 or tokens[i - 1].shape != "lower" or _gap(doc, i) != " ":
+        return False
+    after = _after(doc, i + 1)
+    return _PROSE_AFTER.match(after) is not None
+
+
+_VOCATIVE = re.compile(r",[ \t]+[^\W\d_A-Z]")
+
+
+def _addressed(doc: Text, i: int) -> bool:
+    """A widespread given name opening a sentence and called to with a comma ("Anna, can
+    you ..."): a person addressed, not "Will, ..." of a word (a name this common is no
+    sentence adverb)."""
+    token = doc.tokens[i]
+    return token.first >= WIDESPREAD and _VOCATIVE.match(doc.text, token.end) is not None
+
+
+def _lone_surname(token: Token) -> bool:
+    """A family name alone ("Adamczyk", "Lindholm") that is no common word of any language
+    and that two lists name, or one list and no language at all: read as a given name is,
+    by rule 2, but only in running text. "Jira" (one list, a rare word), "Docker", "Kafka" and
+    "Notch" stay; a word of no list ("Grafana", "Kingsmere") is as often a product or a place
+    as a person, and stays too."""
+    return (
+        token.last > 0
+        and token.everyday < RARE_WORD
+        and (token.last >= 2 or token.everyday == 0.0)
+        and not token.city
+    )
 
 
 def _city_first(token: Token) -> bool:

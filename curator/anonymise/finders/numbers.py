@@ -14,6 +14,10 @@
   A number of the right length is a phone only where its grouping or a word before it says so
   (`phone_shaped`): a row of counts in a table ("129 50 15 2 196"), decimals ("388.57
   0.0000") and figures in a row of figures pass some region's plan but are no phone.
+- Local phones of the other countries' plans ("789 6873", "94 51 71", "(82) 871-235",
+  "24-60-61-99"), which no region above holds: 6 to 15 digits in groups are a phone only
+  after a phone's word ("Mobile:", "call me at"), before a phone's label ("... office",
+  "-Fax"), or with an area code in brackets before groups joined by a hyphen (`LOCAL_PHONES`).
 
 The phone recognizers run last among the number-shaped finders, reading only phone-shaped
 windows whose digits no card, IBAN, IP or SSN found before claimed: phonenumbers' matcher is
@@ -335,8 +339,23 @@ def phone_shaped(text: str, start: int, end: int) -> bool:
     return trunk or len(groups) <= 4 and any(len(g) > 2 for g in groups)
 
 
+_TIME_EDGE = re.compile(r"\d:\Z")  # "13:47:07.308136": a time's seconds, no phone
+_TIME_AFTER = re.compile(r":\d")  # "2021-03-11 09:47": a date and its hour
+
+
+def _in_a_time(text: str, start: int, end: int) -> bool:
+    return (
+        _TIME_EDGE.search(text, max(0, start - 2), start) is not None
+        or _TIME_AFTER.match(text, end) is not None
+    )
+
+
 def _phone_plausible(text: str, start: int, end: int) -> bool:
-    return at_word_edges(text, start, end) and phone_shaped(text, start, end)
+    return (
+        at_word_edges(text, start, end)
+        and not _in_a_time(text, start, end)
+        and phone_shaped(text, start, end)
+    )
 
 
 def _could_be_phone(window: str) -> bool:
@@ -357,3 +376,42 @@ PHONES = FinderSpec(
     plausible=_phone_plausible,
     extend=extend_extension,  # "(713) 631-5246 x129", "... poste 219"
 )
+
+
+# A local number: groups of digits, maybe an area code in brackets first; a dot, a comma or
+# a slash joining it to more digits makes it a figure, a date or a version.
+_LOCAL = re.compile(
+    r"(?<![\w+.,/:-])(?:\(\d{1,4}\)[ \t]?)?\d{2,6}(?:(?:[ \t]|-)\d{2,6}){0,4}(?![\w]|[.,/:-]\d)"
+)
+# The words a local number needs before it: a phone's own, on the line or as a label on the
+# line above ("Phone:\n789 6873"), at most two words between ("call me at"); "number" or
+# "contact" alone say too little for so few digits.
+_LOCAL_CUE = re.compile(
+    r"\b(?:tel|tél|telephone|téléphone|phone|ph|call|cell|mobile|mob|fax|desk|sms|whatsapp|"
+    r"messages?|dial|answering|portable|móvil|movil|teléfono|telefono|telefon|handy)"
+    r"\b(?:[^\w\n]{0,3}(?:[^\W\d]+[^\w\n]{1,3}){0,2}|[ \t]*:?[ \t]*\n[ \t]*)\Z",
+    re.I,
+)
+_LOCAL_LABEL = re.compile(
+    r"[ \t]*[-–]?[ \t]*(?:office|fax|mobile|cell|home|work|desk|tel|phone)\b", re.I
+)
+_AREA_IN_BRACKETS = re.compile(r"\(\d{1,4}\)[ \t]?\d{2,5}-\d{2,5}")
+
+
+def find_local_phones(text: str) -> list[tuple[int, int, float]]:
+    """(start, end, score) of local numbers that a phone's word, label or grouping marks."""
+    found = []
+    for match in _LOCAL.finditer(text):
+        start, end = match.span()
+        if not 6 <= sum(c.isdigit() for c in match.group()) <= 15 or _in_a_time(text, start, end):
+            continue
+        if (
+            _LOCAL_CUE.search(text, max(0, start - 28), start)
+            or _LOCAL_LABEL.match(text, end)
+            or _AREA_IN_BRACKETS.fullmatch(match.group())
+        ):
+            found.append((start, extend_extension(text, end), 0.4))
+    return found
+
+
+LOCAL_PHONES = FinderSpec("PHONE_NUMBER", digits(6), whole_text=find_local_phones)
