@@ -112,9 +112,12 @@ def mask(value: str) -> str:
     return f"{shown} ({letters})"
 
 
-def find_suspects(store: Store, detector: Detector | None = None) -> list[Suspect]:
-    """Every suspect in the fixtures this store's vault anonymised, in a fixed order (fixture,
-    location, offset); one line per value, reason and fixture, with how often it occurs."""
+def find_suspects(
+    store: Store, detector: Detector | None = None, ids: Iterable[str] | None = None
+) -> list[Suspect]:
+    """Every suspect in the fixtures this store's vault anonymised (of `ids`, when given), in
+    a fixed order (fixture, location, offset); one per value, reason and fixture, with how
+    often it occurs."""
     from curator.anonymise.audit import _fixture_texts, anonymised_here, fixture_groups
     from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.personal import PersonalData
@@ -123,7 +126,8 @@ def find_suspects(store: Store, detector: Detector | None = None) -> list[Suspec
     vault = Vault.load(store)
     if vault is None:
         return []
-    fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
+    wanted = store.ids() if ids is None else list(dict.fromkeys(ids))
+    fixtures = [store.load_fixture(fixture_id) for fixture_id in wanted]
     mine, _ = anonymised_here(fixtures, vault)
     detector = detector if detector is not None else detector_for()
     drawn = frozenset(
