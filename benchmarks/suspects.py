@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.kept import text_layer_files  # noqa: E402
-from curator.anonymise.suspects import Suspect, find_suspects  # noqa: E402
+from curator.anonymise import Suspect, find_suspects  # noqa: E402
 from curator.store import Store  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
 from tests.corpus import CORPUS_DIR  # noqa: E402
