@@ -10,6 +10,7 @@ here (ruff's TID251 bans its submodules elsewhere, see pyproject.toml).
          │               kinds.py says), applied with curator.spans so labels keep pointing
          │               at their values ─▶ anonymised text
          ─▶ audit.py     whatever personal.py still finds there is a leak
+         ─▶ suspects.py  what was kept but looks personal, masked, for a person to decide
 
 Only text is anonymised and judged: structure.py says what in a fixture is structure (keys,
 roles, types, ids' shape), json_strings.py lists its texts for every checker.
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from curator.anonymise.kinds import KINDS, Kind, entity_kind
     from curator.anonymise.rewrite import Rewriter, settle
     from curator.anonymise.structure import skeleton
+    from curator.anonymise.suspects import Suspect, find_suspects
     from curator.anonymise.terms import TermIndex
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
@@ -101,6 +103,8 @@ _EXPORTS: dict[str, str] = {
     "Rewriter": "rewrite",
     "settle": "rewrite",
     "skeleton": "structure",
+    "Suspect": "suspects",
+    "find_suspects": "suspects",
     "TermIndex": "terms",
     "UserInput": "user_input",
     "VAULT_FILE": "vault",
@@ -127,6 +131,7 @@ __all__ = [
     "Kind",
     "Leak",
     "Rewriter",
+    "Suspect",
     "TermIndex",
     "TextAttachment",
     "Used",
@@ -143,6 +148,7 @@ __all__ = [
     "detector_for",
     "entity_kind",
     "find_leaks",
+    "find_suspects",
     "fixture_groups",
     "parents_of",
     "fold_case",

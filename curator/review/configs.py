@@ -9,9 +9,11 @@ slot's choices are the task's own (dynamic, from its data), so a task shows exac
 own rubrics and an unused slot shows nothing.
 
 Control names are the contract with pull: `span`, `value_<field>`, `variants_<field>`,
-`absent`, `verdict_<n>`, `posts_<n>`, `new_rubrics`. A project whose config lost or
-renamed one of them (edited in the UI) no longer matches, and push and pull refuse it
-instead of guessing.
+`absent`, `verdict_<n>`, `posts_<n>`, `new_rubrics`, `suspect_names`,
+`suspect_not_personal` (each task's suspects, masked: names to add, words to forget). A
+project whose config lost or renamed one of them (edited in the UI) no longer matches, and
+push and pull refuse it instead of guessing; one made before suspects were shown grows
+them on the next push.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ DIALOGUE = "dialogue"
 NEW_RUBRICS = "new_rubrics"
 PASS, FAIL = "pass", "fail"
 MIN_RUBRIC_SLOTS = 5
+# the fixture's suspects (curator.anonymise.find_suspects), ticked as a name or as not personal
+SUSPECT_NAMES = "suspect_names"
+SUSPECT_NOT_PERSONAL = "suspect_not_personal"
+SUSPECTS = "suspects"  # the task data both list: each suspect's key, shown masked
 
 DOCUMENT_STEPS = (
     "Select the text that proves a field and pick the field's label.",
@@ -145,7 +151,29 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
     )
     for field in spec.fields:
         ET.SubElement(absent, "Choice", value=field)
+    _suspects(view, TEXT)
     return _render(view)
+
+
+def _suspects(view: ET.Element, to_name: str) -> None:
+    """What the anonymiser kept but doubts, masked: the reviewer ticks each as a name
+    (`vault add`: rewritten everywhere) or as not personal (`vault forget`)."""
+    for name, what in (
+        (
+            SUSPECT_NAMES,
+            "Kept but perhaps personal: tick each that is a name (rewrite it everywhere)",
+        ),
+        (SUSPECT_NOT_PERSONAL, "...and each that is not personal (keep it, never ask again)"),
+    ):
+        ET.SubElement(view, "Header", value=what)
+        ET.SubElement(
+            view,
+            "Choices",
+            name=name,
+            toName=to_name,
+            choice="multiple",
+            value=f"${SUSPECTS}",
+        )
 
 
 def thread_config(rubric_slots: int) -> str:
@@ -188,6 +216,7 @@ def thread_config(rubric_slots: int) -> str:
         editable="true",
         showSubmitButton="false",
     )
+    _suspects(view, DIALOGUE)
     return _render(view)
 
 

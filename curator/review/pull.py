@@ -52,6 +52,9 @@ class PullReport:
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     unknown_fixtures: list[str] = field(default_factory=list)
     agreement: Agreement = field(default_factory=Agreement)
+    # suspects a reviewer ticked: (fixture, suspect key, "add" or "forget"), then what each did
+    ticked: list[tuple[str, str, str]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
 
     exit_code = 0
 
@@ -63,6 +66,7 @@ class PullReport:
             "conflicts": self.conflicts,
             "unknown_fixtures": self.unknown_fixtures,
             "agreement": self.agreement.as_dict(),
+            "decisions": self.decisions,
         }
 
     def render(self) -> str:
@@ -82,6 +86,15 @@ class PullReport:
             for fixture_id, names in self.conflicts.items()
         ]
         out += [f"skipped: task for unknown fixture {name}" for name in self.unknown_fixtures]
+        out += [
+            f"{d['fixture']}: a suspect was {d['outcome']}"
+            + (
+                f" ('{d['shown']}', {len(d['fixtures'])} fixture(s) rewritten)"
+                if "shown" in d
+                else ""
+            )
+            for d in self.decisions
+        ]
         return "\n".join(out + self.agreement.lines())
 
 
@@ -124,7 +137,47 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
                 for task in sorted(exported, key=lambda t: int(t["id"])):
                     _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
         typed.save()
+    # after every label revision: each decision is a `vault add`/`forget` transaction of its own
+    _decide_suspects(store, report)
     return report
+
+
+def _decide_suspects(store: Store, report: PullReport) -> None:
+    """What reviewers ticked among a task's suspects, applied as `vault add` (a name) or
+    `vault forget` (not personal) would: each suspect found again by its key in the store as
+    it is now, all values read before the first decision rewrites anything."""
+    from curator.anonymise import add_name, find_suspects, forget_word
+
+    if not report.ticked:
+        return
+    fixtures = sorted({fixture for fixture, _, _ in report.ticked})
+    by_key = {(s.fixture, s.key): s for s in find_suspects(store, ids=fixtures)}
+    actions: dict[tuple[str, str], set[str]] = {}
+    for fixture, key, action in report.ticked:
+        actions.setdefault((fixture, key), set()).add(action)
+    for (fixture, key), chosen in sorted(actions.items()):
+        suspect = by_key.get((fixture, key))
+        if suspect is None or not suspect.is_word:
+            report.decisions.append({"fixture": fixture, "key": key, "outcome": "no longer found"})
+        elif len(chosen) > 1:
+            report.decisions.append(
+                {"fixture": fixture, "key": key, "outcome": "ticked both ways: left undecided"}
+            )
+        elif chosen == {"add"}:
+            done = add_name(store, suspect.value, "person")
+            report.decisions.append(
+                {"fixture": fixture, "key": key, "outcome": "added as a name", **done.as_dict()}
+            )
+        else:
+            done = forget_word(store, suspect.value)
+            report.decisions.append(
+                {
+                    "fixture": fixture,
+                    "key": key,
+                    "outcome": "kept as not personal",
+                    **done.as_dict(),
+                }
+            )
 
 
 def _pull_task(
@@ -185,6 +238,7 @@ def _pull_task(
         if not fresh:
             report.already_pulled += 1
             continue
+        report.ticked += _ticked_suspects(fixture_id, annotation)
         login = _login(annotation, users)
         author = "labelstudio" if login is None else typed.author(login)
         written = txn.append_revision(
@@ -229,6 +283,16 @@ def _pull_task(
             report.reviewed.append(fixture_id)
     if status != fixture.status or review != fixture.review:
         txn.save_fixture(fixture.model_copy(update={"status": status, "review": review}))
+
+
+def _ticked_suspects(fixture_id: str, annotation: dict[str, Any]) -> list[tuple[str, str, str]]:
+    actions = {configs.SUSPECT_NAMES: "add", configs.SUSPECT_NOT_PERSONAL: "forget"}
+    return [
+        (fixture_id, str(key), actions[region["from_name"]])
+        for region in annotation.get("result") or []
+        if region.get("from_name") in actions
+        for key in (region.get("value") or {}).get("choices") or []
+    ]
 
 
 def _login(annotation: dict[str, Any], users: dict[int, str]) -> str | None:

@@ -79,13 +79,18 @@ def prepare(store: Store, fixtures: list[Fixture]) -> dict[str, dict[str, dict[s
     """project key -> fixture id -> task, each prediction checked against the config."""
     from label_studio_sdk.label_interface import LabelInterface
 
+    from curator.anonymise import find_suspects
+
+    doubts: dict[str, list[Any]] = {}
+    for suspect in find_suspects(store, ids=[f.id for f in fixtures]):
+        doubts.setdefault(suspect.fixture, []).append(suspect)
     grouped: dict[str, dict[str, dict[str, Any]]] = {}
     for fixture in fixtures:
         if fixture.status is Status.retired:
             raise CuratorError(f"{fixture.id}: retired fixtures are not reviewed")
         record = store.load(fixture.id)
         grouped.setdefault(project_key(fixture), {})[fixture.id] = build_task(
-            fixture, record.content, record.labels
+            fixture, record.content, record.labels, doubts.get(fixture.id, [])
         )
     for key, tasks in grouped.items():
         slots = slots_for(tasks)
@@ -137,9 +142,14 @@ def ensure_project(
     if (project.expert_instruction or "") != instructions(store, key):
         # curator.toml's descriptions changed since: labellers read the current ones
         conn.set_instructions(project.id, instructions(store, key))
-    if key == "thread" and configs.rubric_slots(project.label_config) < rubric_slots:
-        # Only ever grows: more rubric slots keep every earlier annotation valid.
-        conn.set_config(project.id, wanted)
+    actual = project.label_config or ""
+    slots = max(configs.rubric_slots(actual), rubric_slots)
+    # Only ever grows (more rubric slots; the suspects' controls for a project made before
+    # them): every earlier annotation stays valid.
+    if configs.SUSPECT_NAMES not in configs.controls(actual) or (
+        key == "thread" and configs.rubric_slots(actual) < rubric_slots
+    ):
+        conn.set_config(project.id, configs.thread_config(slots) if key == "thread" else wanted)
         project = conn.project(project.id)
     return project
 
@@ -150,7 +160,12 @@ def check_config(project: Any, key: str, wanted: str) -> None:
     if key == "thread":
         # A thread project may have fewer rubric slots than this push needs; it grows later.
         wanted = configs.thread_config(configs.rubric_slots(actual) or configs.MIN_RUBRIC_SLOTS)
-    problems = configs.config_problems(actual, wanted)
+    # a project made before suspects were shown lacks their controls: push adds them
+    problems = [
+        p
+        for p in configs.config_problems(actual, wanted)
+        if not any(name in p for name in (configs.SUSPECT_NAMES, configs.SUSPECT_NOT_PERSONAL))
+    ]
     if problems:
         raise CuratorError(
             f"Label Studio project {project.id} ({project.title!r}) has a labeling config that no "

@@ -10,13 +10,17 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
 from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, ThreadContent
 from curator.review import configs
 from curator.review.textmap import JoinedDocument, join_pages
+
+if TYPE_CHECKING:
+    from curator.anonymise import Suspect
 
 MODEL_VERSION = "curator"
 _POST_STYLE = "margin: 0.4em 0; padding: 0.3em 0.6em; border-left: 3px solid #99a"
@@ -31,8 +35,14 @@ def project_key(fixture: Fixture) -> str:
     return f"document/{fixture.doc_type}"
 
 
-def build_task(fixture: Fixture, content: Content, labels: LabelRevision | None) -> dict[str, Any]:
-    """{"data": ..., "predictions": [...]} for the import API."""
+def build_task(
+    fixture: Fixture,
+    content: Content,
+    labels: LabelRevision | None,
+    suspects: Sequence[Suspect] = (),
+) -> dict[str, Any]:
+    """{"data": ..., "predictions": [...]} for the import API; `suspects`, the fixture's words
+    the anonymiser kept but doubts, as choices shown masked."""
     rev = labels.rev if labels else 0
     # a document is reviewed as one text with field spans, a thread as posts with rubrics
     if isinstance(content, DocumentContent):
@@ -62,12 +72,26 @@ def build_task(fixture: Fixture, content: Content, labels: LabelRevision | None)
                         list(rubric.evidence_posts),
                     )
                 )
+    data[configs.SUSPECTS] = suspect_options(suspects)
     data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
     # One model version for every prediction: Label Studio pre-fills a task only with the
     # predictions of the project's model version (the label rev is in the task data).
     prediction = {"model_version": MODEL_VERSION, "score": 1.0, "result": result}
     data["curator_digest"] = digest(data, prediction)
     return {"data": data, "predictions": [prediction]}
+
+
+def suspect_options(suspects: Sequence[Suspect]) -> list[dict[str, str]]:
+    """Each word suspect as a choice: its key as the value, shown masked in its context. A
+    digit run is left out: no vault decision takes a number (it goes into keep terms)."""
+    return [
+        {
+            "value": s.key,
+            "html": html.escape(f"{s.masked} in “{s.context}” ({s.reason}; {s.location})"),
+        }
+        for s in suspects
+        if s.is_word
+    ]
 
 
 def pad_rubric_slots(data: dict[str, Any], slots: int) -> None:
