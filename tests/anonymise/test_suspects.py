@@ -27,7 +27,7 @@ KEY = base64.b64encode(b"suspects-test-key-00000000000000").decode()
 # synthetic: two words no list knows, a short local phone, a reserved example line
 LOG_LINES = [
     {"author": "dana", "text": "Morning all, the boiler at the Zorbek Quellmire site is fixed."},
-    {"author": "omar", "text": "Dr. Charles Sevilla signed it; his desk line is 450 0840."},
+    {"author": "omar", "text": "Dr. Charles Sevilla signed it; his badge reads 450 0840."},
     {"author": "dana", "text": "The example line 212 555 0134 works, figures 1,178 0 14 15 too."},
     {"author": "omar", "text": "Thanks Dana, the Display is clear now."},
 ]
