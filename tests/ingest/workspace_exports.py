@@ -37,7 +37,7 @@ def secrets() -> list[str]:
     """What must not survive anonymisation."""
     found = []
     for username, first, last, email in PEOPLE:
-        found += [username, email, f"{first} {last}", last if last != "de Wit" else "Wit"]
+        found += [username, email, f"{first} {last}", first, last]
     return found
 
 
@@ -441,7 +441,7 @@ def slack_files() -> dict[str, object]:
 
 
 def slack_folder(folder: Path) -> Path:
-    root = folder / "Harbour Slack export Jan 2024"
+    root = folder / "harbour-slack-export"
     for name, value in slack_files().items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
