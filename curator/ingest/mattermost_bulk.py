@@ -152,8 +152,7 @@ class _Workspace:
             members = _list(record, "channel_members", where)
             if len(members) < 2 or not all(isinstance(m, str) and m for m in members):
                 raise CuratorError(f"{where}: 'channel_members' must list two or more usernames")
-            channel = self.channels.get(("direct", *sorted(set(members))))
-            self._post(channel or self._direct(members, {}, where), record, where, number)
+            self._post(self._direct(members, {}, where), record, where, number)
 
     def _team(self, name: str, record: dict[str, Any], where: str) -> dict[str, Any]:
         team = self.teams.get(name)

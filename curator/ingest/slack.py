@@ -159,7 +159,8 @@ class _Reader:
 
 def user_record(uid: str, user: dict[str, Any]) -> dict[str, Any]:
     """A Slack user (users.json, or a message's `user_profile`) as Mattermost's user."""
-    profile = user.get("profile") if isinstance(user.get("profile"), dict) else user
+    given = user.get("profile")
+    profile: dict[str, Any] = given if isinstance(given, dict) else user
     real = str(profile.get("real_name") or user.get("real_name") or "")
     names = {"first_name": profile.get("first_name"), "last_name": profile.get("last_name")}
     if not names["first_name"] and not names["last_name"]:
@@ -228,7 +229,8 @@ class _Channel:
         deleted = subtype == "tombstone"
         props: dict[str, Any] = {}
         user_id = self._author(message, props)
-        text = message.get("text") if isinstance(message.get("text"), str) else ""
+        given = message.get("text")
+        text = given if isinstance(given, str) else ""
         previews = [
             {k: a[k] for k in PREVIEW_MEMBERS if isinstance(a.get(k), str)}
             for a in message.get("attachments") or []
@@ -295,7 +297,7 @@ class _Channel:
     def _files(
         self, message: dict[str, Any], post_id: str, user_id: str, created: int
     ) -> list[str]:
-        file_ids = []
+        file_ids: list[str] = []
         for file in message.get("files") or []:
             # a deleted file (mode "tombstone") or one beyond the plan's limit has no name
             if not isinstance(file, dict) or not isinstance(file.get("name"), str):
@@ -317,8 +319,10 @@ class _Channel:
     def channel(self) -> dict[str, Any]:
         record = self.record
         members = sorted(m for m in record.get("members") or [] if isinstance(m, str))
-        header = record.get("topic") if isinstance(record.get("topic"), dict) else {}
-        purpose = record.get("purpose") if isinstance(record.get("purpose"), dict) else {}
+        header, purpose = (
+            given if isinstance(given := record.get(key), dict) else {}
+            for key in ("topic", "purpose")
+        )
         name, display = str(record.get("name") or ""), str(record.get("name") or "")
         if self.kind == "D":
             # Mattermost names a direct channel after its two users' ids.
