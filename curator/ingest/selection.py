@@ -4,7 +4,7 @@ A workspace export (Mattermost's bulk or compliance export, Slack's) holds many 
 many threads; it becomes one fixture per thread, or one per channel with `per_channel`.
 A thread is chosen by its channel (name, display name or id), by when its root was posted
 (`since` inclusive, `until` exclusive) and by how many replies people wrote (system posts do
-not count). The same filters apply to a thread export (.json) and a chat log.
+not count).
 """
 
 from __future__ import annotations
@@ -45,12 +45,6 @@ class Selection:
             raise CuratorError("--until must be later than --since")
         names = tuple(c.strip().lower() for c in channels if c.strip())
         return cls(names, start, stop, min_replies, per_channel)
-
-    @property
-    def filters(self) -> bool:
-        return bool(self.channels or self.since_ms is not None or self.until_ms is not None) or (
-            self.min_replies > 0
-        )
 
     def wants_channel(self, channel: dict[str, Any]) -> bool:
         if not self.channels:

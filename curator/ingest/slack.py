@@ -89,7 +89,7 @@ def parse_slack_export(
     exports = []
     for sid, kind, record in conversations:
         folder = str(record.get("name") or sid) if kind != "D" else sid
-        channel = _Channel(sid, kind, record, users, names, channel_names, reader.where)
+        channel = _Channel(sid, kind, record, users, names, channel_names)
         for day in reader.days(folder):
             for index, message in enumerate(reader.messages(day, sid)):
                 channel.add(message, f"{reader.where}: {sid}/{PurePosixPath(day).name}", index)
@@ -187,6 +187,11 @@ def _ms(ts: Any, where: str) -> int:
         raise CuratorError(f"{where}: its 'ts' is not a Slack timestamp") from None
 
 
+def _count(value: Any) -> int:
+    """A count or epoch seconds as Slack writes them; anything else is no count (0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 class _Channel:
     """One conversation's messages, as Mattermost posts."""
 
@@ -198,7 +203,6 @@ class _Channel:
         users: dict[str, dict[str, Any]],
         names: dict[str, str],
         channel_names: dict[str, str],
-        where: str,
     ) -> None:
         self.sid = sid
         self.id = slack_id(sid)
@@ -210,7 +214,6 @@ class _Channel:
         self.authors: dict[str, dict[str, Any]] = {}
         self.posts: dict[str, dict[str, Any]] = {}
         self.file_infos: dict[str, dict[str, Any]] = {}
-        self.where = where
 
     def _post_id(self, ts: str) -> str:
         return mattermost_id("slack-post", self.sid, ts)
@@ -251,7 +254,7 @@ class _Channel:
             "message": "" if deleted else to_mattermost(text, self.names, self.channel_names),
             "type": SYSTEM.get(subtype, ""),
             "props": props,
-            "reply_count": int(message.get("reply_count") or 0),
+            "reply_count": _count(message.get("reply_count")),
             "metadata": {},
         }
         reactions = [
@@ -310,7 +313,7 @@ class _Channel:
                 "create_at": created,
                 "name": file["name"],
                 "extension": str(file.get("filetype") or PurePosixPath(file["name"]).suffix[1:]),
-                "size": int(file.get("size") or 0),
+                "size": _count(file.get("size")),
                 "mime_type": str(file.get("mimetype") or "application/octet-stream"),
             }
             file_ids.append(file_id)
@@ -338,7 +341,7 @@ class _Channel:
             "name": name,
             "header": str(header.get("value") or ""),
             "purpose": str(purpose.get("value") or ""),
-            "create_at": int(record.get("created") or 0) * 1000,
+            "create_at": _count(record.get("created")) * 1000,
             "delete_at": 0,
         }
 
