@@ -36,6 +36,26 @@ if TYPE_CHECKING:
 )
 @click.option("--split-threads", is_flag=True, help="One fixture per thread of a channel export.")
 @click.option(
+    "--per-channel",
+    is_flag=True,
+    help="One fixture per channel of a workspace export (default: one per thread).",
+)
+@click.option(
+    "--channel",
+    "channels",
+    multiple=True,
+    metavar="NAME",
+    help="Only this channel of a workspace export (name, display name or id). Repeatable.",
+)
+@click.option("--since", metavar="DATE", help="Only threads started on or after DATE (UTC).")
+@click.option("--until", metavar="DATE", help="Only threads started before the end of DATE.")
+@click.option(
+    "--min-replies",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Only threads with at least N replies (system posts not counted).",
+)
+@click.option(
     "--workers", type=click.IntRange(min=1), help="OCR processes (default: one per core)."
 )
 @click.option(
@@ -62,20 +82,27 @@ def import_sources(
     rubric_file: str | None,
     ocr: str,
     split_threads: bool,
+    per_channel: bool,
+    channels: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    min_replies: int,
     workers: int | None,
     keep_going: bool,
     kept: tuple[str, ...],
 ) -> ImportReport:
-    """Import Mattermost thread exports (.json), chat logs (.jsonl), PDFs and scanned images
-    (.png, .jpg, .tif) as draft fixtures.
+    """Import Mattermost thread exports (.json), chat logs (.jsonl), Mattermost bulk exports
+    (.zip or import.jsonl), Slack exports (.zip or folder), PDFs and scanned images (.png,
+    .jpg, .tif) as draft fixtures.
 
     Everything is anonymised before it is written. A folder imports the files in it;
-    a source imported before is skipped.
+    a source imported before is skipped. A workspace export (bulk, Slack) gives one fixture
+    per thread, filtered by --channel, --since, --until and --min-replies.
 
     Example: curator import examples/threads --split-threads --rubric "The answer cites the lease"
     """
+    from curator.ingest import Selection, read_rubric_file
     from curator.ingest import import_sources as run_import
-    from curator.ingest import read_rubric_file
 
     all_rubrics = list(rubrics) + (read_rubric_file(rubric_file) if rubric_file else [])
     report = run_import(
@@ -90,6 +117,13 @@ def import_sources(
         progress=show_progress(),
         keep_going=keep_going,
         keep=kept,
+        selection=Selection.of(
+            channels=channels,
+            since=since,
+            until=until,
+            min_replies=min_replies,
+            per_channel=per_channel,
+        ),
     )
     for message in report.warnings():
         warn(message)

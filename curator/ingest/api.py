@@ -17,10 +17,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
 from curator.errors import CuratorError
+from curator.ingest.archive import Archive, read_folder
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
+from curator.ingest.mattermost_bulk import LINES, is_bulk_lines, parse_bulk_export
 from curator.ingest.privacy import anonymise_one
+from curator.ingest.selection import EVERYTHING, Selection
+from curator.ingest.slack import is_slack_archive, parse_slack_export
 from curator.ingest.source import Parsed, RawSource, read_source
 from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
@@ -44,10 +48,15 @@ from curator.store import Store, fixture_id
 if TYPE_CHECKING:
     from curator.anonymise import Keep, Vault
 
-SUFFIXES = {".json": "thread", ".jsonl": "chat", ".pdf": "document"} | dict.fromkeys(
-    IMAGE_SUFFIXES, "document"
-)
-KNOWN = ".json, .jsonl, .pdf, .png, .jpg or .tif"
+SUFFIXES = {
+    ".json": "thread",
+    ".jsonl": "chat",
+    ".zip": "archive",
+    ".pdf": "document",
+} | dict.fromkeys(IMAGE_SUFFIXES, "document")
+KNOWN = ".json, .jsonl, .zip, .pdf, .png, .jpg or .tif"
+# Workspace exports, told apart by content: they share suffixes with other kinds.
+WORKSPACE = ("mattermost-bulk", "slack")
 T = TypeVar("T")
 
 
@@ -129,9 +138,13 @@ def import_sources(
     author: str | None = None,
     keep_going: bool = False,
     keep: Sequence[str] = (),
+    selection: Selection = EVERYTHING,
 ) -> ImportReport:
-    """Import threads (.json), chat logs (.jsonl), PDFs and scanned images (.png, .jpg,
-    .tif) as anonymised draft fixtures.
+    """Import threads (.json), chat logs (.jsonl), Mattermost bulk exports (.zip, .jsonl),
+    Slack exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as
+    anonymised draft fixtures.
+
+    `selection`: which threads of a workspace export, one fixture per thread or per channel.
 
     `keep`: terms kept as written for this run, on top of `[anonymise] keep` in curator.toml.
 
@@ -156,6 +169,7 @@ def import_sources(
         split_threads=split_threads,
         workers=workers,
         progress=progress,
+        selection=selection,
     )
     if not parsed:
         return report
@@ -213,6 +227,9 @@ def import_sources(
 
 
 def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
+    if path.is_dir():  # expand gives a folder only when it is a Slack export
+        raw = read_folder(path, limits)
+        return raw, _archive_kind(raw, limits)
     kind = _kind_of(path)
     json_kind = kind in ("thread", "chat")
     raw = read_source(
@@ -224,7 +241,23 @@ def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
         check_document(raw, limits)
     elif kind == "thread":
         check_export_shape(load_json(raw, limits), raw.name)
+    elif kind == "archive":
+        kind = _archive_kind(raw, limits)
+    elif is_bulk_lines(raw.data):
+        kind = "mattermost-bulk"
     return raw, kind
+
+
+def _archive_kind(raw: RawSource, limits: LimitSettings) -> str:
+    archive = Archive(raw, limits)
+    if archive.find(LINES) is not None:
+        return "mattermost-bulk"
+    if is_slack_archive(archive):
+        return "slack"
+    raise CuratorError(
+        f"{raw.name}: neither a Mattermost bulk export ({LINES}) nor a Slack export "
+        "(users.json, channels.json)"
+    )
 
 
 def _new_sources(
@@ -258,6 +291,7 @@ def _parse(
     split_threads: bool,
     workers: int | None,
     progress: bool,
+    selection: Selection,
 ) -> list[tuple[RawSource, list[Parsed]]]:
     """Each source with the fixtures-to-be it yields, in order; failures as `outcomes` says."""
     # Documents are read together so their OCR pages share one pool of workers.
@@ -284,6 +318,11 @@ def _parse(
                 outcomes.failed(raw.name, result)
                 continue
             items: list[Parsed] | None = [result]
+        elif kind in WORKSPACE:
+            items = outcomes.attempt(
+                raw.name,
+                lambda raw=raw, kind=kind: _workspace(raw, kind, selection, limits),  # type: ignore[misc]
+            )
         elif kind == "chat":
             items = outcomes.attempt(
                 raw.name,
@@ -303,14 +342,29 @@ def _parse(
     return parsed
 
 
+def _workspace(
+    raw: RawSource, kind: str, selection: Selection, limits: LimitSettings
+) -> list[Parsed]:
+    """The fixtures-to-be of a Mattermost bulk export or a Slack export."""
+    if kind == "slack":
+        return parse_slack_export(
+            raw, selection=selection, archive=Archive(raw, limits), limits=limits
+        )
+    archive = Archive(raw, limits) if raw.path.suffix.lower() == ".zip" else None
+    return parse_bulk_export(raw, selection=selection, limits=limits, archive=archive)
+
+
 def expand(sources: Sequence[str | Path]) -> list[Path]:
-    """Every source file; a folder means the importable files under it."""
+    """Every source file; a folder means the importable files under it, or the folder
+    itself when it is a Slack export (users.json and channels.json at its top)."""
     if not sources:
         raise CuratorError("no sources given")
     found: list[Path] = []
     for source in sources:
         path = Path(source)
-        if path.is_dir():
+        if path.is_dir() and (path / "users.json").is_file() and (path / "channels.json").is_file():
+            found.append(path)
+        elif path.is_dir():
             files = sorted(
                 p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
             )

@@ -24,7 +24,16 @@ def load_json(source: RawSource, limits: LimitSettings = DEFAULT) -> Any:
 
 
 def check_export_shape(data: Any, name: str) -> dict[str, Any]:
-    """The raw export dict, or a one-line reason why it is not a thread export."""
+    """The raw export dict, or a one-line reason why it is not a thread export.
+
+    Older exports of the Agents plugin call the posts map `thread`: it is read as `posts`,
+    so the fixture has the shape today's suites load (a list of posts there is keyed by id)."""
+    if isinstance(data, dict) and "posts" not in data and "thread" in data:
+        thread = data["thread"]
+        if isinstance(thread, list) and all(isinstance(p, dict) and "id" in p for p in thread):
+            thread = {str(post["id"]): post for post in thread}
+        data = {("posts" if key == "thread" else key): v for key, v in data.items()}
+        data["posts"] = thread
     if not isinstance(data, dict) or "posts" not in data:
         raise CuratorError(f"{name}: not a Mattermost thread export (no top-level 'posts' map)")
     posts = data["posts"]

@@ -1,0 +1,105 @@
+"""Workspace exports that are many files: a .zip (as `mmctl export create` or Slack writes
+it) or a folder (a Slack export unzipped), read as one source.
+
+A folder is packed into a zip in memory, its files in name order with fixed times, so its
+sha256 (the idempotence key) is the same for the same files wherever they lie. A member is
+read only when asked for, within the store's limits, and never written to disk: a member's
+path cannot escape anywhere.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from pathlib import Path, PurePosixPath
+
+from curator.errors import CuratorError
+from curator.ingest.source import RawSource
+from curator.limits import DEFAULT, hint, read_limited, too_big
+from curator.model import LimitSettings
+
+# A Slack export unzipped holds JSON only; anything else in the folder is no part of it.
+FOLDER_SUFFIX = ".json"
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+class Archive:
+    """The members of a zip source by their path (folders as `a/b/c.json`)."""
+
+    def __init__(self, source: RawSource, limits: LimitSettings = DEFAULT) -> None:
+        self.name = source.name
+        self.limits = limits
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(source.data))
+            infos = self._zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError):
+            raise CuratorError(
+                f"{source.name}: not a readable zip archive (truncated or corrupt)"
+            ) from None
+        # macOS adds __MACOSX/ copies of every file's attributes: no part of the export.
+        self._infos = {
+            info.filename: info
+            for info in infos
+            if not info.is_dir() and not info.filename.startswith("__MACOSX/")
+        }
+
+    def names(self) -> list[str]:
+        return sorted(self._infos)
+
+    def find(self, base: str) -> str | None:
+        """The member called `base` nearest the top (an export zipped with its folder has
+        every path under one more folder)."""
+        found = [n for n in self._infos if PurePosixPath(n).name == base]
+        return min(found, key=lambda n: (n.count("/"), n)) if found else None
+
+    def has(self, name: str) -> bool:
+        return name in self._infos
+
+    def size(self, name: str) -> int:
+        return self._infos[name].file_size
+
+    def read(self, name: str, *, json: bool = True) -> bytes:
+        """A member's bytes; one over the limit, compressed like a bomb, or corrupt is refused."""
+        info = self._infos[name]
+        limit, setting = (
+            (self.limits.json_bytes, "max_json_mb")
+            if json
+            else (self.limits.file_bytes, "max_file_mb")
+        )
+        where = f"{self.name}: {name}"
+        if info.file_size > limit:
+            raise CuratorError(f"{where}: {too_big(info.file_size, limit, setting)}")
+        ratio = self.limits.max_compression_ratio
+        if info.file_size > 1024 * 1024 and info.file_size > ratio * max(1, info.compress_size):
+            raise CuratorError(
+                f"{where}: decompresses to over {ratio} times its size (a zip bomb?); "
+                f"{hint('max_compression_ratio')}"
+            )
+        try:
+            with self._zip.open(info) as member:
+                data = member.read(limit + 1)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError):
+            raise CuratorError(f"{where}: corrupt member of the zip archive") from None
+        except RuntimeError:  # an encrypted member
+            raise CuratorError(f"{where}: encrypted; export it again without a password") from None
+        if len(data) > limit:
+            raise CuratorError(f"{where}: {too_big(len(data), limit, setting)}")
+        return data
+
+
+def read_folder(path: Path, limits: LimitSettings = DEFAULT) -> RawSource:
+    """A folder export as one zip source: its JSON files, packed in name order."""
+    buffer = io.BytesIO()
+    total = 0
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as packed:
+        for file in sorted(p for p in path.rglob("*") if p.is_file()):
+            if file.suffix.lower() != FOLDER_SUFFIX:
+                continue
+            relative = file.relative_to(path).as_posix()
+            data = read_limited(file, limits.json_bytes, "max_json_mb", name=f"{path}/{relative}")
+            total += len(data)
+            if total > limits.file_bytes:
+                raise CuratorError(f"{path}: {too_big(total, limits.file_bytes, 'max_file_mb')}")
+            packed.writestr(zipfile.ZipInfo(relative, FIXED_TIME), data)
+    return RawSource(path, buffer.getvalue())
