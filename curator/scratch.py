@@ -22,15 +22,14 @@ from pathlib import Path
 
 # Distinct: other curator-* folders (a test's, a library user's) are never taken for ours.
 PREFIX = "curator-private-"
+MAKING = "curator-private-making-"  # a folder not locked yet (see _locked_folder)
+MAKE_ATTEMPTS = 5
 
 
 @contextmanager
 def private_folder() -> Iterator[Path]:
     """A private temporary folder for the rest of this command; every temporary file goes there."""
-    parent = tempfile.gettempdir()
-    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))  # mode 0700
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    folder, fd = _locked_folder(Path(tempfile.gettempdir()))
     before = (tempfile.tempdir, os.environ.get("TMPDIR"))
     tempfile.tempdir = str(folder)
     os.environ["TMPDIR"] = str(folder)
@@ -46,12 +45,36 @@ def private_folder() -> Iterator[Path]:
         os.close(fd)
 
 
+def _locked_folder(parent: Path) -> tuple[Path, int]:
+    """A new folder of mode 0700 under `parent`, with this process's flock on it.
+
+    Made under a MAKING name, locked, then renamed to its PREFIX name: another command's
+    `remove_dead` may look at the folder between mkdtemp and the flock, find it unheld and
+    remove it (seen when the test suite's commands ran side by side). Under its PREFIX name
+    it is always held; removed before the rename, it is made again."""
+    for _ in range(MAKE_ATTEMPTS):
+        making = Path(tempfile.mkdtemp(prefix=MAKING, dir=parent))
+        try:
+            fd = os.open(making, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
+            continue
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        folder = making.with_name(PREFIX + making.name[len(MAKING) :])
+        try:
+            os.rename(making, folder)
+        except FileNotFoundError:
+            os.close(fd)
+            continue
+        return folder, fd
+    raise OSError(f"{parent}: every private folder made was removed before it could be locked")
+
+
 def remove_dead(parent: Path | None = None) -> list[Path]:
     """Remove the private folders of commands that died (their flock is gone) under `parent`
     ($TMPDIR's folder, outside any private folder, by default); the ones it could not remove."""
     parent = parent or _outer_tempdir()
     try:
-        candidates = [p for p in parent.iterdir() if p.name.startswith(PREFIX)]
+        candidates = [p for p in parent.iterdir() if p.name.startswith((PREFIX, MAKING))]
     except OSError:
         return []
     left = []
