@@ -108,7 +108,10 @@ class _Reader:
         self.prefix = prefix
 
     def _list(self, name: str, what: str) -> list[dict[str, Any]]:
-        where = f"{self.where}: {name.removeprefix(self.prefix)}"
+        return self._objects(name, f"{self.where}: {name.removeprefix(self.prefix)}", what)
+
+    def _objects(self, name: str, where: str, what: str) -> list[dict[str, Any]]:
+        """The JSON list of objects in part `name`, named `where` in an error."""
         value = parse(self.archive.read(name), where, self.limits)
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise CuratorError(f"{where}: must be a list of {what} objects")
@@ -150,11 +153,7 @@ class _Reader:
         ]
 
     def messages(self, day: str, sid: str) -> list[dict[str, Any]]:
-        where = f"{self.where}: {sid}/{PurePosixPath(day).name}"
-        value = parse(self.archive.read(day), where, self.limits)
-        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise CuratorError(f"{where}: must be a list of message objects")
-        return value
+        return self._objects(day, f"{self.where}: {sid}/{PurePosixPath(day).name}", "message")
 
 
 def user_record(uid: str, user: dict[str, Any]) -> dict[str, Any]:
