@@ -165,12 +165,13 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     fixtures = [store.load_fixture(fixture_id) for fixture_id in store.ids()]
     synthetic = synthetic_values(fixtures)
     verdicts = Verdicts.read(store, judge_context(store, detector, synthetic))
+    own = {fixture.id: fixture_key(store, fixture.id) for fixture in fixtures}
     # a variant is judged against its parent (inherited.py): its verdict depends on both
     keys = {
-        fixture.id: fixture_key(store, fixture.id)
+        fixture.id: own[fixture.id]
         + (
-            fixture_key(store, fixture.lineage.parent)
-            if fixture.lineage is not None and store.exists(fixture.lineage.parent)
+            own[fixture.lineage.parent]
+            if fixture.lineage is not None and fixture.lineage.parent in own
             else ""
         )
         for fixture in fixtures
