@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from curator.anonymise.terms import TermIndex
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
-    from curator.anonymise.verdicts import VERDICTS_FILE, judge_context
+    from curator.anonymise.verdicts import VERDICTS_FILE, Verdicts, judge_context
 
 # name -> the submodule that defines it. Loaded on first use (PEP 562), so a command that
 # needs the vault alone (`label set`, `show`) never imports the detector stack.
@@ -112,6 +112,7 @@ _EXPORTS: dict[str, str] = {
     "Vault": "vault",
     "judge_context": "verdicts",
     "VERDICTS_FILE": "verdicts",
+    "Verdicts": "verdicts",
 }
 
 
@@ -137,6 +138,7 @@ __all__ = [
     "Used",
     "UserInput",
     "Vault",
+    "Verdicts",
     "add_name",
     "anonymise",
     "anonymise_file_name",

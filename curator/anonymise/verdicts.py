@@ -108,8 +108,10 @@ class Verdicts:
         self._now: dict[str, tuple[str, Verdict]] = {}
 
     @classmethod
-    def read(cls, store: Store, context: str) -> Verdicts:
-        path = store.local_path(VERDICTS_FILE)
+    def read(cls, store: Store, context: str, file: str = VERDICTS_FILE) -> Verdicts:
+        """The verdicts kept in the store's local `file` (the audit's, or the bundle gate's
+        whose texts are a bundle's lines and so are cached apart) for this context."""
+        path = store.local_path(file)
         return cls(path, context, _parse(path, context))
 
     def get(self, fixture_id: str, key: str) -> Verdict | None:

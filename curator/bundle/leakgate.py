@@ -22,11 +22,9 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from curator import atomic
 from curator.bundle.serialise import Serialised
 from curator.errors import CuratorError
 from curator.store import Store
@@ -60,7 +58,7 @@ GUESSES = frozenset({"person", "organisation", "address", "url", "phone", "usern
 NOT_TEXT = "attachment that is no text"
 
 
-AUDIT_CACHE = "cache/bundle-audit.json"
+GATE_VERDICTS_FILE = "cache/bundle-verdicts.json"
 
 
 @dataclass(frozen=True)
@@ -76,11 +74,13 @@ def check(
 ) -> list[str]:
     """Raise (so nothing is written) when anything about to be bundled leaks; return warnings.
 
-    Each fixture's verdict is cached by its line's hash, under the vault and the made-up
-    values it was judged against: a rebuild audits only fixtures that changed.
+    Each fixture's verdict is cached (as the audit caches its own, in a file of the gate's)
+    by its line's hash, under the vault and the made-up values it was judged against: a
+    rebuild audits only fixtures that changed.
     """
     from curator.anonymise import (
         Vault,
+        Verdicts,
         anonymised_here,
         find_leaks,
         fixture_groups,
@@ -100,12 +100,16 @@ def check(
     context = judge_context(store, None, synthetic) + "".join(
         _parent_digests(store, [fixtures[item.id] for item in items])
     )
-    cache_path = store.local_path(AUDIT_CACHE)
-    known = _read_cache(cache_path, context)
-    todo = [item for item in items if item.line_sha256 not in known]
-    found: dict[str, list[Hit]] = {item.line_sha256: [] for item in todo}
-    owner = {item.id: item.line_sha256 for item in todo}
-    hits = []
+    verdicts = Verdicts.read(store, context, GATE_VERDICTS_FILE)
+    hits: list[Hit] = []
+    todo = []
+    for item in items:
+        known = verdicts.get(item.id, item.line_sha256)
+        if known is None:
+            todo.append(item)
+        else:
+            hits.extend(Hit(leak["location"], leak["kind"]) for leak in known)
+    found: dict[str, list[dict[str, object]]] = {item.id: [] for item in todo}
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
     parents = parents_of(store, [fixtures[item.id] for item in todo], vault)
     leaks = []
@@ -140,22 +144,18 @@ def check(
             json.loads(item.thread), f"{THREAD_FILES}{item.id}.json"
         )
     ]
-    for location, kind in [(leak.location, leak.kind) for leak in leaks] + [
-        (w, NOT_TEXT) for w in undecodable
+    for leak in [leak.as_dict() for leak in leaks] + [
+        {"location": where, "kind": NOT_TEXT, "text": "", "start": 0, "end": 0}
+        for where in undecodable
     ]:
-        hit = Hit(location, kind)
-        hits.append(hit)
-        fixture_id = _fixture_of(location)
-        line = owner.get(fixture_id) if fixture_id is not None else None
-        if line is not None:
-            found[line].append(hit)
-    for item in items:
-        if item.line_sha256 in known:
-            hits.extend(Hit(**h) for h in known[item.line_sha256])
-    current = {item.line_sha256 for item in items}
-    kept = {line: cached for line, cached in known.items() if line in current}
-    kept.update({line: [asdict(hit) for hit in line_hits] for line, line_hits in found.items()})
-    _write_cache(cache_path, context, kept)
+        hits.append(Hit(str(leak["location"]), str(leak["kind"])))
+        fixture_id = _fixture_of(str(leak["location"]))
+        if fixture_id in found:
+            found[fixture_id].append(leak)
+    by_id = {item.id: item for item in todo}
+    for fixture_id, fixture_leaks in found.items():
+        verdicts.put(fixture_id, by_id[fixture_id].line_sha256, fixture_leaks)
+    verdicts.save()
 
     this_vault = {
         fixture_id
@@ -211,29 +211,6 @@ def _fixture_of(location: str) -> str | None:
     if name.startswith(THREAD_FILES):
         return name.removeprefix(THREAD_FILES).removesuffix(".json")
     return None
-
-
-def _read_cache(path: Path, context: str) -> dict[str, list[dict[str, str]]]:
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return {}
-    if (
-        not isinstance(data, dict)
-        or data.get("context") != context
-        or not isinstance(data.get("lines"), dict)
-    ):
-        return {}
-    return data["lines"]
-
-
-def _write_cache(path: Path, context: str, lines: dict[str, list[dict[str, str]]]) -> None:
-    try:
-        atomic.write_bytes(
-            path, json.dumps({"context": context, "lines": lines}, separators=(",", ":")).encode()
-        )
-    except OSError:  # a cache that cannot be written is only a slower next build
-        pass
 
 
 # "fixtures.jsonl:<id>.input.pages[0].text" -> "fixtures.jsonl:<id>"; same for thread files.

@@ -120,3 +120,45 @@ def test_audit_verdicts_are_cached_per_fixture(sample, monkeypatch):
     from curator.bundle.leakgate import _fixture_of
 
     assert {_fixture_of(where) for where in audited if where.startswith("fixtures.jsonl")} == {new}
+
+
+def test_a_cached_verdict_still_refuses_and_only_a_changed_fixture_is_judged_again(
+    store, monkeypatch
+):
+    import curator.anonymise as anonymise_door
+    from curator.errors import CuratorError
+
+    vault = Vault.open(store)
+    vault.pseudonym("Jordan Blake", "person")
+    vault.save()
+    leaky = add_lease(store, "maple lease", "Jordan Blake", "$1,250.00")
+    judged: list[str] = []
+    find_leaks = anonymise_door.find_leaks
+
+    def counting(texts, *args, **kwargs):
+        texts = list(texts)
+        judged.extend(where for where, _ in texts)
+        return find_leaks(texts, *args, **kwargs)
+
+    monkeypatch.setattr(anonymise_door, "find_leaks", counting)
+    for _ in range(2):
+        try:
+            build_bundle(store, "1.0.0")
+        except CuratorError as refused:
+            assert f"fixtures.jsonl:{leaky}" in str(refused)
+        else:
+            raise AssertionError("a bundle holding a vault original was built")
+    fixture_texts = [where for where in judged if where.startswith("fixtures.jsonl:")]
+    assert fixture_texts and len(fixture_texts) == len(set(fixture_texts))  # judged once
+    other = add_lease(store, "oak lease", "Sam Carter", "$900.00")
+    judged.clear()
+    try:
+        build_bundle(store, "1.0.0")
+    except CuratorError as refused:
+        assert f"fixtures.jsonl:{leaky}" in str(refused)
+    judged_ids = {
+        where.removeprefix("fixtures.jsonl:").split(".")[0]
+        for where in judged
+        if where.startswith("fixtures.jsonl:")
+    }
+    assert judged_ids == {other}
