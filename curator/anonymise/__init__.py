@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from curator.anonymise.structure import skeleton
     from curator.anonymise.suspects import Suspect, find_suspects
     from curator.anonymise.terms import TermIndex
+    from curator.anonymise.threads import reserve_people
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
     from curator.anonymise.verdicts import VERDICTS_FILE, Verdicts, judge_context
@@ -106,6 +107,7 @@ _EXPORTS: dict[str, str] = {
     "Suspect": "suspects",
     "find_suspects": "suspects",
     "TermIndex": "terms",
+    "reserve_people": "threads",
     "UserInput": "user_input",
     "VAULT_FILE": "vault",
     "Entry": "vault",
@@ -160,6 +162,7 @@ __all__ = [
     "offline_tld_extract",
     "presidio_recognizers",
     "read_attachment",
+    "reserve_people",
     "settle",
     "skeleton",
     "store_keep",

@@ -127,6 +127,18 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     return terms
 
 
+def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
+    """Reserve the names of every thread's user records before the first thread draws a
+    pseudonym: a log split into many threads must never hand one thread's person another's
+    real name (found at 100,000 people: an early draw took a later thread's "Roseanne")."""
+    for content in contents:
+        if isinstance(content, ThreadContent):
+            for user in content.model_dump(mode="json")["export"].get("users", {}).values():
+                for original, kind in user_values(user):
+                    if original.strip():
+                        vault.reserve(original, kind)
+
+
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:
     """(original, kind) of every value naming a user: names alone and together, nickname,
     username, e-mail and handles built from the names. A bot's names name no one (people its
