@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from curator.anonymise.json_strings import texts_of, undecodable_attachments
     from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
     from curator.anonymise.kinds import KINDS, Kind, entity_kind
-    from curator.anonymise.rewrite import Rewriter, settle
+    from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
     from curator.anonymise.structure import skeleton
     from curator.anonymise.suspects import Suspect, find_suspects
     from curator.anonymise.terms import TermIndex
@@ -102,6 +102,7 @@ _EXPORTS: dict[str, str] = {
     "Kind": "kinds",
     "entity_kind": "kinds",
     "Rewriter": "rewrite",
+    "reserve_hits": "rewrite",
     "settle": "rewrite",
     "skeleton": "structure",
     "Suspect": "suspects",
@@ -162,6 +163,7 @@ __all__ = [
     "offline_tld_extract",
     "presidio_recognizers",
     "read_attachment",
+    "reserve_hits",
     "reserve_people",
     "settle",
     "skeleton",

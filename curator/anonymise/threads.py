@@ -88,6 +88,7 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
             wanted.append((user["position"], "position"))
         for handle in derived_handles(user):
             terms.add(handle, "username")  # given a pseudonym where one is found
+            vault.reserve(handle, "username")  # never another's: "grossi" of Giuliano Rossi
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
         vault.reserve(original, kind)
@@ -137,6 +138,8 @@ def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
                 for original, kind in user_values(user):
                     if original.strip():
                         vault.reserve(original, kind)
+                for handle in derived_handles(user):
+                    vault.reserve(handle, "username")
 
 
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:

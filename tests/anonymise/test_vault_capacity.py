@@ -222,3 +222,20 @@ def test_an_e_mail_host_is_no_name_word_that_bars_every_domain_pseudonym(vault):
     assert pseudonym.endswith(".example") and "acme" not in pseudonym
     assert not vault.is_original_token("example") and not vault.is_original_token("com")
     assert vault.is_original_token("bob")
+
+
+def test_no_pseudonym_is_a_handle_built_from_another_person_s_name(tmp_path, monkeypatch):
+    """ "grossi", the handle people build from Giuliano Rossi's name, was drawn as another
+    member's surname in the same thread; the thread's own terms then found it, and at
+    100,000 people the import was refused."""
+    monkeypatch.setenv("CURATOR_VAULT_KEY", base64.b64encode(KEY).decode())
+    drawn = Vault(KEY).pseudonym("Oskar Lindqvist", "person").split()[-1]
+    owner = f"{drawn[0]}iuliano {drawn[1:]}"  # whose derived handle is the drawn surname
+    log = tmp_path / "one.jsonl"
+    log.write_bytes(chat_log(["Oskar Lindqvist", owner], per_thread=2))
+    store = Store.init(tmp_path / "store")
+    report = import_sources(store, [log], split_threads=True)
+    assert len(report.created) == 1 and not report.failed
+    vault = Vault.load(store)
+    assert vault is not None
+    assert vault.lookup("Lindqvist", "last_name") != drawn
