@@ -204,7 +204,7 @@ class Calibrated:
         lines = [
             f"judge {record.judge} on bundle {record.bundle_version}: accuracy "
             f"{record.accuracy:.3f}, false-pass rate {false_pass} over {record.cases} judgements "
-            f"({record.known_bad} known-bad, {record.reference} reference, {record.errors} "
+            f"({record.known_bad} known-bad, {record.reference} must-pass, {record.errors} "
             "errors)"
         ]
         lines += [

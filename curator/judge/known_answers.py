@@ -47,6 +47,7 @@ from curator.normalise import find_value, matches_any, typed_values
 Kind = Literal["rubric", "field"]
 POSITIVES = ("reference", "true-value")
 OTHER_REFERENCES = 2  # another fixture's reference: this many, each a separate negative
+# (drawn from a few candidates, not a shuffle of them all: a big bundle stays linear)
 OFF_TOPIC = (
     "Mix two cups of flour with one cup of water, knead the dough and bake it until golden.",
     "The forecast says tomorrow will be mild, with light winds in the afternoon.",
@@ -140,7 +141,7 @@ def _rubric_answers(
         derived += _contradicted(item, labels, reference, rubric, rng)
     derived += [
         ("other-reference", text, f"the reference of {other}")
-        for other, text in rng.sample(others, len(others))
+        for other, text in rng.sample(others, min(len(others), 4 * OTHER_REFERENCES))
     ]
     derived += [("empty", "", ""), ("off-topic", rng.choice(OFF_TOPIC), "")]
     seen, other_references = {reference or ""}, 0

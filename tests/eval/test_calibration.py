@@ -14,6 +14,7 @@ import pytest
 
 from curator.bundle import load
 from curator.bundle.manifest import read_manifest
+from curator.judge.calibration import find, record_path
 from curator.judge.known_answers import field_question, known_answers
 from curator.model import CalibrationRecord, Rubric
 from curator.normalise import matches_any
@@ -149,3 +150,14 @@ def test_evidence_posts_without_a_reference_give_the_rest_of_the_thread(sample_b
     assert len(removed) == 1 and "$1,840.00" not in removed[0].text
     assert "Thanks, I will approve it today." in removed[0].text
     assert not any(a.expected_pass for a in made)  # no reference: nothing must pass
+
+
+def test_a_record_moved_under_another_bundle_is_no_calibration_of_it(sample_bundle, eval_env):
+    run = calibrate(sample_bundle, "--judge", "rules", "--json")
+    written = Path(json.loads(run.stdout)["record"])
+    folder, digest = written.parents[2], read_manifest(sample_bundle).content_sha256
+    moved = record_path(folder, "f" * 64, "rules", "rules-1")
+    moved.parent.mkdir(parents=True)
+    shutil.copyfile(written, moved)
+    assert find(folder, digest, "rules", "rules-1") is not None
+    assert find(folder, "f" * 64, "rules", "rules-1") is None
