@@ -28,6 +28,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from curator import atomic, clock
+from curator.bundle import BundledFixture
 from curator.errors import CuratorError
 from curator.judge.context import fixture_context
 from curator.judge.known_answers import KnownAnswer, known_answers
@@ -68,7 +69,7 @@ def calibrate(
     line_sha256 = {entry.id: entry.line_sha256 for entry in manifest.fixtures}
     items = list(load(bundle))
     answers = known_answers(items, line_sha256, seed)
-    _enough(manifest.bundle_version, answers, min_negatives, min_positives)
+    _enough(manifest.bundle_version, items, answers, min_negatives, min_positives)
     contexts = {item.id: fixture_context(item.content) for item in items}
 
     def ask(answer: KnownAnswer) -> CalibrationCase:
@@ -119,14 +120,30 @@ def calibrate(
     )
 
 
-def _enough(version: str, answers: list[KnownAnswer], negatives: int, positives: int) -> None:
-    if not answers:
+def _enough(
+    version: str,
+    items: list[BundledFixture],
+    answers: list[KnownAnswer],
+    negatives: int,
+    positives: int,
+) -> None:
+    """Every rubric kind the bundle has needs its known answers: a judge calibrated on fields
+    alone would otherwise be trusted on rubrics it was never tried on."""
+    kinds = [
+        kind
+        for kind, present in (
+            ("rubric", any(item.labels and item.labels.rubrics for item in items)),
+            ("field", any(answer.kind == "field" for answer in answers)),
+        )
+        if present
+    ]
+    if not kinds:
         raise CuratorError(
             f"bundle {version} has no fixture with rubrics or labelled fields: nothing to "
             "calibrate a judge on"
         )
     short = []
-    for kind in dict.fromkeys(answer.kind for answer in answers):
+    for kind in kinds:
         of_kind = [answer for answer in answers if answer.kind == kind]
         good = sum(answer.expected_pass for answer in of_kind)
         if len(of_kind) - good < negatives or good < positives:

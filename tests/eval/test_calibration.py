@@ -161,3 +161,18 @@ def test_a_record_moved_under_another_bundle_is_no_calibration_of_it(sample_bund
     shutil.copyfile(written, moved)
     assert find(folder, digest, "rules", "rules-1") is not None
     assert find(folder, "f" * 64, "rules", "rules-1") is None
+
+
+def test_rubrics_nobody_reviewed_are_refused_though_fields_could_calibrate(
+    own_bundle, eval_env, monkeypatch
+):
+    store = own_bundle.store.root
+    shutil.rmtree(store / PROMOTED)
+    monkeypatch.setenv("CURATOR_STORE", str(store))
+    for fixture in sorted(store.glob("*/*/fixture.json")):
+        if json.loads(fixture.read_text())["kind"] == "thread":
+            unset = run_cli("label", "set", fixture.parent.name, "--reference", "")
+            assert unset.exit_code == 0, unset.stderr
+    run = calibrate(own_bundle("2.0.0"), "--judge", "rules")
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert "gives rubric 0 known-bad and 0 must-pass answers;" in run.stderr  # fields suffice
