@@ -176,3 +176,15 @@ def test_rubrics_nobody_reviewed_are_refused_though_fields_could_calibrate(
     run = calibrate(own_bundle("2.0.0"), "--judge", "rules")
     assert run.exit_code == 2, run.stdout + run.stderr
     assert "gives rubric 0 known-bad and 0 must-pass answers;" in run.stderr  # fields suffice
+
+
+def test_the_floor_is_the_one_in_floors_toml(sample_bundle, eval_env, tmp_path):
+    strict = tmp_path / "floors.toml"
+    strict.write_text("[floors]\nmax_judge_false_pass = 0.05\n")
+    run = calibrate(sample_bundle, "--judge", "rules", "--floors", str(strict))
+    # No false pass in 46, yet 46 known-bad answers cannot show a rate under 5 %.
+    assert run.exit_code == 1
+    assert "REFUSED: rubric false-pass 0/46 = 0.000 (95% CI 0.000-0.077): upper bound > 0.05" in (
+        run.stdout
+    )
+    assert "field false-pass" not in run.stdout.split("REFUSED")[1]  # 0/176: at most 0.021
