@@ -81,21 +81,19 @@ def calibrate(
             contexts[answer.fixture_id],
         )
         verdict = judge.judge(case)
-        return CalibrationCase.model_validate(
-            {
-                "fixture_id": answer.fixture_id,
-                "rubric": answer.rubric,
-                "answer": answer.made,
-                "expected_pass": answer.expected_pass,
-                "passed": verdict.passes(threshold),
-                "score": verdict.score,
-                "reasoning": verdict.reasoning,
-                "error": verdict.error,
-                "kind": answer.kind,
-                "field": answer.field,
-                "text": answer.text,
-                "detail": answer.detail,
-            }
+        return CalibrationCase(
+            fixture_id=answer.fixture_id,
+            rubric=answer.rubric,
+            answer=answer.made,
+            expected_pass=answer.expected_pass,
+            passed=verdict.passes(threshold),
+            score=verdict.score,
+            reasoning=verdict.reasoning,
+            error=verdict.error,
+            kind=answer.kind,
+            field=answer.field,
+            text=answer.text,
+            detail=answer.detail,
         )
 
     with ThreadPoolExecutor(max_workers=concurrency) as pool:

@@ -41,11 +41,11 @@ from curator.bundle import BundledFixture
 from curator.errors import CuratorError
 from curator.judge.context import fixture_context
 from curator.judge.rules import Check, checks
-from curator.model import FieldLabel, FieldType, LabelRevision, ThreadContent
+from curator.model import CalibrationAnswer, FieldLabel, FieldType, LabelRevision, ThreadContent
 from curator.normalise import find_value, matches_any, typed_values
 
 Kind = Literal["rubric", "field"]
-POSITIVES = ("reference", "true-value")
+POSITIVES: tuple[CalibrationAnswer, ...] = ("reference", "true-value")
 OTHER_REFERENCES = 2  # another fixture's reference: this many, each a separate negative
 # (drawn from a few candidates, not a shuffle of them all: a big bundle stays linear)
 OFF_TOPIC = (
@@ -67,7 +67,7 @@ class KnownAnswer:
     kind: Kind
     rubric: str  # the rubric text; for a field, the question curator asks about it
     text: str  # the answer
-    made: str  # how: one of the names in this module's docstring
+    made: CalibrationAnswer  # how: one of the names in this module's docstring
     detail: str = ""  # what exactly was done ("$950.00 -> $1,900.00 of the same thread")
     field: str | None = None
 
@@ -115,7 +115,7 @@ def field_question(name: str, value: str) -> str:
     return f"The answer gives the {name} as {quoted}."
 
 
-Made = tuple[str, str, str]  # (how, answer text, detail)
+Made = tuple[CalibrationAnswer, str, str]  # (how, answer text, detail)
 
 
 def _rubric_answers(
