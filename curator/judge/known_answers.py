@@ -213,14 +213,15 @@ def _contradicted(
         except CuratorError:
             continue
         made.append(_swap(reference, spans, moved, f"{written} -> {moved}"))
-    for old, others in _people(item, labels).items():
-        asked = re.search(rf"(?<![\w@]){re.escape(old)}(?![\w-])", rubric, re.IGNORECASE)
-        spans = [
-            m.span()
-            for m in re.finditer(rf"(?<![\w@]){re.escape(old)}(?![\w-])", reference, re.IGNORECASE)
-        ]
-        if asked and spans and others:
+    swapped: list[str] = []
+    for old, others in sorted(_people(item, labels).items(), key=lambda p: -len(p[0])):
+        if any(old.casefold() in done.casefold() for done in swapped):
+            continue  # "Brandi" of "Brandi Cannon", swapped whole already
+        whole = re.compile(rf"(?<![\w@]){re.escape(old)}(?![\w-])", re.IGNORECASE)
+        spans = [match.span() for match in whole.finditer(reference)]
+        if whole.search(rubric) and spans and others:
             other = rng.choice(others)
+            swapped.append(old)
             made.append(_swap(reference, spans, other, f"{old} -> {other} of the same thread"))
     return made
 

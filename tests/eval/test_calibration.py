@@ -14,7 +14,7 @@ import pytest
 
 from curator.bundle import load
 from curator.bundle.manifest import read_manifest
-from curator.judge.calibration import find, record_path
+from curator.judge.calibration import find, record_path, wilson
 from curator.judge.known_answers import field_question, known_answers
 from curator.model import CalibrationRecord, Rubric
 from curator.normalise import matches_any
@@ -188,3 +188,28 @@ def test_the_floor_is_the_one_in_floors_toml(sample_bundle, eval_env, tmp_path):
         run.stdout
     )
     assert "field false-pass" not in run.stdout.split("REFUSED")[1]  # 0/176: at most 0.021
+
+
+def test_a_mention_or_a_name_is_swapped_for_another_participant(sample_bundle):
+    item = next(item for item in load(sample_bundle) if item.id in PROMOTED)
+    reference = "@breanna.buckley sends the letter; Brandi Cannon gives the rent of $2,050.00."
+    rubrics = [
+        Rubric(text="Says that @breanna.buckley sends the letter."),
+        Rubric(text="Says that Brandi Cannon gave the figure."),
+    ]
+    labels = item.labels.model_copy(update={"rubrics": rubrics, "reference": reference})
+    made = answers_of(sample_bundle, items=[replace(item, labels=labels)])
+    swapped = {}
+    for answer in made:
+        if answer.made == "contradicted":
+            swapped.setdefault(answer.rubric, []).append(answer.text)
+    (mention,) = swapped[rubrics[0].text]
+    assert mention.split(" ")[0] in ("@brandi.cannon", "@gavin.doyle")
+    (name,) = swapped[rubrics[1].text]  # the whole name, not its first name alone
+    assert re.search(r"; (Breanna Buckley|Gavin Doyle) gives", name), name
+
+
+def test_wilson_interval():
+    assert wilson(0, 35)[1] == pytest.approx(0.0989, abs=1e-4)  # 0 of 35: still up to 10 %
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
