@@ -588,6 +588,15 @@ class JudgeSettings(Strict):
         le=1,
         description="a verdict passes when it says pass and scores at least this",
     )
+    evidence_min_words: int = Field(
+        default=3,
+        ge=1,
+        description="a verdict's evidence counts when each part of its quote has at least this "
+        "many words, or evidence_min_chars characters, and is found in the fixture or the output",
+    )
+    evidence_min_chars: int = Field(
+        default=12, ge=1, description="or at least this many characters (spacing collapsed)"
+    )
 
 
 MIB: Final = 1024 * 1024

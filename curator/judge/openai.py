@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from curator.errors import CuratorError, first_problem
 from curator.judge import prompts
 from curator.judge.verdict import (
+    EvidenceRule,
     Faithfulness,
     RubricCase,
     Statement,
@@ -74,6 +75,7 @@ class OpenAIJudge:
         self.model = model
         self.name = f"openai:{model}"
         self.prompt_version = prompts.PROMPT_VERSION
+        self.evidence = EvidenceRule.of(self.settings)
         self.base_url = self.settings.base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
         self._key = os.environ.get(API_KEY_ENV, "")
         self._slots = threading.BoundedSemaphore(self.settings.concurrency)
@@ -102,7 +104,7 @@ class OpenAIJudge:
             prompt_tokens=usage[0],
             completion_tokens=usage[1],
         )
-        return settle(case, verdict)
+        return settle(case, verdict, self.evidence)
 
     def faithfulness(self, case: RubricCase) -> Faithfulness | None:
         user = prompts.STATEMENTS_USER.format(context=case.context, output=case.output)
@@ -116,7 +118,7 @@ class OpenAIJudge:
             return Faithfulness(error=str(failure), latency_ms=_elapsed(start))
         statements = [Statement(s.statement, s.supported, s.evidence) for s in reply.statements]
         return Faithfulness(
-            settle_statements(case, statements),
+            settle_statements(case, statements, self.evidence),
             latency_ms=_elapsed(start),
             prompt_tokens=usage[0],
             completion_tokens=usage[1],

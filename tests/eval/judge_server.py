@@ -7,6 +7,7 @@ and benchmarks/eval.py run the real HTTP judge against it. Policies:
     reader      reads like a careful judge: a rubric passes when what it declares (amounts,
                 dates, @mentions, quoted phrases) is in the output; statements are supported
                 when their amounts and dates are in the source; evidence quoted verbatim
+                (a statement's: the source line holding its value)
     lenient     passes everything (a judge that would pass known-bad answers)
     good        passes, quoting the output          failing     fails, quoting the output
     unverified  passes, quoting text found nowhere  malformed   broken JSON json-repair can fix
@@ -15,6 +16,7 @@ and benchmarks/eval.py run the real HTTP judge against it. Policies:
     echo401     HTTP 401 whose message repeats the Authorization header (as some servers do)
     flip        fails answers stamped "(run N)" with an odd N, passes the rest: the verdicts flip
                 between repetitions
+    one_letter  passes, quoting "e"             elided      passes, quoting "a ... e"
 
     python tests/eval/judge_server.py --policy reader [--latency 0.05] [--port 0]
 prints `http://127.0.0.1:PORT/v1` once listening, and serves until killed.
@@ -45,6 +47,8 @@ POLICIES = (
     "slow",
     "flip",
     "echo401",
+    "one_letter",
+    "elided",
 )
 _TAG = re.compile(r"<(Source|Output|Rubric)>\n?(.*?)\n?</\1>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -180,8 +184,14 @@ def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> 
         "slow": True,
         "flip": not stamp or int(stamp.group(1)) % 2 == 0,
         "flaky500": True,
+        "one_letter": True,
+        "elided": True,
     }[policy]
-    evidence = "words that appear nowhere at all" if policy == "unverified" else quote
+    evidence = {
+        "unverified": "words that appear nowhere at all",
+        "one_letter": "e",
+        "elided": "a ... e",
+    }.get(policy, quote)
     return 200, _verdict(passed, f"scripted {policy}", evidence)
 
 
@@ -223,9 +233,15 @@ def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
         if supported:
             spans = [find_value(source, value, kind)[0] for kind, value in values]
             start, end = spans[0] if spans else (0, min(len(source), 30))
-            evidence = source[start:end]
+            evidence = _line_of(source, start, end)
         found.append({"statement": sentence, "supported": supported, "evidence": evidence})
     return found
+
+
+def _line_of(source: str, start: int, end: int) -> str:
+    """The source line holding [start, end): a quote of a few words, as a judge gives."""
+    line_end = source.find("\n", end)
+    return source[source.rfind("\n", 0, start) + 1 : line_end if line_end >= 0 else None].strip()
 
 
 def main() -> None:

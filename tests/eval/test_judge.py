@@ -12,7 +12,7 @@ import pytest
 from curator.judge.cache import CachedJudge, VerdictCache
 from curator.judge.openai import OpenAIJudge
 from curator.judge.rules import RulesJudge, checks
-from curator.judge.verdict import RubricCase, quoted_in
+from curator.judge.verdict import EvidenceRule, RubricCase, quoted_in
 from curator.model import CalibrationRecord, JudgeSettings
 from tests.conftest import run_cli
 from tests.eval.conftest import PLANTED_KEY
@@ -49,6 +49,8 @@ def http_judge(judge_server, monkeypatch):
         ("good", True, True, None, None, 1),
         ("failing", False, True, "omission", None, 1),
         ("unverified", False, False, "unverified", None, 1),  # a quote from nowhere never passes
+        ("one_letter", False, False, "unverified", None, 1),  # "e" is in every text
+        ("elided", False, False, "unverified", None, 1),  # "a ... e": each part too short
         ("malformed", True, True, None, None, 1),  # repaired once by json-repair
         ("garbage", False, False, "judge_error", "not a JSON object", 1),
         ("error500", False, False, "judge_error", "answered 500 (after 2 retries)", 3),
@@ -113,6 +115,7 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
     output = "The rent goes up to 2050 USD on March 1, 2025; @ben.w sends the letter."
     verdict = judge.judge(RubricCase("x-0000000a", "a" * 64, rubric, output, SOURCE))
     assert verdict.passed and verdict.score == 1 and verdict.verified
+    assert verdict.evidence == output  # the sentence holding the first check, not "@ben.w"
     half = judge.judge(
         RubricCase("x-0000000a", "a" * 64, rubric, "@ben.wu: the letter, rent rises.", SOURCE)
     )
@@ -131,10 +134,41 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
 def test_evidence_must_be_quoted_from_the_fixture_or_the_output():
     assert quoted_in('"The new  MONTHLY rent is $2,050.00"', SOURCE)
     assert quoted_in("The new monthly rent … March 1, 2025", SOURCE)  # elided, parts in order
+    assert quoted_in("... I will send the letter.", SOURCE)  # a leading cut is no part
     assert not quoted_in("March 1, 2025 ... The new monthly rent", SOURCE)
     assert not quoted_in("", SOURCE) and not quoted_in(
         "the rent is $3,000.00", SOURCE, "another text"
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "found_when_short"),
+    [
+        ("e", True),  # one letter
+        ("a ... e", True),  # elided, every part one letter
+        ("a … e", True),  # the same with the ellipsis character
+        ("The new monthly rent ... e", True),  # one part long, the other a letter
+        ("$2,050.00", True),  # one word of nine characters
+        ("rent ... 2025", True),  # two one-word parts
+        ("... ... ...", False),  # nothing but ellipses
+        ("-- -- -- -- -- -- --", False),  # long, but no letter or digit
+    ],
+)
+def test_a_quote_too_short_to_prove_anything_is_unverified(quote, found_when_short):
+    assert not quoted_in(quote, SOURCE, CASE.output)
+    # Found in the texts: with no minimum it would verify, so the minimum is what refuses it.
+    assert quoted_in(quote, SOURCE, CASE.output, rule=EvidenceRule(1, 1)) is found_when_short
+
+
+def test_the_evidence_minimum_is_a_judge_setting(http_judge):
+    assert quoted_in("new monthly rent", SOURCE)  # three words
+    assert quoted_in("$2,050.00, starting", SOURCE)  # two words, 19 characters
+    assert not quoted_in("new monthly rent", SOURCE, rule=EvidenceRule(min_words=4, min_chars=20))
+    judge, _ = http_judge("one_letter")
+    assert not judge.judge(CASE).verified
+    judge.evidence = EvidenceRule.of(JudgeSettings(evidence_min_words=1, evidence_min_chars=1))
+    verdict = judge.judge(CASE)
+    assert verdict.verified and verdict.passed
 
 
 def test_the_cache_keys_on_line_rubric_output_judge_and_prompt(tmp_path):
