@@ -1,8 +1,9 @@
 """The system under evaluation: `module:function`, called once per item and repetition.
 
-A call that raises, returns something that is no answer, or outlasts its timeout is an
-error for that item and run; the run goes on. (A timed-out call cannot be stopped from
-outside; its thread is left to finish in the background and its result is dropped.)
+A call that raises (anything: SystemExit and KeyboardInterrupt included), returns
+something that is no answer, or outlasts its timeout is an error for that item and run;
+the run goes on. (A timed-out call cannot be stopped from outside; its thread is left to
+finish in the background and its result is dropped.)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from curator.eval.answer import Answer, BadAnswer, as_answer
 from curator.eval.items import EvalItem
 
 System = Callable[[EvalItem], object]
+STOP_POLL = 0.05  # seconds between looks at the stop flag while a system call runs
 
 
 @dataclass(frozen=True)
@@ -49,23 +51,38 @@ def load_system(spec: str) -> System:
     return system
 
 
-def call_system(system: System, item: EvalItem, timeout: float | None) -> SystemResult:
+def call_system(
+    system: System,
+    item: EvalItem,
+    timeout: float | None,
+    stop: threading.Event | None = None,
+) -> SystemResult:
+    """The system's answer to `item`, or why there is none; `stop` (the user's Ctrl-C)
+    ends the wait early, as an error that the run drops."""
     outcome: dict[str, object] = {}
+    finished = threading.Event()
 
     def call() -> None:
         try:
             outcome["answer"] = as_answer(system(item))
         except BadAnswer as error:
             outcome["error"] = str(error)
-        except Exception as error:  # the user's system failing is a result, not a crash
-            outcome["error"] = f"system raised {type(error).__name__}: {error}"
+        # The user's system failing is a result, not a crash. BaseException: SystemExit and
+        # KeyboardInterrupt raised here are the system's own (a real Ctrl-C reaches the
+        # main thread only, see curator.eval.interrupt).
+        except BaseException as error:
+            outcome["error"] = f"system raised {type(error).__name__}{_said(error)}"
+        finally:
+            finished.set()
 
     start = time.perf_counter()
     worker = threading.Thread(target=call, name=f"system-{item.id}-{item.run_number}", daemon=True)
     worker.start()
-    worker.join(timeout)
+    _wait(finished, timeout, stop)
     latency = round((time.perf_counter() - start) * 1000, 1)
-    if worker.is_alive():
+    if not finished.is_set():
+        if stop is not None and stop.is_set():
+            return SystemResult(None, "interrupted", latency)
         return SystemResult(None, f"system timed out after {timeout:g}s", latency)
     if "error" in outcome:
         return SystemResult(None, str(outcome["error"]), latency)
@@ -77,3 +94,20 @@ def call_system(system: System, item: EvalItem, timeout: float | None) -> System
     except BadAnswer as error:
         return SystemResult(None, str(error), latency)
     return SystemResult(answer, None, latency)
+
+
+def _wait(finished: threading.Event, timeout: float | None, stop: threading.Event | None) -> None:
+    """Until the call finished, `timeout` passed or `stop` was set."""
+    if stop is None:
+        finished.wait(timeout)
+        return
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not stop.is_set():
+        left = STOP_POLL if deadline is None else min(STOP_POLL, deadline - time.monotonic())
+        if left <= 0 or finished.wait(left):
+            return
+
+
+def _said(error: BaseException) -> str:
+    text = str(error)
+    return f": {text}" if text else ""
