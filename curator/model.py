@@ -575,8 +575,23 @@ class JudgeSettings(Strict):
     base_url: str | None = Field(
         default=None, description="chat-completions server; default $OPENAI_BASE_URL, else OpenAI's"
     )
-    timeout: float = Field(default=60.0, gt=0, description="seconds per judge call")
+    timeout: float = Field(
+        default=60.0,
+        gt=0,
+        description="seconds one judge call may take in all: connect, send, wait and read",
+    )
     max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and network errors")
+    verdict_budget: float = Field(
+        default=300.0,
+        gt=0,
+        description="seconds one verdict may take, every retry and the waits between them included",
+    )
+    max_reply_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        description="the largest judge reply read (a larger one is a judge error) and the "
+        "largest system answer recorded (a larger one is a system error)",
+    )
     backoff: float = Field(
         default=1.0, ge=0, description="seconds before the first retry; doubles each time"
     )

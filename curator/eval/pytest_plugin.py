@@ -228,7 +228,11 @@ class _Session:
                 except CuratorError as error:
                     raise pytest.UsageError(f"--curator-judge: {error}") from None
             threshold = option("curator_threshold")
-            self._recorder = Recorder(judge, settings.threshold if threshold is None else threshold)
+            self._recorder = Recorder(
+                judge,
+                settings.threshold if threshold is None else threshold,
+                max_answer_bytes=settings.max_reply_bytes,
+            )
             activate(self._recorder)
         return self._recorder
 

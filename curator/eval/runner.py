@@ -134,6 +134,7 @@ def run_eval(
     threshold: float = 0.6,
     out: Path | None = None,
     items: Sequence[EvalItem] | None = None,
+    max_answer_bytes: int | None = None,
 ) -> EvalRun:
     chosen = list(items if items is not None else bundle.items)
     if judge is None and any(item.rubrics for item in chosen):
@@ -148,7 +149,7 @@ def run_eval(
             """The run judged and scored; None when Ctrl-C came first (not run, or cut short)."""
             if stop.is_set():
                 return None
-            result = call_system(system, item, timeout, stop)
+            result = call_system(system, item, timeout, stop, max_answer_bytes)
             if stop.is_set():
                 return None
             return judge_run(item, result, judge, threshold, clock.now_iso())

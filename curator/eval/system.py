@@ -1,9 +1,9 @@
 """The system under evaluation: `module:function`, called once per item and repetition.
 
 A call that raises (anything: SystemExit and KeyboardInterrupt included), returns
-something that is no answer, or outlasts its timeout is an error for that item and run;
-the run goes on. (A timed-out call cannot be stopped from outside; its thread is left to
-finish in the background and its result is dropped.)
+something that is no answer or an answer over the size cap, or outlasts its timeout is an
+error for that item and run; the run goes on. (A timed-out call cannot be stopped from
+outside; its thread is left to finish in the background and its result is dropped.)
 """
 
 from __future__ import annotations
@@ -56,9 +56,11 @@ def call_system(
     item: EvalItem,
     timeout: float | None,
     stop: threading.Event | None = None,
+    max_answer_bytes: int | None = None,
 ) -> SystemResult:
     """The system's answer to `item`, or why there is none; `stop` (the user's Ctrl-C)
-    ends the wait early, as an error that the run drops."""
+    ends the wait early, as an error that the run drops. An answer over `max_answer_bytes`
+    is an error, and none of it is kept."""
     outcome: dict[str, object] = {}
     finished = threading.Event()
 
@@ -88,6 +90,8 @@ def call_system(
         return SystemResult(None, str(outcome["error"]), latency)
     answer = outcome["answer"]
     assert isinstance(answer, Answer)
+    if too_large := answer.too_large(max_answer_bytes):
+        return SystemResult(None, too_large, latency)
     try:
         answer.field_predictions()
         answer.checked_metrics()

@@ -95,3 +95,10 @@ def stalls_on_third_call(item: EvalItem) -> Answer:
         Path(os.environ["CURATOR_TEST_MARKER"]).write_text("stalled")
         time.sleep(120)
     return perfect(item)
+
+
+def rambling(item: EvalItem) -> Answer:
+    """Perfect on documents; on threads, a 50 MiB answer."""
+    if item.kind == "thread":
+        return Answer(text="a" * (50 * 1024 * 1024))
+    return perfect(item)

@@ -56,6 +56,17 @@ def http_judge(judge_server, monkeypatch):
         ("error500", False, False, "judge_error", "answered 500 (after 2 retries)", 3),
         ("flaky500", True, True, None, None, 2),  # the retry succeeds
         ("slow", False, False, "judge_error", "did not answer within 0.5s", 3),
+        # A total deadline: a reply one byte at a time is cut off, every attempt.
+        ("trickle", False, False, "judge_error", "did not answer within 0.5s (after 2 retries)", 3),
+        ("huge", False, False, "judge_error", "reply is over the cap of 1.0 MiB", 1),
+        (
+            "huge_declared",
+            False,
+            False,
+            "judge_error",
+            "reply is 50.0 MiB, over the cap of 1.0 MiB",
+            1,
+        ),
         (
             "echo401",
             False,
@@ -288,3 +299,22 @@ def test_the_api_key_is_never_printed_logged_or_written(
     leaks += [f"output {i}" for i, text in enumerate(outputs) if PLANTED_KEY in text]
     leaks += ["log"] if PLANTED_KEY in caplog.text else []
     assert leaks == []
+
+
+def test_retries_stay_within_the_verdicts_budget(judge_server, monkeypatch):
+    server = judge_server("trickle")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    settings = JudgeSettings(timeout=0.5, max_retries=10, backoff=0.01, verdict_budget=1.2)
+    verdict = OpenAIJudge("m", settings).judge(CASE)
+    assert verdict.failure_class == "judge_error" and "budget 1.2s spent" in verdict.error
+    assert server.calls == 3  # 0.5 s, 0.5 s, then the 0.2 s left: not the 11 attempts allowed
+
+
+def test_the_reply_cap_is_a_setting(judge_server, monkeypatch):
+    server = judge_server("verbose")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    small = OpenAIJudge("m", FAST.model_copy(update={"max_reply_bytes": 1024}))
+    assert small.judge(CASE).error.startswith(
+        "the judge server's reply is 4 KiB, over the cap of 1 KiB"
+    )
+    assert OpenAIJudge("m", FAST).judge(CASE).passed
