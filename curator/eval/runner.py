@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +143,8 @@ def run_eval(
         )
     tasks = [item.for_run(number) for item in chosen for number in range(repeat)]
 
+    # The handler stays on while the results are written: a Ctrl-C then is too late to
+    # stop anything, and must not cut the writing short.
     with stop_on_sigint() as stop:
 
         def evaluate(item: EvalItem) -> RunResult | None:
@@ -154,24 +156,34 @@ def run_eval(
                 return None
             return judge_run(item, result, judge, threshold, clock.now_iso())
 
-        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval") as pool:
-            futures = [pool.submit(evaluate, task) for task in tasks]
-            _wait_all(futures, stop)
-        done = [future.result() for future in futures if not future.cancelled()]
-        runs = [run for run in done if run is not None]
+        runs = _evaluate_all(tasks, evaluate, concurrency, stop)
         interrupted = stop.is_set() and len(runs) < len(tasks)
-    by_fixture: dict[str, list[RunResult]] = {}
-    for run in runs:
-        by_fixture.setdefault(run.item.id, []).append(run)
-    predictions = [aggregate.fold(group) for group in by_fixture.values()]
-    lines = [line for run in runs for line in records.run_lines(run)]
-    result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
-    if out is not None and (runs or not interrupted):
-        result.written = write_outputs(result, out)
+        by_fixture: dict[str, list[RunResult]] = {}
+        for run in runs:
+            by_fixture.setdefault(run.item.id, []).append(run)
+        predictions = [aggregate.fold(group) for group in by_fixture.values()]
+        lines = [line for run in runs for line in records.run_lines(run)]
+        result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
+        if out is not None and (runs or not interrupted):
+            result.written = write_outputs(result, out)
     if interrupted:
         where = f", written to {out}" if result.written else ", nothing written"
         raise Interrupted(f"interrupted: {len(runs)} of {len(tasks)} run(s) done{where}")
     return result
+
+
+def _evaluate_all(
+    tasks: list[EvalItem],
+    evaluate: Callable[[EvalItem], RunResult | None],
+    concurrency: int,
+    stop: threading.Event,
+) -> list[RunResult]:
+    """The runs of the tasks that ran to the end, in task order."""
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval") as pool:
+        futures = [pool.submit(evaluate, task) for task in tasks]
+        _wait_all(futures, stop)
+    done = [future.result() for future in futures if not future.cancelled()]
+    return [run for run in done if run is not None]
 
 
 def _wait_all(futures: list[Future[RunResult | None]], stop: threading.Event) -> None:

@@ -66,10 +66,16 @@ def call_system(
 
     def call() -> None:
         try:
-            outcome["answer"] = as_answer(system(item))
+            answer = as_answer(system(item))
+            if too_large := answer.too_large(max_answer_bytes):
+                raise BadAnswer(too_large)  # and the answer goes with this thread
+            answer.field_predictions()
+            answer.checked_metrics()
+            outcome["answer"] = answer
         except BadAnswer as error:
             outcome["error"] = str(error)
-        # The user's system failing is a result, not a crash. BaseException: SystemExit and
+        # The user's system failing is a result, not a crash (its answer's checks run here
+        # too: a value whose str() raises is its error). BaseException: SystemExit and
         # KeyboardInterrupt raised here are the system's own (a real Ctrl-C reaches the
         # main thread only, see curator.eval.interrupt).
         except BaseException as error:
@@ -90,13 +96,6 @@ def call_system(
         return SystemResult(None, str(outcome["error"]), latency)
     answer = outcome["answer"]
     assert isinstance(answer, Answer)
-    if too_large := answer.too_large(max_answer_bytes):
-        return SystemResult(None, too_large, latency)
-    try:
-        answer.field_predictions()
-        answer.checked_metrics()
-    except BadAnswer as error:
-        return SystemResult(None, str(error), latency)
     return SystemResult(answer, None, latency)
 
 
@@ -113,5 +112,8 @@ def _wait(finished: threading.Event, timeout: float | None, stop: threading.Even
 
 
 def _said(error: BaseException) -> str:
-    text = str(error)
+    try:
+        text = str(error)
+    except Exception:  # an exception whose message itself raises is still the system's error
+        return ": (its message cannot be shown)"
     return f": {text}" if text else ""
