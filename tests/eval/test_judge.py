@@ -127,6 +127,8 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
     verdict = judge.judge(RubricCase("x-0000000a", "a" * 64, rubric, output, SOURCE))
     assert verdict.passed and verdict.score == 1 and verdict.verified
     assert verdict.evidence == output  # the sentence holding the first check, not "@ben.w"
+    terse = judge.judge(RubricCase("x-0000000a", "a" * 64, "mentions @ben.w", "@ben.w", SOURCE))
+    assert terse.score == 1 and not terse.passed and terse.failure_class == "unverified"
     half = judge.judge(
         RubricCase("x-0000000a", "a" * 64, rubric, "@ben.wu: the letter, rent rises.", SOURCE)
     )
