@@ -6,10 +6,10 @@ Each call has a total deadline (`timeout`: connect, send, wait and read together
 reply size cap (`max_reply_bytes`; a larger reply is a judge error and none of it is kept),
 see curator.judge.bounded; 429, 5xx and network failures are retried with exponential
 backoff (a Retry-After header is honoured) within the verdict's budget (`verdict_budget`);
-at most `concurrency` calls are in flight. A
-reply that is not JSON is repaired once with json-repair, else the verdict is a judge error,
-never a pass. The API key goes into the Authorization header and nowhere else: error texts
-are scrubbed of it, and it is never logged, printed or written.
+at most `concurrency` calls are in flight. A reply that is not JSON is repaired once with
+json-repair, else the verdict is a judge error, never a pass. The API key goes into the
+Authorization header and nowhere else: error texts are scrubbed of it, and it is never
+logged, printed or written.
 """
 
 from __future__ import annotations
