@@ -93,3 +93,20 @@ def test_a_fixture_without_a_recorded_source_name_keeps_todays_slug(store, recor
     # and fixture.json of such a fixture keeps its bytes: the unset member is left out
     dumped = fixture.provenance.model_dump(mode="json")
     assert ("source_name_anonymised" in dumped) is (recorded is not None)
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("../../Evil Name.json", "Evil Name.json"),  # a base name only
+        ("..hidden.json", "hidden.json"),
+        ("a\\..\\b.json", "a-b.json"),
+        ("release.v2.json", "release.v2.json"),
+        ("X" * 130 + ".json", "x" * 130 + ".json"),  # too long to keep as is: the slug
+    ],
+)
+def test_a_hand_edited_source_name_never_makes_a_path(store, source, expected):
+    fixture = store.load_fixture(add_thread(store))
+    fixture.provenance.source_name = source
+    fixture.provenance.source_name_anonymised = False
+    assert base_name(fixture) == expected
