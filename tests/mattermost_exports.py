@@ -20,6 +20,10 @@ MESSAGES = (
     "Raised the upload timeout to five minutes, @tomas.varga can you rerun it?",
     "Rerun is green, thanks @mei.tanaka.",
 )
+SECOND_THREAD = (  # a channel export holds more than one thread
+    "Webguild on Monday: I will show the accessible autocomplete.",
+    "Count me in, @mei.tanaka.",
+)
 
 
 @dataclass(frozen=True)
@@ -29,26 +33,31 @@ class Written:
     usernames: tuple[str, ...]
 
 
-def write_thread_export(path: Path, *, legacy: bool = False) -> Written:
-    """A root post and its replies by PEOPLE at `path`; `legacy` writes the older layout."""
+def write_thread_export(path: Path, *, legacy: bool = False, channel: bool = False) -> Written:
+    """A root post and its replies by PEOPLE at `path`; `legacy` writes the older layout,
+    `channel` a second thread after the first, as a channel export has."""
     seed = path.name
     user_ids = {name: mattermost_id(seed, "user", name) for name in PEOPLE}
-    channel = mattermost_id(seed, "channel")
-    post_ids = [mattermost_id(seed, "post", str(i)) for i in range(len(MESSAGES))]
-    posts = [
-        {
-            "id": post_id,
-            "create_at": 1_748_000_000_000 + i * 60_000,
-            "user_id": user_ids[PEOPLE[i % len(PEOPLE)]],
-            "channel_id": channel,
-            "root_id": "" if i == 0 else post_ids[0],
-            "message": message,
-        }
-        for i, (post_id, message) in enumerate(zip(post_ids, MESSAGES, strict=True))
-    ]
+    channel_id = mattermost_id(seed, "channel")
+    threads = [MESSAGES, SECOND_THREAD] if channel else [MESSAGES]
+    posts: list[dict] = []
+    for number, messages in enumerate(threads):
+        root = mattermost_id(seed, "post", str(len(posts)))
+        for i, message in enumerate(messages):
+            posts.append(
+                {
+                    "id": mattermost_id(seed, "post", str(len(posts))),
+                    "create_at": 1_748_000_000_000 + len(posts) * 60_000,
+                    "user_id": user_ids[PEOPLE[(i + number) % len(PEOPLE)]],
+                    "channel_id": channel_id,
+                    "root_id": "" if i == 0 else root,
+                    "message": message,
+                }
+            )
+    post_ids = [post["id"] for post in posts]
     data = {
         ("thread" if legacy else "posts"): posts if legacy else {p["id"]: p for p in posts},
-        "channel": {"id": channel, "name": "webapp", "display_name": "Developers: Webapp"},
+        "channel": {"id": channel_id, "name": "webapp", "display_name": "Developers: Webapp"},
         "team": {"id": mattermost_id(seed, "team"), "name": "core", "display_name": "Core"},
         "users": {uid: {"id": uid, "username": name} for name, uid in user_ids.items()},
     }

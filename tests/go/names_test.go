@@ -9,7 +9,8 @@ import (
 
 // TestThreadFilesLoadByTheirSourceNames names its files in code, as Mattermost's eval suites
 // do (`filename: "developers_webapp.json"`), and loads each from the bundle by that name:
-// one exported in today's layout (`posts`), one in the older one (`thread`).
+// a channel exported in today's layout (`posts`, two threads in one file, as a channel
+// summary suite loads it) and a thread exported in the older one (`thread`).
 //
 //	CURATOR_BUNDLE=path/to/bundle CURATOR_NAMED_THREADS=1 go test ./...
 func TestThreadFilesLoadByTheirSourceNames(t *testing.T) {
@@ -20,9 +21,10 @@ func TestThreadFilesLoadByTheirSourceNames(t *testing.T) {
 	evalConfigs := []struct {
 		name     string
 		filename string
+		roots    int
 	}{
-		{name: "developers webapp channel", filename: "developers_webapp.json"},
-		{name: "thread in the older layout", filename: "summarize_thread.json"},
+		{name: "developers webapp channel", filename: "developers_webapp.json", roots: 2},
+		{name: "thread in the older layout", filename: "summarize_thread.json", roots: 1},
 	}
 	var rubrics map[string][]string
 	data, err := os.ReadFile(filepath.Join(bundle, "mattermost", "rubrics.json"))
@@ -41,6 +43,15 @@ func TestThreadFilesLoadByTheirSourceNames(t *testing.T) {
 			}
 			if _, err := render(export, order); err != nil {
 				t.Fatalf("%s: %v", config.filename, err)
+			}
+			roots := 0
+			for _, post := range order {
+				if post.RootId == "" {
+					roots++
+				}
+			}
+			if roots != config.roots {
+				t.Errorf("%s: %d root posts, want %d", config.filename, roots, config.roots)
 			}
 			if len(rubrics[config.filename]) == 0 {
 				t.Errorf("rubrics.json lists no rubric for %s", config.filename)

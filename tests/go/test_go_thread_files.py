@@ -70,7 +70,7 @@ def test_a_thread_file_without_its_team_or_an_author_fails_the_go_test(sample_bu
 def test_go_loads_each_kind_of_thread_export_by_its_source_name(store, tmp_path):
     folder = tmp_path / "exports"
     folder.mkdir()
-    write_thread_export(folder / "developers_webapp.json")
+    write_thread_export(folder / "developers_webapp.json", channel=True)  # one channel, whole
     write_thread_export(folder / "summarize_thread.json", legacy=True)
     rubric = ("--rubric", "contains the usernames involved as @mentions if referenced")
     assert run_cli("import", str(folder), *rubric, store=store.root).exit_code == 0
