@@ -110,3 +110,13 @@ def test_a_hand_edited_source_name_never_makes_a_path(store, source, expected):
     fixture.provenance.source_name = source
     fixture.provenance.source_name_anonymised = False
     assert base_name(fixture) == expected
+
+
+def test_a_variant_keeps_its_parents_source_name_plus_its_mutation(store, tmp_path):
+    ids = import_threads(store, tmp_path, {"Developers Webapp.json": False})
+    made = run_cli("mutate", ids["Developers Webapp.json"], "--truncate", "0.5", store=store.root)
+    assert made.exit_code == 0, made.stderr
+    run_cli("status", "--to", "active", "--where", "mutation=truncate", store=store.root)
+    build_bundle(store, "1.0.0", formats="jsonl,mattermost")
+    names = sorted(p.name for p in (store.bundles_dir / "1.0.0" / "mattermost").iterdir())
+    assert names == ["Developers Webapp.json", "Developers Webapp.truncate.json", "rubrics.json"]
