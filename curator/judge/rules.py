@@ -35,7 +35,8 @@ _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 # "@mentions" in a rubric is the word for a kind of reference, not a user called "mentions"
 _ANY_MENTION = re.compile(r"(?<![\w@])@-?mention(?:s|ed|ing)?\b", re.IGNORECASE)
 _SHOWN_USERS = 5
-WHAT_RULES_CHECK = (
+_NOTIFIES = {"all", "channel", "here"}  # Mattermost's mentions of everyone: no person
+_WHAT_RULES_CHECK = (
     'a rule rubric quotes a "phrase" or names an @handle, @mentions, a /regex/, an amount or a date'
 )
 _REGEX = re.compile(r"(?:^|(?<=\s))/((?:\\.|[^/\\\n])+)/(?=$|[\s.,;:!?)])")
@@ -86,7 +87,7 @@ class RulesJudge:
         declared = checks(case.rubric, case.context)
         if not declared:
             return Verdict.failed(
-                f"the rules judge finds nothing to check in this rubric: {WHAT_RULES_CHECK}"
+                f"the rules judge finds nothing to check in this rubric: {_WHAT_RULES_CHECK}"
             )
         try:
             spans = [(check, check.find(case.output)) for check in declared]
@@ -133,7 +134,7 @@ def refuse_uncheckable(rubrics: Iterable[str]) -> None:
     if unchecked:
         raise CuratorError(
             f"the rules judge cannot check {len(unchecked)} of the {len(given)} rubrics, first "
-            f"{unchecked[0]!r}: {WHAT_RULES_CHECK}; reword them or use --judge openai"
+            f"{unchecked[0]!r}: {_WHAT_RULES_CHECK}; reword them or use --judge openai"
         )
 
 
@@ -143,10 +144,10 @@ def _thread_mentions(usernames: list[str]) -> Check:
     involved = {name.lower() for name in usernames}
 
     def find(output: str) -> Span | None:
-        mentions = list(MENTION.finditer(output))
-        if not mentions or any(m.group(1).lower() not in involved for m in mentions):
+        people = [m for m in MENTION.finditer(output) if m.group(1).lower() not in _NOTIFIES]
+        if not people or any(m.group(1).lower() not in involved for m in people):
             return None  # no one @mentioned, or a handle the thread does not know
-        return mentions[0].span()
+        return people[0].span()
 
     label = f"@mentions of the thread's people ({shown}{more})" if usernames else "@mentions"
     return Check(label, find)

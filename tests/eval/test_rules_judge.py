@@ -41,6 +41,7 @@ def test_an_at_mentions_rubric_is_one_check_of_the_threads_people(rubric):
     "output, passed",
     [
         ("@bo.chen will look at the red deploy @ana.silva reported.", True),
+        ("@here: @bo.chen will look.", True),  # @here, @channel and @all notify, name no one
         ("Bo will look at the deploy.", False),  # nobody @mentioned
         ("@bo.chen and @carla.diaz will look.", False),  # a handle nobody in the thread has
         ("@mentions: bo will look.", False),  # the word is no person either
