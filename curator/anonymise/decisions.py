@@ -237,6 +237,11 @@ def _repaired(record: FixtureRecord, edit: TextEdit) -> tuple[Fixture, Any, list
 
     revisions = [_revision(r, text, moved) for r in record.revisions]
     fixture = record.fixture
+    provenance = fixture.provenance
+    source_name = text(provenance.source_name)
+    renamed = provenance.source_name_anonymised
+    if renamed is not None and source_name != provenance.source_name:
+        renamed = True  # a name the import missed: the bundle's thread file says so
     fixture = fixture.model_copy(
         update={
             "title": text(fixture.title),
@@ -244,8 +249,8 @@ def _repaired(record: FixtureRecord, edit: TextEdit) -> tuple[Fixture, Any, list
                 k.model_copy(update={"text": None if k.text is None else text(k.text)})
                 for k in fixture.known_bad
             ],
-            "provenance": fixture.provenance.model_copy(
-                update={"source_name": text(fixture.provenance.source_name)}
+            "provenance": provenance.model_copy(
+                update={"source_name": source_name, "source_name_anonymised": renamed}
             ),
         }
     )

@@ -120,3 +120,27 @@ def test_a_variant_keeps_its_parents_source_name_plus_its_mutation(store, tmp_pa
     build_bundle(store, "1.0.0", formats="jsonl,mattermost")
     names = sorted(p.name for p in (store.bundles_dir / "1.0.0" / "mattermost").iterdir())
     assert names == ["Developers Webapp.json", "Developers Webapp.truncate.json", "rubrics.json"]
+
+
+def test_a_name_added_to_the_vault_later_renames_the_thread_file_and_the_build_says_so(
+    store, tmp_path
+):
+    from curator.anonymise import add_name, detector_for
+
+    missed = "Quellmire"  # a surname no finder knows: the import keeps it in the file name
+    written = write_thread_export(tmp_path / f"{missed}_handover.json")
+    run = run_cli("import", str(written.path), "--rubric", RUBRIC, "--json", store=store.root)
+    thread = json.loads(run.stdout)["created"][0]["id"]
+    assert store.load_fixture(thread).provenance.source_name == f"{missed}_handover.json"
+    run_cli("status", thread, "--to", "active", store=store.root)
+
+    add_name(store, missed, "last_name", detector_for())
+
+    provenance = store.load_fixture(thread).provenance
+    assert provenance.source_name_anonymised is True and missed not in provenance.source_name
+    result = build_bundle(store, "1.0.0", formats="jsonl,mattermost")
+    assert result.warnings == [
+        f"mattermost/{base_name(store.load_fixture(thread))}: the source's file name named "
+        "someone, so the thread file has its anonymised name; a Go suite's table must name "
+        "this one"
+    ]
