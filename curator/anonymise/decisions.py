@@ -192,9 +192,14 @@ def _repair_all(store: Store, txn: Transaction, edit: TextEdit, repair: Repair) 
         if (fixture, content, revisions) == (record.fixture, record.content, record.revisions):
             continue
         stamped = repair.model_copy(update={"at": clock.now_iso()})
-        provenance = fixture.provenance.model_copy(
-            update={"repairs": [*fixture.provenance.repairs, stamped]}
-        )
+        update: dict[str, Any] = {"repairs": [*fixture.provenance.repairs, stamped]}
+        if (
+            repair.action == "vault add"
+            and fixture.provenance.source_name != record.fixture.provenance.source_name
+            and fixture.provenance.source_name_anonymised is not None
+        ):
+            update["source_name_anonymised"] = True  # the bundle's thread file says so
+        provenance = fixture.provenance.model_copy(update=update)
         txn.save_content(fixture.id, content)
         txn.replace_revisions(fixture.id, revisions)
         txn.save_fixture(fixture.model_copy(update={"provenance": provenance}))
@@ -237,11 +242,6 @@ def _repaired(record: FixtureRecord, edit: TextEdit) -> tuple[Fixture, Any, list
 
     revisions = [_revision(r, text, moved) for r in record.revisions]
     fixture = record.fixture
-    provenance = fixture.provenance
-    source_name = text(provenance.source_name)
-    renamed = provenance.source_name_anonymised
-    if renamed is not None and source_name != provenance.source_name:
-        renamed = True  # a name the import missed: the bundle's thread file says so
     fixture = fixture.model_copy(
         update={
             "title": text(fixture.title),
@@ -249,8 +249,8 @@ def _repaired(record: FixtureRecord, edit: TextEdit) -> tuple[Fixture, Any, list
                 k.model_copy(update={"text": None if k.text is None else text(k.text)})
                 for k in fixture.known_bad
             ],
-            "provenance": provenance.model_copy(
-                update={"source_name": source_name, "source_name_anonymised": renamed}
+            "provenance": fixture.provenance.model_copy(
+                update={"source_name": text(fixture.provenance.source_name)}
             ),
         }
     )
