@@ -94,9 +94,9 @@ class Provenance(Strict):
     source_name_anonymised: bool | None = Field(
         default=None,
         exclude_if=lambda value: value is None,
-        description="a thread's: whether source_name went through the vault because the file "
-        "name named someone (true) or is the name as it came (false); a bundle names the "
-        "thread's file after it",
+        description="a thread's: whether source_name holds pseudonyms, the file name having "
+        "held names the vault replaces (true), or is the name as it came (false); a bundle "
+        "names the thread's file after it",
     )
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str

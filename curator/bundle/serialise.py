@@ -64,7 +64,7 @@ class Serialised:
 
     @property
     def thread_renamed(self) -> bool:
-        """The thread file is named after a source name the vault rewrote (it named someone)."""
+        """The thread file is named after a source name the vault rewrote."""
         return self.texts["thread_renamed"]
 
     @property

@@ -7,10 +7,11 @@ always has them: an export that lacked one (chat logs have no team; a deleted us
 record) gets a stand-in built from what the thread itself holds. A Go suite names its
 files in code (`filename: "developers_webapp.json"`), so a thread keeps its source file's
 name as it came, plus the mutation kinds of a variant (`developers_webapp.truncate.json`);
-where that name named someone, the import stored it through the vault and the build says
-so. A name unsafe as a path, and every name of a fixture imported before the import
-recorded this (`Provenance.source_name_anonymised` unset), is slugged as it always was
-(`lease-question.json`), so an existing store's bundles keep their names.
+where that name held a name the vault replaces, the import (or `vault add`) stored it
+through the vault and the build says so. A name unsafe as a path, and every name of a
+fixture imported before the import recorded this (`Provenance.source_name_anonymised`
+unset), is slugged as it always was (`lease-question.json`), so an existing store's
+bundles keep their names.
 
 Pure functions of one fixture, kept apart from the bundle format (formats/mattermost.py)
 so that serialising a fixture needs no format module.

@@ -1,5 +1,5 @@
 """A bundle's thread files keep their source file's name, as Mattermost's suites name them in
-code: both layouts of thread export, a name that named someone anonymised (and said), and the
+code: both layouts of thread export, a name holding a name anonymised (and said), and the
 slugged names of fixtures imported before the name was recorded."""
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def test_a_source_name_that_names_someone_is_bundled_anonymised_and_the_build_sa
     result = build_bundle(store, "1.0.0", formats="jsonl,mattermost")
 
     assert result.warnings == [
-        f"mattermost/{name}: the source's file name named someone, so the thread file has its "
-        "anonymised name; a Go suite's table must name this one"
+        f"mattermost/{name}: named through the vault (the source's file name holds a name it "
+        "replaces); a Go suite's table must name this file, or `curator vault forget` the word "
+        "if it names no one"
     ]
     assert sorted(p.name for p in (store.bundles_dir / "1.0.0" / "mattermost").iterdir()) == [
         name,
@@ -139,8 +140,21 @@ def test_a_name_added_to_the_vault_later_renames_the_thread_file_and_the_build_s
     provenance = store.load_fixture(thread).provenance
     assert provenance.source_name_anonymised is True and missed not in provenance.source_name
     result = build_bundle(store, "1.0.0", formats="jsonl,mattermost")
-    assert result.warnings == [
-        f"mattermost/{base_name(store.load_fixture(thread))}: the source's file name named "
-        "someone, so the thread file has its anonymised name; a Go suite's table must name "
-        "this one"
-    ]
+    name = base_name(store.load_fixture(thread))
+    assert result.warnings[0].startswith(f"mattermost/{name}: named through the vault")
+
+
+def test_forgetting_the_word_a_source_name_was_rewritten_for_gives_the_name_back(store, tmp_path):
+    from curator.anonymise import add_name, detector_for, forget_word
+
+    written = write_thread_export(tmp_path / "webguild_notes.json")
+    run = run_cli("import", str(written.path), "--rubric", RUBRIC, "--json", store=store.root)
+    thread = json.loads(run.stdout)["created"][0]["id"]
+    add_name(store, "Webguild", "last_name", detector_for())  # a word taken for a name
+    assert store.load_fixture(thread).provenance.source_name_anonymised is True
+
+    forget_word(store, "Webguild")
+
+    provenance = store.load_fixture(thread).provenance
+    assert provenance.source_name == "webguild_notes.json"
+    assert provenance.source_name_anonymised is False

@@ -37,8 +37,9 @@ def renamed(items: Sequence[Serialised]) -> list[str]:
     """What the build says of each thread file named after an anonymised source name."""
     names = file_names(items)
     return [
-        f"{names[item.id]}: the source's file name named someone, so the thread file has its "
-        "anonymised name; a Go suite's table must name this one"
+        f"{names[item.id]}: named through the vault (the source's file name holds a name it "
+        "replaces); a Go suite's table must name this file, or `curator vault forget` the word "
+        "if it names no one"
         for item in items
         if item.id in names and item.thread_renamed
     ]
