@@ -84,6 +84,8 @@ class ImportReport:
                 if item["suggested_fields"]
                 else ""
             )
+            if item["stored_source_name"] != item["source"]:  # the name held a name
+                extra += f", stored as {item['stored_source_name']}"
             lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
         for item in self.skipped:
             lines.append(

@@ -53,6 +53,13 @@ def test_a_source_name_that_names_someone_is_bundled_anonymised_and_the_build_sa
 ):
     ids = import_threads(store, tmp_path, {"dm_ingrid_solberg.json": False})
     fixture = store.load_fixture(ids["dm_ingrid_solberg.json"])
+    again = tmp_path / "again"
+    again.mkdir()
+    write_thread_export(again / "dm_ingrid_solberg.json", channel=True)  # new content, same name
+    said = run_cli("import", str(again / "dm_ingrid_solberg.json"), store=store.root).stdout
+    assert (
+        f"(thread from dm_ingrid_solberg.json, stored as {fixture.provenance.source_name})" in said
+    )
     assert fixture.provenance.source_name_anonymised is True
     name = base_name(fixture)
     assert "ingrid" not in name.lower() and "solberg" not in name.lower()
