@@ -564,4 +564,5 @@ def _typed_edit(
         add_rubrics=[typed.text(t) for t in edit.add_rubrics],
         drop_rubrics=[typed.text(t) for t in edit.drop_rubrics],
         reference=None if edit.reference is None else typed.text(edit.reference),
+        evidence_posts=[typed.post_id(p) for p in edit.evidence_posts],
     )

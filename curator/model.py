@@ -89,6 +89,15 @@ class Repair(Strict):
 class Provenance(Strict):
     source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the raw source")
     source_name: str = Field(description="file name of the raw source, no directories")
+    # Left out of the file when unset: fixtures imported before it was recorded keep their
+    # bytes, and their bundled thread files the slugged names they had.
+    source_name_anonymised: bool | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="a thread's: whether source_name holds pseudonyms, the file name having "
+        "held names the vault replaces (true), or is the name as it came (false); a bundle "
+        "names the thread's file after it",
+    )
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None

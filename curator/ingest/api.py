@@ -42,6 +42,7 @@ from curator.model import (
     LabelRevision,
     LimitSettings,
     Provenance,
+    ThreadContent,
 )
 from curator.store import Store, fixture_id
 
@@ -83,6 +84,8 @@ class ImportReport:
                 if item["suggested_fields"]
                 else ""
             )
+            if item["stored_source_name"] != item["source"]:  # the name held a name
+                extra += f", stored as {item['stored_source_name']}"
             lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
         for item in self.skipped:
             lines.append(
@@ -458,6 +461,7 @@ def _build(
             )
         )
     anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
+    source_name = anonymise_file_name(raw.name, vault, keep=keep)
     content, revisions = anonymised.content, list(anonymised.revisions)
     title = _title(content, chosen)
     warnings = anonymised_warnings(content, item.warnings)
@@ -471,7 +475,11 @@ def _build(
         # The base name only, and through the anonymiser: file names can name people too.
         provenance=Provenance(
             source_sha256=raw.sha256,
-            source_name=anonymise_file_name(raw.name, vault, keep=keep),
+            source_name=source_name,
+            # a thread's file keeps this name in a bundle: say whether it is the source's own
+            source_name_anonymised=source_name != raw.name
+            if isinstance(content, ThreadContent)
+            else None,
             importer=item.importer,
             imported_at=clock.now_iso(),
             vault_id=vault.fingerprint,

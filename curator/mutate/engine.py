@@ -155,6 +155,7 @@ def _variant_fixture(
         provenance=Provenance(
             source_sha256=source.provenance.source_sha256,
             source_name=source.provenance.source_name,
+            source_name_anonymised=source.provenance.source_name_anonymised,
             vault_id=source.provenance.vault_id,
             importer="mutate",
             imported_at=labels.time,

@@ -428,9 +428,11 @@ def _thread_revision(
         if verdict == configs.FAIL:
             rubrics = [r for r in rubrics if r.text != text]
             continue
-        # the posts ticked beside it are its evidence (a post no longer in the thread is refused)
-        posts = [p for p in content.export.ordered_posts() if p.id in answer.posts.get(slot, [])]
-        unknown = sorted(set(answer.posts.get(slot, [])) - {p.id for p in posts})
+        # the posts ticked beside it are its evidence (a post no longer in the thread is
+        # refused); a result made elsewhere may name the export's original ids
+        ticked = [typed.post_id(p) for p in answer.posts.get(slot, [])]
+        posts = [p for p in content.export.ordered_posts() if p.id in ticked]
+        unknown = sorted(set(ticked) - {p.id for p in posts})
         if unknown and strict:
             raise CuratorError(
                 f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}"
