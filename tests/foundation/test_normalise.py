@@ -1,6 +1,7 @@
 import pytest
 
 from curator.normalise import UnparsableValue, check, normalise, same_value
+from curator.reading import reading_of
 
 
 @pytest.mark.parametrize(
@@ -22,10 +23,38 @@ def test_dates_in_any_common_form_are_equal(written):
 
 
 @pytest.mark.parametrize(
-    "written", ["$1,250.00", "1250", "USD 1,250", "1,250", "1.250,00 €", "$1250.0", "1 250,00 EUR"]
+    "written,canonical",
+    [
+        ("$1,250.00", "USD 1250.00"),
+        ("1250", "1250.00"),
+        ("USD 1,250", "USD 1250.00"),
+        ("1,250", "1250.00"),
+        ("1.250,00 €", "EUR 1250.00"),
+        ("$1250.0", "USD 1250.00"),
+        ("1 250,00 EUR", "EUR 1250.00"),
+        ("1\u202f250,00\u00a0€", "EUR 1250.00"),
+        ("CHF 1'250.00", "CHF 1250.00"),
+        ("1,250 dollars", "USD 1250.00"),
+    ],
 )
-def test_money_with_or_without_symbols(written):
-    assert normalise(written, "money") == "1250.00"
+def test_money_keeps_its_currency(written, canonical):
+    assert normalise(written, "money") == canonical
+
+
+def test_a_different_currency_is_a_different_amount():
+    assert not same_value("$1,250.00", "€1,250.00", "money")
+    assert not same_value("£1,250.00", "1.250,00 EUR", "money")
+    assert same_value("$1,250.00", "USD 1250", "money")
+    # an amount naming none is of no other currency unless its document names exactly one
+    assert same_value("1250", "€1,250.00", "money")
+    assert not same_value("1250", "€1,250.00", "money", reading_of("Rent: $1,250.00"))
+    assert same_value("1250", "$1,250.00", "money", reading_of("Rent: $1,250.00 (USD)"))
+    assert same_value("1250", "€1,250.00", "money", reading_of("$5 or €5"))
+
+
+def test_two_currencies_in_one_value_are_no_amount():
+    with pytest.raises(UnparsableValue):
+        normalise("$1,250 / €1,100", "money")
 
 
 def test_money_cents_differ():
@@ -68,8 +97,11 @@ def test_find_value_in_any_written_form():
     text = "Start: January 15, 2024. Rent 1.250,00 EUR due. Tenant: Dana  Whitfield"
     ((start, end),) = find_value(text, "2024-01-15", "date")
     assert text[start:end] == "January 15, 2024"
-    ((start, end),) = find_value(text, "$1,250", "money")
+    ((start, end),) = find_value(text, "€1,250", "money")
     assert text[start:end] == "1.250,00 EUR"
+    ((start, end),) = find_value(text, "1250", "money")
+    assert text[start:end] == "1.250,00 EUR"
+    assert find_value(text, "$1,250", "money") == []  # dollars, where the text says euros
     ((start, end),) = find_value(text, "dana whitfield", "person")
     assert text[start:end] == "Dana  Whitfield"
     assert find_value(text, "2024-02-01", "date") == []
