@@ -29,7 +29,14 @@ from curator.model import (
     StoreConfig,
     ThreadContent,
 )
-from curator.normalise import UnparsableValue, check, find_value, matches_any, same_value
+from curator.normalise import (
+    UnparsableValue,
+    check,
+    find_value,
+    matches_any,
+    same_value,
+    stands_alone,
+)
 from curator.reading import Reading, reading_of, recorded_locale
 from curator.spans import find_all
 
@@ -389,8 +396,9 @@ def locate(
     reading: Reading | None = None,
 ) -> Span | None:
     """Where `value` first occurs: as written first, then in any form equal for its type."""
+    typed = FieldType(field_type) in (FieldType.date, FieldType.money, FieldType.number)
     for where, text in content.texts():
-        hits = find_all(text, value)
+        hits = [hit for hit in find_all(text, value) if not typed or stands_alone(text, *hit)]
         if hits:
             return Span.at(where, *hits[0])
     for where, text in content.texts():

@@ -282,6 +282,16 @@ def find_value(
     return [m.span() for m in pattern.finditer(unicodedata.normalize("NFKC", text))]
 
 
+_LONGER_NUMBER = re.compile(r"[.,'\u2019]?\d")
+
+
+def stands_alone(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a whole value, not part of a longer number ("1.25" in "1.250",
+    "71137" in "171137")? For values found as written."""
+    before = text[start - 1] if start > 0 else ""
+    return not before.isdigit() and not _LONGER_NUMBER.match(text, end)
+
+
 def _typed(value: str, kind: FieldType, reading: Reading | None) -> date | Decimal | Money:
     if kind is FieldType.date:
         return parse_date(value, reading)
