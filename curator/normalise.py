@@ -160,13 +160,15 @@ def parse_date(value: str, reading: Reading | None = None) -> date:
     raise UnparsableValue(f"not a date: {value!r}")
 
 
-def format_date(day: date, style: int) -> str:
-    """`day` as documents write it: style 0 2024-01-15, 2 15 January 2024, 3 01/15/2024,
-    any other January 15, 2024."""
+def format_date(day: date, style: int, reading: Reading | None = None) -> str:
+    """`day` as documents write it: style 0 2024-01-15, 2 15 January 2024, 3 01/15/2024
+    (15/01/2024 where `reading`'s locale puts the day first), any other January 15, 2024."""
     if style == 0:
         return day.isoformat()
     if style == 2:
         return f"{day.day} {day.strftime('%B')} {day.year}"
+    if style == 3 and (reading or DEFAULT_READING).day_first:
+        return f"{day.day:02d}/{day.month:02d}/{day.year}"
     if style == 3:
         return f"{day.month:02d}/{day.day:02d}/{day.year}"
     return f"{day.strftime('%B')} {day.day}, {day.year}"
