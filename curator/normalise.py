@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -241,13 +242,34 @@ _DATE_CANDIDATE = re.compile(
     re.IGNORECASE,
 )
 _SIGN_SPACE = "[ \u00a0\u202f]?"
-_AMOUNT_CANDIDATE = re.compile(
-    rf"(?:(?:{CURRENCY.pattern}){_SIGN_SPACE})?"
-    # 71,137 / 71.137 / 71 137 / 71'137 grouped by threes, else a plain run of digits
-    r"-?(?:\d{1,3}(?:[,.'\u2019 \u00a0\u202f\u2009]\d{3})+|\d+)(?:[.,]\d+)?(?!\d)"
-    rf"(?:{_SIGN_SPACE}(?:{CURRENCY.pattern}))?",
-    re.IGNORECASE,
-)
+# 71,137 / 71.137 / 71 137 / 71'137 grouped by threes, else a plain run of digits
+_NUMBER = re.compile(r"-?(?:\d{1,3}(?:[,.'\u2019 \u00a0\u202f\u2009]\d{3})+|\d+)(?:[.,]\d+)?(?!\d)")
+_SIGN_BEFORE = re.compile(rf"(?:{CURRENCY.pattern}){_SIGN_SPACE}\Z", re.IGNORECASE)
+_SIGN_AFTER = re.compile(rf"{_SIGN_SPACE}(?:{CURRENCY.pattern})", re.IGNORECASE)
+_LONGEST_SIGN = 12  # "dollars" and a space fit, with room for \b to see the word's start
+_MAY_END_A_SIGN = re.compile(r"[^\W\d_]|[ \u00a0\u202f$€£¥₹₩₽]")
+
+
+def _amounts(text: str, digits: str | None = None) -> Iterator[tuple[int, int]]:
+    """Spans of the amounts written in `text` (only those whose significant digits are
+    `digits`, when given), each with a currency sign, code or word written right before or
+    after it. (One regex with the signs around the number is several times slower: every
+    position of the text would try every sign.)"""
+    for match in _NUMBER.finditer(text):
+        start, end = match.span()
+        if digits is not None and _digits(match.group()) != digits:
+            continue
+        before = None
+        if start and _MAY_END_A_SIGN.match(text[start - 1]):
+            before = _SIGN_BEFORE.search(text, max(0, start - _LONGEST_SIGN), start)
+        after = _SIGN_AFTER.match(text, end)
+        yield (before.start() if before else start), (after.end() if after else end)
+
+
+def _digits(value: str) -> str:
+    """The significant digits: equal amounts have equal ones, so a candidate whose differ
+    need not be parsed."""
+    return re.sub(r"\D", "", value).strip("0")
 
 
 def find_value(
@@ -261,16 +283,18 @@ def find_value(
     whitespace runs.
     """
     kind = FieldType(field_type)
-    if kind in (FieldType.date, FieldType.money, FieldType.number):
-        pattern = _DATE_CANDIDATE if kind is FieldType.date else _AMOUNT_CANDIDATE
+    if kind is FieldType.date or kind in (FieldType.money, FieldType.number):
         try:
             wanted = _typed(value, kind, reading)
         except UnparsableValue:
             return []
+        if kind is FieldType.date:
+            spans: Iterable[tuple[int, int]] = (m.span() for m in _DATE_CANDIDATE.finditer(text))
+        else:
+            spans = _amounts(text, _digits(value))
         found = []
-        for match in pattern.finditer(text):
-            start = match.start()
-            candidate = match.group().rstrip(" ,.")
+        for start, end in spans:
+            candidate = text[start:end].rstrip(" ,.")
             try:
                 if _equal(_typed(candidate, kind, reading), wanted):
                     found.append((start, start + len(candidate)))
@@ -319,14 +343,14 @@ def typed_values(text: str) -> list[tuple[FieldType, str]]:
             continue
         found.append((match.start(), FieldType.date, candidate))
         dates.append(match.span())
-    for match in _AMOUNT_CANDIDATE.finditer(text):
-        candidate = match.group().strip().rstrip(" ,.")
-        inside_date = any(start <= match.start() < end for start, end in dates)
+    for amount_start, amount_end in _amounts(text):
+        candidate = text[amount_start:amount_end].strip().rstrip(" ,.")
+        inside_date = any(start <= amount_start < end for start, end in dates)
         if inside_date or not CURRENCY.search(candidate):
             continue
         try:
             parse_amount(candidate)
         except UnparsableValue:
             continue
-        found.append((match.start(), FieldType.money, candidate))
+        found.append((amount_start, FieldType.money, candidate))
     return [(kind, value) for _, kind, value in sorted(found, key=lambda hit: hit[0])]

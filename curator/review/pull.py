@@ -396,7 +396,7 @@ def _document_revision(
             if strict:
                 raise CuratorError(f"{where}: field {error}") from None
             continue
-        said[name] = Said(value, field_spec.type)
+        said[name] = Said(value, field_spec.type, reading)
         if same and before is not None:  # the same value as before keeps its authority note
             label = label.model_copy(update={"authority": before.authority})
         fields[name] = label

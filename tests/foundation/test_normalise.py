@@ -105,3 +105,60 @@ def test_find_value_in_any_written_form():
     ((start, end),) = find_value(text, "dana whitfield", "person")
     assert text[start:end] == "Dana  Whitfield"
     assert find_value(text, "2024-02-01", "date") == []
+
+
+def test_a_number_in_a_table_row_is_found_among_its_neighbours():
+    from curator.normalise import find_value
+
+    row = "Widget 4 17.50 71,137 2024\nTotal 71.137"
+    ((start, end),) = find_value(row, "71137", "number")
+    assert row[start:end] == "71,137"  # not "4 17.50 71,137 2024" read as one number
+    german = find_value(row, "71137", "number", reading_of(row, "de_DE"))
+    assert [row[a:b] for a, b in german] == ["71.137"]  # "71,137" is 71.137 there
+
+
+@pytest.mark.parametrize(
+    "written,locale,day",
+    [
+        ("03/04/2024", "en_US", "2024-03-04"),
+        ("03/04/2024", "en_GB", "2024-04-03"),
+        ("03.04.2024", "de_DE", "2024-04-03"),
+        ("03/04/2024", "fr_FR", "2024-04-03"),
+        ("13/04/2024", "en_US", "2024-04-13"),  # one reading only: 13 is no month
+        ("04/13/2024", "en_GB", "2024-04-13"),
+        ("2024-03-04", "en_GB", "2024-03-04"),
+    ],
+)
+def test_ambiguous_dates_follow_the_locale(written, locale, day):
+    assert normalise(written, "date", reading_of("", locale)) == day
+
+
+@pytest.mark.parametrize(
+    "written,locale,amount",
+    [
+        ("1.250", "en_US", "1.25"),
+        ("1.250", "de_DE", "1250"),
+        ("1.250", "fr_FR", "1250"),
+        ("1,250", "en_GB", "1250"),
+        ("1,250", "de_DE", "1.25"),
+        ("1.250,5", "en_US", "1250.5"),  # one reading only
+        ("1,250.5", "de_DE", "1250.5"),
+        ("1.250.000", "en_US", "1250000"),
+        ("1250.000", "de_DE", "1250"),  # four digits before the sign: no thousands group
+        ("12,5", "en_US", "12.5"),
+    ],
+)
+def test_ambiguous_amounts_follow_the_locale(written, locale, amount):
+    assert normalise(written, "number", reading_of("", locale)) == amount
+
+
+def test_a_sign_means_the_locales_own_currency_where_it_writes_it_so():
+    assert normalise("$1,250", "money", reading_of("", "en_CA")) == "CAD 1250.00"
+    assert normalise("$1,250", "money", reading_of("", "en_GB")) == "USD 1250.00"
+    assert normalise("1.250 Euro", "money", reading_of("", "de_DE")) == "EUR 1250.00"
+
+
+def test_the_default_locale_read_without_babel_is_cldrs():
+    from curator import reading
+
+    assert reading._cldr_facts("en_US") == reading._DEFAULT_FACTS
