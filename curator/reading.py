@@ -53,6 +53,16 @@ CURRENCY = re.compile(
     rf"(?:{_SIGN_PATTERN})|\b(?:{'|'.join(_CODES.split())}|(?:{'|'.join(_WORDS)})s?)\b",
     re.IGNORECASE,
 )
+_WORD = re.compile(r"\b[^\W\d_]+\b")
+_CURRENCY_WORDS = {
+    *(code.casefold() for code in _CODES.split()),
+    *_WORDS,
+    *(f"{word}s" for word in _WORDS),
+}
+_SIGNS_UPPER = {sign.upper() for sign in _SIGNS}
+_SIGN_CHARACTER = re.compile(
+    f"[{''.join(sorted({c for s in _SIGNS for c in s if not c.isalpha()}))}]"
+)
 # CLDR's currency of a territory changes over time (Croatia took the euro in 2023): read it
 # as of one fixed day, so a store reads the same on every machine and every year.
 _CURRENCY_AS_OF = date(2025, 1, 1)
@@ -95,8 +105,20 @@ def reading_of(text: str, locale: str | None = None) -> Reading:
     """The reading of a document whose whole text is `text`, written in `locale` (the
     default when None): its currency is the one it names when it names exactly one."""
     plain = Reading(locale or DEFAULT_LOCALE)
-    found = {plain.currency_of(match.group()) for match in CURRENCY.finditer(text)}
+    found = {plain.currency_of(written) for written in _currencies_written(text)}
     return Reading(plain.locale, found.pop() if len(found) == 1 else None)
+
+
+def _currencies_written(text: str) -> set[str]:
+    """Every currency sign, code and word `text` holds, as CURRENCY finds them. (CURRENCY
+    over a whole document tries every sign at every position, several times slower than
+    finding the words in one pass and looking at each sign's neighbours.)"""
+    written = {word for word in _WORD.findall(text) if word.casefold() in _CURRENCY_WORDS}
+    for sign in _SIGN_CHARACTER.finditer(text):
+        at = sign.start()
+        around = [text[max(0, at - n) : at + 1] for n in (2, 1)] + [text[at : at + 3]]
+        written.add(next((s for s in around if s.upper() in _SIGNS_UPPER), sign.group()))
+    return written
 
 
 def locale_problem(locale: str) -> str | None:

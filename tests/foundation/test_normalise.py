@@ -162,3 +162,17 @@ def test_the_default_locale_read_without_babel_is_cldrs():
     from curator import reading
 
     assert reading._cldr_facts("en_US") == reading._DEFAULT_FACTS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rent $950, deposit US$ 1,900 or 1.900 euros; fraud in Europe; USD1250; CA$ 9, $CA 4",
+        "NZ$3 HK$ 4 AU$1 A$2 C$1 R$ 5 £2 ¥5 ₹4 ₩1 ₽2 GBP chf Dollars pound",
+        "no currency at all, 1,250 units",
+    ],
+)
+def test_the_document_scan_finds_what_currency_finds(text):
+    from curator.reading import CURRENCY, _currencies_written
+
+    assert _currencies_written(text) == {m.group() for m in CURRENCY.finditer(text)}
