@@ -31,13 +31,14 @@ from curator.model import (
 )
 from curator.normalise import (
     UnparsableValue,
+    amount_of,
     check,
     find_value,
     matches_any,
     same_value,
     stands_alone,
 )
-from curator.reading import Reading, reading_of, recorded_locale
+from curator.reading import DEFAULT_LOCALE, Reading, reading_of, recorded_locale
 from curator.spans import find_all
 
 if TYPE_CHECKING:
@@ -239,10 +240,27 @@ def evidenced(
     if no_evidence and no_evidence.strip():
         return FieldLabel(type=field_type, value=value, no_evidence=no_evidence.strip())
     places = len(content.texts())
+    locale = reading.locale if reading and reading.locale != DEFAULT_LOCALE else None
+    where = f" in {locale}" if locale else ""
+    other = _in_another_currency(content, value, field_type, reading)
     raise CuratorError(
         f"{name}: {value!r} is not in the content (looked through its {places} {content.part}(s) "
-        f"for it as written and in every other way a {field_type} value can be written); {hint}"
+        f"for it as written and in every other way a {field_type} value can be written"
+        f"{where}){other}; {hint}"
     )
+
+
+def _in_another_currency(
+    content: Content, value: str, field_type: FieldType, reading: Reading | None
+) -> str:
+    """ "; it shows '1.250,00 EUR', in another currency" when the amount is there in one."""
+    if field_type is not FieldType.money:
+        return ""
+    locale = Reading(reading.locale if reading else DEFAULT_LOCALE)  # naming no currency
+    for _, text in content.texts():
+        for start, end in find_value(text, amount_of(value), field_type, locale):
+            return f"; it shows {text[start:end]!r}, in another currency"
+    return ""
 
 
 def reviewed(

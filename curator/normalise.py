@@ -192,6 +192,11 @@ def parse_money(value: str, reading: Reading | None = None) -> Money:
     return Money(parse_amount(value, reading), named.pop() if named else reading.currency)
 
 
+def amount_of(value: str) -> str:
+    """`value` without the currency it names ("$1,250.00" -> "1,250.00")."""
+    return CURRENCY.sub("", value).strip()
+
+
 def parse_amount(value: str, reading: Reading | None = None) -> Decimal:
     """The number in `value`, currency left out. Grouping may be "," "." a space or an
     apostrophe; "1,250" and "1.250" (one sign, three digits after it) are read as

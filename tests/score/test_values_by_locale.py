@@ -95,6 +95,15 @@ def test_label_set_finds_evidence_as_the_locale_reads(tmp_path, locale, assignme
     assert run_cli("validate", store=store.root).exit_code == 0
 
 
+def test_a_refusal_says_the_locale_and_the_currency_the_content_shows(tmp_path):
+    store = order_store(tmp_path / "store", "de_DE")
+    run = run_cli("label", "set", only_fixture(store), "total=$2,480.00", store=store.root)
+    (line,) = run.stderr.strip().splitlines()
+    assert run.exit_code == 2
+    assert "can be written in de_DE)" in line
+    assert "it shows '2.480,00 €', in another currency" in line
+
+
 def test_the_revision_records_its_locale_and_en_us_keeps_its_bytes(tmp_path):
     german = order_store(tmp_path / "de", "de_DE")
     assert run_cli("label", "set", only_fixture(german), *TRUTH, store=german.root).exit_code == 0
