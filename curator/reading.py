@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 DEFAULT_LOCALE = "en_US"
 
 # A sign names a currency only by convention: "$" is the US dollar unless the locale's own
-# currency is written "$" there (Canada's dollar in en_CA). Longest first, for the regex.
+# currency is written "$" there (Canada's dollar in en_CA).
 _SIGNS = {
     "US$": "USD",
     "$US": "USD",
@@ -46,16 +46,16 @@ _SIGNS = {
 }
 _CODES = (
     "USD EUR GBP CHF CAD AUD NZD JPY CNY INR SEK NOK DKK PLN CZK HUF BRL MXN HKD SGD ZAR KRW RUB"
-)
+).split()
 _WORDS = {"dollar": "$", "euro": "EUR", "pound": "GBP"}  # a word is read as its sign is
 _SIGN_PATTERN = "|".join(re.escape(sign) for sign in sorted(_SIGNS, key=len, reverse=True))
 CURRENCY = re.compile(
-    rf"(?:{_SIGN_PATTERN})|\b(?:{'|'.join(_CODES.split())}|(?:{'|'.join(_WORDS)})s?)\b",
+    rf"(?:{_SIGN_PATTERN})|\b(?:{'|'.join(_CODES)}|(?:{'|'.join(_WORDS)})s?)\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\b[^\W\d_]+\b")
 _CURRENCY_WORDS = {
-    *(code.casefold() for code in _CODES.split()),
+    *(code.casefold() for code in _CODES),
     *_WORDS,
     *(f"{word}s" for word in _WORDS),
 }
@@ -90,7 +90,7 @@ class Reading:
         text = unicodedata.normalize("NFKC", written).strip()
         word = text.casefold().rstrip("s")
         sign = _WORDS.get(word, text)
-        if sign.upper() in _CODES.split():
+        if sign.upper() in _CODES:
             return sign.upper()
         facts = _facts(self.locale)
         if facts.own_sign == sign and facts.own is not None:
