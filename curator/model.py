@@ -463,6 +463,12 @@ class LabelRevision(Strict):
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
+    locale: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the locale its values were read in (curator.toml's for its doc type), "
+        "which scoring reads them in too; left out for en_US",
+    )
     # Left out of the file when unset, so revisions without one keep their bytes.
     reference: str | None = Field(
         default=None,
@@ -511,6 +517,21 @@ class DocTypeSpec(Strict):
         description="template of the text that contradicts a field (curator mutate --contradict); "
         "placeholders {number} {date} {document_date} {clause} {label} {value}, {value} required",
     )
+    locale: str | None = Field(
+        default=None,
+        description="the locale its documents are written in, when not the store's (de_DE): how "
+        'their ambiguous amounts and dates read ("1.250", "03/04/2024")',
+    )
+
+    @field_validator("locale")
+    @classmethod
+    def _known_locale(cls, locale: str | None) -> str | None:
+        from curator.reading import locale_problem
+
+        problem = None if locale is None else locale_problem(locale)
+        if problem:
+            raise ValueError(problem)
+        return locale
 
     @field_validator("amendment")
     @classmethod
@@ -543,7 +564,9 @@ class StoreSettings(Strict):
     )
     locale: str = Field(
         default="en_US",
-        description="Faker locale of pseudonyms and made-up values; its language is the card's",
+        description="Faker locale of pseudonyms and made-up values; its language is the card's; "
+        'how documents\' ambiguous amounts and dates read ("1.250" is 1250 in de_DE, '
+        '"03/04/2024" is 3 April in en_GB) unless their doc type says `locale`',
     )
     categories: list[str] = Field(
         default_factory=list,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
+from curator.config import value_locale
 from curator.errors import CuratorError
 from curator.ingest.archive import Archive, read_folder
 from curator.ingest.chat_jsonl import parse_chat_jsonl
@@ -44,6 +45,7 @@ from curator.model import (
     Provenance,
     ThreadContent,
 )
+from curator.reading import recorded_locale
 from curator.store import Store, fixture_id
 
 if TYPE_CHECKING:
@@ -443,7 +445,8 @@ def _build(
         chosen = doc_type or guess_doc_type(content, config)
         if chosen:
             spec = config.doc_types[chosen]
-            suggestion = suggest_revision(content, spec)
+            locale = recorded_locale(value_locale(config, chosen))
+            suggestion = suggest_revision(content, spec, locale)
             if suggestion:
                 revisions.append(suggestion)
     if rubrics:

@@ -124,6 +124,7 @@ def apply_chain(
         reason=f"{recipe} of {parent.fixture.id} rev {labels.rev}, seed {seed}",
         fields=current.fields,
         rubrics=current.rubrics,
+        locale=labels.locale,
     )
     return Variant(fixture=fixture, content=content, revision=revision, to_review=to_review)
 
