@@ -57,6 +57,16 @@ def names(text: str) -> list[str]:
         ("Our client is in Jackson, Mississippi.", []),
         ("The order went to Kessler Tooling GmbH yesterday.", []),
         ("Porsche Design and Deutsche Bahn sponsor the event.", []),
+        # a table of companies and their towns (a WARN report's rows)
+        ("ProCourier, Inc. Irvine 22 Layoff\nMullinTBG Irvine 3 Layoff\nKmart Atwater 74", []),
+        ("Zimmer Biomet, Inc. (Darwin Ct) Carlsbad 10\nAqua Lung America, Inc. Calexico 29", []),
+        (
+            "Alphatec Spine Carlsbad 99 Layoff\nTaylorMade Golf Company Carlsbad 64",
+            ["Alphatec Spine"],
+        ),
+        # a town after a senator's name is his destination, not his name
+        ("AIRFARE FOR SEN WILSON SPRINGFIELD TO WASHINGTON DC", ["WILSON"]),
+        ("Thanks Daiki Kobayashi for the notes.", ["Daiki Kobayashi"]),
     ],
 )
 def test_everyday_words_and_names(text, expected):

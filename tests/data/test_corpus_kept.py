@@ -35,20 +35,7 @@ def test_the_lists_name_text_layer_files():
     assert len(names) >= 8  # the corpus is there and its text layers are read
 
 
-# What is still lost there (99.4 %, issue 28): trade names read as people, and the towns
-# beside them ("Alma Farms", "Avago Irvine", "Rockwell Collins", "Alphatec Spine Carlsbad")
-KNOWN_GAPS = {"pdfplumber-WARN-Report-for-7-1-2015-to-03-25-2016.pdf"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="trade names read as people"))
-        if n in KNOWN_GAPS
-        else n
-        for n in sorted(p.name for p in FILES)
-    ],
-)
+@pytest.mark.parametrize("name", sorted(p.name for p in FILES))
 def test_each_file_keeps_what_is_not_personal(kept, name):
     row = kept[name]
     assert row.share >= TARGET, (f"{row.share:.2%}", row.lost.most_common(12))

@@ -639,6 +639,7 @@ def _capitals_after_title(doc: Text, i: int, j: int) -> int:
     while (
         k < j
         and not doc.tokens[k].place
+        and not (doc.tokens[k].city and doc.tokens[k].first < 2)  # "SEN WILSON SPRINGFIELD"
         and (
             doc.tokens[k - 1].first > doc.tokens[k - 1].last or doc.tokens[k - 1].shape == "initial"
         )
@@ -745,8 +746,12 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
     run = tokens[i:j]
     if len(run) < 2 or all(t.shape == "initial" for t in run):
         return None
-    if _next_word(doc, j) in cue.ORG_AFTER or _after(doc, j).lstrip().startswith("&"):
-        return None  # "Kessler Tooling GmbH", "Halvorsen & Pike"
+    if (
+        _next_word(doc, j) in cue.ORG_AFTER
+        or _after(doc, j).lstrip().startswith("&")
+        or _ORG_AFTER_COMMA.match(_after(doc, j))
+    ):
+        return None  # "Kessler Tooling GmbH", "Halvorsen & Pike", "Zimmer Biomet, Inc."
     if run[0].key in cue.PARTICLES and (
         not any(t.first for t in run) or run[0].shape == "cap" and _sentence_start(doc, i)
     ):
@@ -764,9 +769,18 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
             # "CHARLES M. SEVILLA" is his
         if len(run) < 2:
             return None
-    if run[-1].city and (run[0].place or run[0].first < 2 and run[0].everyday >= RARE_WORD):
-        # "Capital America Irvine", "Wells Fargo": a city ends a place's or a word's run, not
-        # "Daiki Kobayashi"'s or "Burak Kaya"'s
+    if run[-1].city and (
+        run[0].place
+        or run[0].first < 2
+        and (
+            run[0].everyday >= RARE_WORD
+            or not run[0].named
+            and _A_FIGURE_NEXT.match(doc.text, run[-1].end)
+        )
+    ):
+        # "Capital America Irvine", "Wells Fargo": a city ends a place's or a word's run, and
+        # a brand's before a figure ("MullinTBG Irvine 3": a table's company, town and count),
+        # not "Daiki Kobayashi"'s or "Burak Kaya"'s
         run, j = run[:-1], j - 1
         if len(run) < 2:
             return None
@@ -809,6 +823,16 @@ def _person_run(doc: Text, i: int, j: int) -> tuple[int, int] | None:
             # "NAIDU KARIUKI"
             return None
     return i, j
+
+
+_A_FIGURE_NEXT = re.compile(r"[ \t]+\d")  # a table's next cell: "MullinTBG Irvine 3 Layoff"
+# A company's legal form after a comma: "Balda C. Brewer, Inc.", "Ports America, LLC".
+_ORG_AFTER_COMMA = re.compile(
+    r",[ \t]*(?:"
+    + "|".join(sorted(cue.ORG_AFTER - {"&", "co"}, key=len, reverse=True))
+    + r")\b\.?",
+    re.I,
+)
 
 
 def _unlisted_name(doc: Text, words: list[Token]) -> bool:
@@ -1178,6 +1202,8 @@ def _echoes(doc: Text) -> Iterator[tuple[int, int]]:
             continue
         if token.in_place_name or _sentence_start(doc, i) and token.ambiguous:
             continue
+        if token.city and not token.named or token.place:
+            continue  # "Carlsbad" ending a company's run ("Alphatec Spine Carlsbad") names no one
         yield i, i + 1
 
 
