@@ -21,6 +21,7 @@ from curator.config import field_spec
 from curator.errors import CuratorError
 from curator.model import (
     Content,
+    DocumentContent,
     FieldLabel,
     FieldType,
     LabelRevision,
@@ -327,7 +328,9 @@ def _retyped(
     }
     from curator.ingest.suggest import suggest_fields
 
-    for name, label in suggest_fields(content, spec).items():
+    # label phrases are a document's; a conversation's fields are the user's to set
+    suggested = suggest_fields(content, spec) if isinstance(content, DocumentContent) else {}
+    for name, label in suggested.items():
         kept.setdefault(name, label)
     return new_type, kept
 

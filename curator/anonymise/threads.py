@@ -1,4 +1,5 @@
-"""Threads in the Mattermost export shape: one consistent mapping over every member.
+"""Threads in the Mattermost export shape, and conversations: one consistent mapping over
+every member.
 
 Metadata is the strongest evidence: every user's names, username, nickname, email and id,
 handles built from their names anywhere in their record (`props.git_user`), the channel's
@@ -10,6 +11,11 @@ alike, are remapped by the id mapping, so posts, replies, reactions and files st
 where they did. Ids keep their length and alphabet. Attachments are decoded from whatever
 base64 and text encoding they came in, rewritten and written back the same way; one that
 is no text is refused.
+
+A conversation (content kind `conversation`) is walked the same way: its messages'
+contents are text read as written, a user message's `name` is registered as that person's
+handle, tool calls' JSON arguments, results and metadata are texts by the same rules, and
+roles are structure (structure.py). `tool_call_id` is an id, remapped as the call's own.
 """
 
 from __future__ import annotations
@@ -25,11 +31,19 @@ from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.json_strings import texts_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
-from curator.anonymise.structure import LIST, Part, is_role, json_held, key_part, value_part
+from curator.anonymise.structure import (
+    LIST,
+    Part,
+    is_role,
+    json_held,
+    key_part,
+    plain_text,
+    value_part,
+)
 from curator.anonymise.terms import TermIndex, fold_case_and_accents
 from curator.anonymise.vault import NAME_PARTICLES, Vault
 from curator.errors import CuratorError
-from curator.model import ThreadContent
+from curator.model import ConversationContent, ThreadContent
 
 # Mattermost's default channels name nobody, nor the one curator's chat log importer makes.
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "chat-log", "chat log"})
@@ -88,6 +102,8 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
             wanted.append((user["position"], "position"))
         for handle in derived_handles(user):
             terms.add(handle, "username")  # given a pseudonym where one is found
+    for handle in participant_names(export):
+        known(handle, "username")
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
         vault.reserve(original, kind)
@@ -125,6 +141,18 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
+
+
+def participant_names(export: dict[str, Any]) -> list[str]:
+    """The `name`s a conversation's user messages give their writer (a handle): a tool's or
+    an assistant's name names no person."""
+    return [
+        message["name"]
+        for message in export.get("messages") or ()
+        if isinstance(message, dict)
+        and message.get("role") == "user"
+        and isinstance(message.get("name"), str)
+    ]
 
 
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:
@@ -307,6 +335,10 @@ class ThreadRewriter:
             return known or value
         return self.vault.pseudonym(value, "id")
 
+    def conversation(self) -> ConversationContent:
+        """The conversation (given as `export`) rewritten: the same walk, roles untouched."""
+        return ConversationContent.model_validate(self.walk(self.export, ()))
+
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
         if isinstance(self.export.get("files"), dict):
@@ -360,7 +392,7 @@ class ThreadRewriter:
             found = self.vault.lookup(item, USER_FIELDS[key])
             if found is not None:
                 return found
-        if key == "message" and isinstance(item, str):
+        if plain_text(path[-2] if len(path) > 1 else None, key) and isinstance(item, str):
             # plain text even when it looks like JSON: label spans point into it as written
             return self.rewriter.text(item)
         return self.walk(item, path)

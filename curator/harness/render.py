@@ -2,8 +2,9 @@
 
 A document is its pages' text, pages separated by a form feed (the page break pdftotext
 writes); a thread is printed as Mattermost's ThreadExport.String() prints it (the Go eval
-package's rendering, mirrored in tests/go/threads_test.go); a conversation (a chat log
-whose authors are roles: user, assistant, ...) is its list of messages.
+package's rendering, mirrored in tests/go/threads_test.go); a conversation (a conversation
+fixture, or a chat log whose authors are roles: user, assistant, ...) is its list of
+messages, and as one string each message on a line of its own after its role.
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.model import CHAT_ROLES, Content, DocumentContent, Fixture, ThreadContent
+from curator.model import (
+    CHAT_ROLES,
+    Content,
+    ConversationContent,
+    DocumentContent,
+    Fixture,
+    ThreadContent,
+)
 
 PAGE_BREAK = "\n\f\n"
 
@@ -20,12 +28,16 @@ def input_text(content: Content, fixture: Fixture) -> str:
     """The input as one string: what every harness can take."""
     if isinstance(content, DocumentContent):
         return PAGE_BREAK.join(page.text for page in content.pages)
+    if isinstance(content, ConversationContent):
+        return content.transcript()
     return thread_string(content, fixture)
 
 
-def chat_messages(content: Content) -> list[dict[str, str]] | None:
-    """A conversation's messages ({role, content}, in order), or None when the input is not
-    a conversation between roles."""
+def chat_messages(content: Content) -> list[dict[str, Any]] | None:
+    """A conversation's messages (in order, each with its role, content and tool calls as the
+    chat format writes them), or None when the input is not a conversation between roles."""
+    if isinstance(content, ConversationContent):
+        return content.chat()
     if not isinstance(content, ThreadContent):
         return None
     posts = content.export.ordered_posts()
