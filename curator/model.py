@@ -93,6 +93,13 @@ class Provenance(Strict):
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None
+    # Left out of the file when unset, so fixtures promoted before span ids keep their bytes.
+    span_id: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the tracing tool's id of the failing call within its trace (a span, an "
+        "observation, a run)",
+    )
     vault_id: str | None = Field(
         default=None,
         pattern=r"^[0-9a-f]{16}$",
@@ -1291,9 +1298,14 @@ def check_failure_mode(mode: object) -> object:
 
 
 class FailureInput(Strict):
-    """What the system was given: exactly one of a thread export, a PDF or plain text."""
+    """What the system was given: exactly one of a thread export, a conversation, a PDF or
+    plain text."""
 
     thread: dict[str, Any] | None = Field(default=None, description="a Mattermost thread export")
+    conversation: dict[str, Any] | None = Field(
+        default=None,
+        description="an LLM conversation in OpenAI's chat format: {messages, model, ...}",
+    )
     pdf: str | None = Field(default=None, description="path to a PDF, relative to the record file")
     pdf_base64: str | None = Field(default=None, description="the PDF's bytes, base64")
     text: str | None = Field(default=None, description="plain text, read as a one-page document")
@@ -1302,11 +1314,13 @@ class FailureInput(Strict):
     def _exactly_one(self) -> FailureInput:
         given = [
             name
-            for name in ("thread", "pdf", "pdf_base64", "text")
+            for name in ("thread", "conversation", "pdf", "pdf_base64", "text")
             if getattr(self, name) is not None
         ]
         if len(given) != 1:
-            raise ValueError("input needs exactly one of thread, pdf, pdf_base64, text")
+            raise ValueError(
+                "input needs exactly one of thread, conversation, pdf, pdf_base64, text"
+            )
         return self
 
 
@@ -1347,6 +1361,9 @@ class FailureRecord(Strict):
     """One production failure, as `curator promote` reads it (JSON, or one per line in JSONL)."""
 
     trace_id: str = Field(min_length=1, description="the tracing tool's id for this call")
+    span_id: str | None = Field(
+        default=None, description="the call's id within its trace (span, observation, run)"
+    )
     observed_at: str = Field(description="ISO 8601 time the failure happened")
     failure_mode: FailureMode | None = Field(
         default=None, description="required unless `--failure-mode` gives it"
