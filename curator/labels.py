@@ -359,7 +359,9 @@ def _revised_rubrics(content: Content, rubrics: list[Rubric], edit: LabelEdit) -
 
 def _check_posts(content: Content, post_ids: Sequence[str]) -> None:
     if not isinstance(content, ThreadContent):
-        raise CuratorError("--evidence-post names posts of a thread; this fixture is a document")
+        raise CuratorError(
+            f"--evidence-post names posts of a thread; this fixture is a {content.kind}"
+        )
     known = [post.id for post in content.export.ordered_posts()]
     for post_id in post_ids:
         if post_id not in content.export.posts:

@@ -4,7 +4,8 @@ A document is its pages' text, pages separated by a form feed (the page break pd
 writes); a thread is printed as Mattermost's ThreadExport.String() prints it (the Go eval
 package's rendering, mirrored in tests/go/threads_test.go); a conversation (a conversation
 fixture, or a chat log whose authors are roles: user, assistant, ...) is its list of
-messages, and as one string each message on a line of its own after its role.
+messages ({role, content}), and as one string each message on a line of its own after its
+role.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from curator.model import (
     ConversationContent,
     DocumentContent,
     Fixture,
+    Message,
     ThreadContent,
 )
 
@@ -33,11 +35,13 @@ def input_text(content: Content, fixture: Fixture) -> str:
     return thread_string(content, fixture)
 
 
-def chat_messages(content: Content) -> list[dict[str, Any]] | None:
-    """A conversation's messages (in order, each with its role, content and tool calls as the
-    chat format writes them), or None when the input is not a conversation between roles."""
+def chat_messages(content: Content) -> list[dict[str, str]] | None:
+    """A conversation's messages ({role, content}, in order), or None when the input is not
+    a conversation between roles. Harnesses take text contents only: a conversation's tool
+    call is written out in its message ("called name(arguments)"), a tool result keeps its
+    tool_call_id."""
     if isinstance(content, ConversationContent):
-        return content.chat()
+        return [_harness_message(message) for message in content.messages]
     if not isinstance(content, ThreadContent):
         return None
     posts = content.export.ordered_posts()
@@ -47,6 +51,17 @@ def chat_messages(content: Content) -> list[dict[str, Any]] | None:
     return [
         {"role": role, "content": post.message} for role, post in zip(roles, posts, strict=True)
     ]
+
+
+def _harness_message(message: Message) -> dict[str, str]:
+    said = [message.content] if message.content is not None else []
+    for call in message.tool_calls or ():
+        name, arguments = call.function.get("name", ""), call.function.get("arguments", "")
+        said.append(f"called {name}({arguments})")
+    out = {"role": message.role, "content": "\n".join(said)}
+    if message.tool_call_id is not None:
+        out["tool_call_id"] = message.tool_call_id
+    return out
 
 
 def thread_string(content: ThreadContent, fixture: Fixture) -> str:

@@ -23,7 +23,7 @@ HASH_PREFIX = "sha256:"
 class HarnessSample:
     id: str
     input: str  # never empty: document pages, or the thread printed as Mattermost does
-    messages: list[dict[str, Any]] | None  # a conversation's messages, else None
+    messages: list[dict[str, str]] | None  # a conversation's messages, else None
     target: str  # the reference answer; "" only when the fixture has no ground truth
     contexts: list[str]  # the texts the answer is grounded in: pages, or posts
     metadata: dict[str, Any]

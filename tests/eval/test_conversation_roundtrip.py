@@ -100,3 +100,11 @@ def test_conversations_round_trip_through_mutate_bundle_eval_and_the_gate(conver
     )  # fmt: skip
     assert gate.exit_code == 0, gate.stdout + gate.stderr
     assert "PASS  pass_rate" in gate.stdout
+
+    # harnesses get the messages too, each content a text (a tool call written out)
+    _ok("export", str(bundle), "--to", "all", "--out", "exports", store=store.root)
+    samples = Path("exports/inspect/samples.jsonl").read_text().splitlines()
+    given = {row["id"]: row["input"] for row in map(json.loads, samples)}
+    assert [m["role"] for m in given[chat]] == ["system", "user", "assistant", "tool", "assistant"]
+    assert all(isinstance(m["content"], str) for m in given[chat])
+    assert given[chat][2]["content"].startswith("called find_lease(")

@@ -148,10 +148,32 @@ def test_a_trace_promoted_again_or_a_near_copy_is_a_duplicate(store, tmp_path):
     assert duplicate["reason"].startswith("already covered by ")
 
 
+def _no_messages(kind: str) -> bytes:
+    """A failed call of each format that recorded no messages."""
+    if kind == "langfuse":
+        trace = sample.langfuse_traces()["data"][0]
+        trace["observations"][1].update(input=None, level="ERROR")
+        return json.dumps(trace).encode()
+    if kind == "langsmith":
+        run = sample.langsmith_runs()[2]
+        run["inputs"] = {}
+        return json.dumps(run).encode()
+    log = sample.openai_logs()[1]
+    log["request"].pop("messages")
+    return json.dumps(log).encode()
+
+
+FINE_TRACE = json.dumps(sample.langfuse_traces()["data"][1]).encode()
+
+
 @pytest.mark.parametrize(
     ("name", "data", "phrase"),
     [
         ("bad.jsonl", b'{"resourceSpans": []}\n{"resourceSpans": [\n', "bad.jsonl:2: not valid"),
+        ("traces.jsonl", FINE_TRACE + b"\n{not json\n", "traces.jsonl:2: not valid JSON"),
+        ("lf.json", _no_messages("langfuse"), "an LLM call without messages"),
+        ("ls.json", _no_messages("langsmith"), "an LLM call without messages"),
+        ("log.jsonl", _no_messages("openai"), "an LLM call without messages"),
         ("empty.json", b'{"resourceSpans": []}', "a trace export without any LLM call"),
         (
             "nomessages.json",
