@@ -70,6 +70,9 @@ def test_conversations_round_trip_through_mutate_bundle_eval_and_the_gate(conver
     noisy = run_cli("mutate", chat, "--ocr-noise", store=store.root)
     assert noisy.exit_code == 2 and "does not apply to conversations" in noisy.stderr
 
+    checked = run_cli("validate", store=store.root)
+    assert checked.exit_code == 0, checked.stdout + checked.stderr  # every span still holds
+
     # the cut removed the answer: a person settles the rubric the mutation left to review
     _ok(
         "label", "set", cut_id, "--drop-rubric", "Gives the end date 2025-06-30",

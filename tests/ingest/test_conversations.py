@@ -170,3 +170,32 @@ def test_keep_going_imports_the_good_files_of_a_folder(store, tmp_path):
     report = json.loads(result.stdout)
     assert [c["kind"] for c in report["created"]] == ["conversation"]
     assert [f["source"] for f in report["failed"]] == ["bad.jsonl"]
+
+
+def test_vault_add_rewrites_every_message_moves_evidence_and_leaves_roles(store, tmp_path):
+    said = "Larkspur Court"
+    line = {
+        "messages": [
+            {"role": "system", "content": f"You help tenants of {said}."},
+            {"role": "user", "content": f"Is rent at {said} $1,450.00 a month?"},
+            {"role": "assistant", "content": f"Yes, {said} rent is $1,450.00."},
+        ]
+    }
+    [created] = _import(store, sample.write_jsonl(tmp_path, "estate.jsonl", [line]))
+    fixture_id = created["id"]
+    assert said in _conversation(store, fixture_id)["messages"][1]["content"]  # no name to it
+    labelled = run_cli(
+        "label", "set", fixture_id, "--doc-type", "lease", "monthly_rent=$1,450.00",
+        store=store.root,
+    )  # fmt: skip
+    assert labelled.exit_code == 0, labelled.stderr
+    added = run_cli("vault", "add", said, "--kind", "organisation", store=store.root)
+    assert added.exit_code == 0, added.stderr
+    messages = _conversation(store, fixture_id)["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant"]
+    assert not any(said in m["content"] for m in messages)
+    labels = (store.root / "goldens" / fixture_id / "labels.jsonl").read_text().splitlines()
+    evidence = json.loads(labels[-1])["fields"]["monthly_rent"]["evidence"]
+    text = messages[evidence["message"] - 1]["content"]
+    assert text[evidence["start"] : evidence["end"]] == "$1,450.00"
+    assert run_cli("validate", store=store.root).exit_code == 0
