@@ -194,7 +194,7 @@ class Page(Strict):
     language: str | None = None
 
 
-# -------------------------------------------------------------- content.json: what both kinds share
+# ------------------------------------------------------------ content.json: what every kind shares
 
 Where = tuple[str, int | str]
 """Which text of a content: ("page", page number) of a document, ("post", post id) of a

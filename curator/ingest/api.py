@@ -462,6 +462,8 @@ def _build(
             suggestion = suggest_revision(content, spec)
             if suggestion:
                 revisions.append(suggestion)
+    elif isinstance(content, ConversationContent):
+        chosen = doc_type  # its fields are the user's to label: none is suggested
     if rubrics:
         previous = revisions[-1] if revisions else None
         revisions.append(

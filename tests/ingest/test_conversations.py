@@ -121,11 +121,14 @@ def test_the_hugging_face_dataset_holds_the_messages(store, tmp_path):
     assert rows[created[1]["id"]]["model"] == "gpt-4o-mini-2024-07-18"
 
 
-def test_a_single_conversation_json_file_is_one_fixture(store, tmp_path):
+def test_a_single_conversation_json_file_is_one_fixture_of_the_doc_type_given(store, tmp_path):
     path = tmp_path / "one.json"
     path.write_text(json.dumps(sample.log_line()), encoding="utf-8")
-    [created] = _import(store, path)
+    result = run_cli("import", path, "--doc-type", "lease", "--json", store=store.root)
+    assert result.exit_code == 0, result.stderr
+    [created] = json.loads(result.stdout)["created"]
     assert created["kind"] == "conversation" and created["messages"] == 3
+    assert created["doc_type"] == "lease" and created["suggested_fields"] == []
 
 
 HELLO = b'{"messages": [{"role": "user", "content": "hi"}]}'
