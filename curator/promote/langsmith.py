@@ -54,7 +54,7 @@ def calls(
         span_id=run_id,
         observed_at=iso_time(run.get("start_time"), place),
         messages=_messages(run.get("inputs") or {}, place),
-        answer=_answer(run.get("outputs")),
+        answer=_answer(run.get("outputs"), place),
         model=_model(run.get("extra") or {}),
         error=(str(error) if error else "") if failed else None,
         scores=tuple(_score(f) for f in said if f.get("run_id") in (None, run_id) and "key" in f),
@@ -72,7 +72,7 @@ def _messages(inputs: dict[str, Any], where: str) -> list[dict[str, Any]]:
     return [{"role": "user", "content": str(prompt)} for prompt in prompts[:1]]
 
 
-def _answer(outputs: Any) -> str | None:
+def _answer(outputs: Any, where: str) -> str | None:
     if not isinstance(outputs, dict):
         return None
     generations = outputs.get("generations")
@@ -80,7 +80,7 @@ def _answer(outputs: Any) -> str | None:
         first = generations[0][0] if isinstance(generations[0], list) else generations[0]
         if isinstance(first, dict):
             message = first.get("message")
-            said = answer_text(from_langchain(message, "")) if isinstance(message, dict) else None
+            said = None if message is None else answer_text(from_langchain(message, where))
             return said or first.get("text")
     choices = outputs.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):

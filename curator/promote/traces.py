@@ -80,9 +80,17 @@ def read_calls(path: Path, limits: LimitSettings = DEFAULT) -> Iterator[Call]:
     found = 0
     for number, raw in documents:
         where = f"{path.name}:{number}" if len(documents) > 1 else path.name
-        for call in _document_calls(parse(raw, where, limits), where, number, raw.strip()):
-            found += 1
-            yield call
+        document = parse(raw, where, limits)
+        try:
+            read = list(_document_calls(document, where, number, raw.strip()))
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            # a member of the wrong type deep inside (a number where a list belongs): the
+            # export is not what its tool writes, whichever member it was
+            raise CuratorError(
+                f"{where}: a {_kind(document)} export with a member of the wrong shape"
+            ) from None
+        found += len(read)
+        yield from read
     if not found:
         raise CuratorError(f"{path.name}: a trace export without any LLM call (no messages)")
 

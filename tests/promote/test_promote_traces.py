@@ -239,3 +239,42 @@ def test_where_is_refused_on_failure_records_and_when_malformed(store, tmp_path)
     record.write_text(json.dumps({"trace_id": "t"}), encoding="utf-8")
     refused = run_cli("promote", record, "--where", "score<0.5", store=store.root)
     assert refused.exit_code == 2 and "--where selects calls of a trace export" in refused.stderr
+
+
+def _mangled(value, path=()):
+    """Every variant of a JSON value with one member replaced by a value of another shape."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            for swapped in ([], 7, "x", None, {"a": 1}):
+                if type(swapped) is not type(item):
+                    yield (*path, key), {**value, key: swapped}
+            for where, inner in _mangled(item, (*path, key)):
+                yield where, {**value, key: inner}
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            for where, inner in _mangled(item, (*path, i)):
+                yield where, [*value[:i], inner, *value[i + 1 :]]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        sample.otlp_export(),
+        sample.langfuse_traces(),
+        sample.langsmith_runs(),
+        *sample.openai_logs(),
+    ],
+    ids=["otlp", "langfuse", "langsmith", "openai-good", "openai-failed"],
+)
+def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading(tmp_path, document):
+    """Hostile exports: never a traceback, only a CuratorError naming the file."""
+    from curator.errors import CuratorError
+    from curator.promote.traces import read_calls
+
+    path = tmp_path / "mangled.json"
+    for where, mangled in _mangled(document):
+        path.write_text(json.dumps(mangled), encoding="utf-8")
+        try:
+            list(read_calls(path))
+        except CuratorError as error:
+            assert str(error).startswith("mangled.json"), (where, error)
