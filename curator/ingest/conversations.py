@@ -141,7 +141,7 @@ def _message(message: Any, where: str, warnings: list[str]) -> dict[str, Any]:
         raise CuratorError(f"{where}: not a message object")
     message = dict(message)
     role = message.get("role")
-    if role in RENAMED_ROLES:
+    if isinstance(role, str) and role in RENAMED_ROLES:
         shown = where.split(": ", 1)[-1]  # the fixture's warnings name no file
         warnings.append(f"{shown}: role {role!r} read as {RENAMED_ROLES[role]!r}")
         message["role"] = RENAMED_ROLES[role]

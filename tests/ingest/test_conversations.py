@@ -202,3 +202,17 @@ def test_vault_add_rewrites_every_message_moves_evidence_and_leaves_roles(store,
     text = messages[evidence["message"] - 1]["content"]
     assert text[evidence["start"] : evidence["end"]] == "$1,450.00"
     assert run_cli("validate", store=store.root).exit_code == 0
+
+
+def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading():
+    """Hostile conversation lines: never a traceback, only a CuratorError naming the line."""
+    from curator.errors import CuratorError
+    from curator.ingest.conversations import read_conversation
+    from tests.shapes import mangled
+
+    for document in (sample.chat_line(), sample.log_line(), sample.batch_line()):
+        for where, bad in mangled(document):
+            try:
+                read_conversation(bad, "log.jsonl:1")
+            except CuratorError as error:
+                assert str(error).startswith("log.jsonl:1: "), (where, error)

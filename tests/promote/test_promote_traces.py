@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import run_cli, snapshot
 from tests.promote import trace_samples as sample
+from tests.shapes import mangled
 
 
 def _promote(store, path: Path, *args: str) -> dict:
@@ -241,21 +242,6 @@ def test_where_is_refused_on_failure_records_and_when_malformed(store, tmp_path)
     assert refused.exit_code == 2 and "--where selects calls of a trace export" in refused.stderr
 
 
-def _mangled(value, path=()):
-    """Every variant of a JSON value with one member replaced by a value of another shape."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            for swapped in ([], 7, "x", None, {"a": 1}):
-                if type(swapped) is not type(item):
-                    yield (*path, key), {**value, key: swapped}
-            for where, inner in _mangled(item, (*path, key)):
-                yield where, {**value, key: inner}
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            for where, inner in _mangled(item, (*path, i)):
-                yield where, [*value[:i], inner, *value[i + 1 :]]
-
-
 @pytest.mark.parametrize(
     "document",
     [
@@ -272,8 +258,8 @@ def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading(tmp_path, d
     from curator.promote.traces import read_calls
 
     path = tmp_path / "mangled.json"
-    for where, mangled in _mangled(document):
-        path.write_text(json.dumps(mangled), encoding="utf-8")
+    for where, bad in mangled(document):
+        path.write_text(json.dumps(bad), encoding="utf-8")
         try:
             list(read_calls(path))
         except CuratorError as error:
