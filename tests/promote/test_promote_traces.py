@@ -264,3 +264,28 @@ def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading(tmp_path, d
             list(read_calls(path))
         except CuratorError as error:
             assert str(error).startswith("mangled.json"), (where, error)
+
+
+def test_a_promoted_conversation_bundles_and_its_bad_answer_calibrates_the_judge(
+    store, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("CURATOR_JUDGE_DIR", str(tmp_path / "judge"))
+    summary = _promote(store, sample.write_json(tmp_path, "traces.json", sample.langfuse_traces()))
+    [promoted] = summary["promoted"]
+    fixture_id = promoted["fixture_id"]
+    for args in (
+        ("label", "set", fixture_id, "--rubric", 'Says "does not renew"',
+         "--reference", "No: a lease does not renew itself."),
+        ("status", "--to", "active", fixture_id),
+        ("bundle", "build", "1.0.0", "--format", "jsonl,hf,parquet,mattermost"),
+    ):  # fmt: skip
+        done = run_cli(*args, store=store.root)
+        assert done.exit_code == 0, done.stdout + done.stderr
+    bundle = store.root / "bundles" / "1.0.0"
+    [line] = map(json.loads, (bundle / "fixtures.jsonl").read_text().splitlines())
+    assert line["input"]["kind"] == "conversation" and line["adversarial"]
+    assert line["known_bad"][0]["text"] == "Yes, every lease renews itself."
+    assert line["metadata"]["provenance"]["span_id"] == "obs-gen-2"
+    calibrated = run_cli("judge", "calibrate", str(bundle), "--judge", "rules", store=store.root)
+    assert calibrated.exit_code == 0, calibrated.stdout
+    assert "(1 known-bad, 1 reference, 0 errors)" in calibrated.stdout
