@@ -82,6 +82,7 @@ def test_conversations_round_trip_through_mutate_bundle_eval_and_the_gate(conver
     _ok("status", "--to", "active", chat, log, cut_id, turned_id, store=store.root)
     _ok("bundle", "build", "1.0.0", "--format", "jsonl,hf,parquet,mattermost", store=store.root)
     bundle = store.root / "bundles" / "1.0.0"
+    _ok("bundle", "verify", str(bundle), store=store.root)
     lines = [json.loads(line) for line in (bundle / "fixtures.jsonl").read_text().splitlines()]
     assert {line["kind"] for line in lines} == {"conversation"}
     assert not list((bundle / "mattermost").glob("*.json"))[1:]  # rubrics.json alone: no threads
