@@ -94,6 +94,7 @@ def run(
             timeout=timeout,
             threshold=settings.threshold,
             out=out,
+            max_answer_bytes=settings.max_reply_bytes,
         )
     finally:
         if judge is not None:

@@ -10,7 +10,9 @@ an LLM judge and this one:
     January 3, 2024    the output holds the date, in any form (2024-01-03, 3 Jan 2024)
 
 Every check must hold for a pass; the score is the share that hold. A rubric that
-declares nothing checkable gets a judge error, never a pass.
+declares nothing checkable gets a judge error, never a pass. The evidence is the sentence
+of the output where the first check holds (the whole output when that sentence is too
+short to be a quote), so it is held to the same evidence rule as any judge's.
 """
 
 from __future__ import annotations
@@ -19,16 +21,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from curator.judge.verdict import Faithfulness, RubricCase, Verdict, settle
-from curator.model import FieldType
+from curator.judge.verdict import EvidenceRule, Faithfulness, RubricCase, Verdict, settle
+from curator.model import FieldType, JudgeSettings
 from curator.normalise import find_value, typed_values
 
 NAME = "rules"
-PROMPT_VERSION = "rules-1"  # bump when what a rubric declares, or how it is checked, changes
+PROMPT_VERSION = "rules-2"  # bump when what a rubric declares, or how it is checked, changes
 
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?)")
 _REGEX = re.compile(r"(?:^|(?<=\s))/((?:\\.|[^/\\\n])+)/(?=$|[\s.,;:!?)])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 Span = tuple[int, int]
 
 
@@ -66,6 +69,9 @@ class RulesJudge:
     prompt_version = PROMPT_VERSION
     measures_faithfulness = False  # statements need a model to be split and checked
 
+    def __init__(self, settings: JudgeSettings | None = None) -> None:
+        self.evidence = EvidenceRule.of(settings or JudgeSettings())
+
     def judge(self, case: RubricCase) -> Verdict:
         declared = checks(case.rubric)
         if not declared:
@@ -88,10 +94,7 @@ class RulesJudge:
                 ],
             )
         )
-        evidence = ""
-        if held:
-            start, end = held[0][1]
-            evidence = case.output[start:end]
+        evidence = _passage(case.output, held[0][1], self.evidence) if held else ""
         verdict = Verdict(
             reasoning=reasoning,
             score=len(held) / len(declared),
@@ -99,10 +102,23 @@ class RulesJudge:
             evidence=evidence,
             failure_class="omission" if missing else None,
         )
-        return settle(case, verdict)
+        return settle(case, verdict, self.evidence)
 
     def faithfulness(self, case: RubricCase) -> Faithfulness | None:
         return None
+
+
+def _passage(output: str, span: Span, rule: EvidenceRule) -> str:
+    """The sentence (or line) of the output holding `span`; the whole output when that is
+    too short to be a quote."""
+    start = end = 0
+    for match in _SENTENCE_END.finditer(output):
+        if match.start() >= span[1]:
+            end = match.start()
+            break
+        start = match.end()
+    sentence = output[start : end or len(output)].strip()
+    return sentence if rule.admits(sentence) else output.strip()
 
 
 def _finder(value: str, kind: FieldType) -> Callable[[str], Span | None]:

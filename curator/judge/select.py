@@ -26,7 +26,7 @@ def open_judge(
     if name == "rules":
         from curator.judge.rules import RulesJudge
 
-        inner: object = RulesJudge()
+        inner: object = RulesJudge(settings)
     elif name == "openai":
         from curator.judge.openai import OpenAIJudge, model_name
 
