@@ -41,6 +41,7 @@ def conversations(store, tmp_path, monkeypatch):
     reply = _content(store.root, chat)["messages"][-1]["content"]
     _ok(
         "label", "set", chat, "--doc-type", "lease", f"tenant={tenant}",
+        "lease_end_date=2025-06-30", "monthly_rent=$1,450.00",
         "--rubric", "Gives the end date 2025-06-30", "--reference", reply,
         store=store.root,
     )  # fmt: skip
@@ -97,10 +98,15 @@ def test_conversations_round_trip_through_mutate_bundle_eval_and_the_gate(conver
     assert predictions[turned_id]["fields"]["tenant"]["value"] == new_tenant
     assert all(r["pass"] for p in predictions.values() for r in p["rubrics"])
 
-    _ok("judge", "calibrate", str(bundle), "--judge", "rules", store=store.root)
+    # a bundle this small bounds a judge's false-pass rate loosely: the floor says how loosely
+    Path("floors.toml").write_text("[floors]\nmax_judge_false_pass = 0.4\n", encoding="utf-8")
+    _ok(
+        "judge", "calibrate", str(bundle), "--judge", "rules", "--floors", "floors.toml",
+        store=store.root,
+    )  # fmt: skip
     gate = run_cli(
         "gate", "--bundle", str(bundle), "--predictions", "eval-out/predictions.jsonl",
-        store=store.root,
+        "--floors", "floors.toml", store=store.root,
     )  # fmt: skip
     assert gate.exit_code == 0, gate.stdout + gate.stderr
     assert "PASS  pass_rate" in gate.stdout

@@ -266,26 +266,53 @@ def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading(tmp_path, d
             assert str(error).startswith("mangled.json"), (where, error)
 
 
-def test_a_promoted_conversation_bundles_and_its_bad_answer_calibrates_the_judge(
+def test_promoted_conversations_bundle_and_their_bad_answers_calibrate_the_judge(
     store, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("CURATOR_JUDGE_DIR", str(tmp_path / "judge"))
-    summary = _promote(store, sample.write_json(tmp_path, "traces.json", sample.langfuse_traces()))
-    [promoted] = summary["promoted"]
-    fixture_id = promoted["fixture_id"]
+    ids = [
+        p["fixture_id"]
+        for name, data in (
+            ("traces.json", sample.langfuse_traces()),
+            ("runs.json", sample.langsmith_runs()),
+        )
+        for p in _promote(store, sample.write_json(tmp_path, name, data))["promoted"]
+    ]
+    ids += [
+        p["fixture_id"]
+        for p in _promote(store, sample.write_jsonl(tmp_path, "log.jsonl", sample.openai_logs()))[
+            "promoted"
+        ]
+    ]
+    assert len(ids) == 4
+    for number, fixture_id in enumerate(ids, 1):
+        done = run_cli(
+            "label", "set", fixture_id, "--rubric", f'Says "answer {number}"',
+            "--reference", f"This is answer {number}.", store=store.root,
+        )  # fmt: skip
+        assert done.exit_code == 0, done.stderr
     for args in (
-        ("label", "set", fixture_id, "--rubric", 'Says "does not renew"',
-         "--reference", "No: a lease does not renew itself."),
-        ("status", "--to", "active", fixture_id),
+        ("status", "--to", "active", *ids),
         ("bundle", "build", "1.0.0", "--format", "jsonl,hf,parquet,mattermost"),
-    ):  # fmt: skip
+    ):
         done = run_cli(*args, store=store.root)
         assert done.exit_code == 0, done.stdout + done.stderr
     bundle = store.root / "bundles" / "1.0.0"
-    [line] = map(json.loads, (bundle / "fixtures.jsonl").read_text().splitlines())
+    lines = {
+        line["metadata"]["provenance"].get("span_id"): line
+        for line in map(json.loads, (bundle / "fixtures.jsonl").read_text().splitlines())
+    }
+    line = lines["obs-gen-2"]
     assert line["input"]["kind"] == "conversation" and line["adversarial"]
     assert line["known_bad"][0]["text"] == "Yes, every lease renews itself."
-    assert line["metadata"]["provenance"]["span_id"] == "obs-gen-2"
-    calibrated = run_cli("judge", "calibrate", str(bundle), "--judge", "rules", store=store.root)
-    assert calibrated.exit_code == 0, calibrated.stdout
-    assert "(1 known-bad, 1 reference, 0 errors)" in calibrated.stdout
+    # a bundle this small bounds a judge's false-pass rate loosely: the floor says how loosely
+    floors = tmp_path / "floors.toml"
+    floors.write_text("[floors]\nmax_judge_false_pass = 0.5\n", encoding="utf-8")
+    calibrated = run_cli(
+        "judge", "calibrate", str(bundle), "--judge", "rules", "--floors", str(floors), "--json",
+        store=store.root,
+    )  # fmt: skip
+    assert calibrated.exit_code == 0, calibrated.stdout + calibrated.stderr
+    record = json.loads(Path(json.loads(calibrated.stdout)["record"]).read_text())
+    failed_answers = {r["text"] for r in record["results"] if r["answer"] == "known-bad"}
+    assert "Yes, every lease renews itself." in failed_answers  # judged as a must-fail case
