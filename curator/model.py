@@ -90,6 +90,15 @@ class Repair(Strict):
 class Provenance(Strict):
     source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the raw source")
     source_name: str = Field(description="file name of the raw source, no directories")
+    # Left out of the file when unset: fixtures imported before it was recorded keep their
+    # bytes, and their bundled thread files the slugged names they had.
+    source_name_anonymised: bool | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="a thread's: whether source_name holds pseudonyms, the file name having "
+        "held names the vault replaces (true), or is the name as it came (false); a bundle "
+        "names the thread's file after it",
+    )
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None
@@ -557,6 +566,12 @@ class LabelRevision(Strict):
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
+    locale: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the locale its values were read in (curator.toml's for its doc type), "
+        "which scoring reads them in too; left out for en_US",
+    )
     # Left out of the file when unset, so revisions without one keep their bytes.
     reference: str | None = Field(
         default=None,
@@ -605,6 +620,21 @@ class DocTypeSpec(Strict):
         description="template of the text that contradicts a field (curator mutate --contradict); "
         "placeholders {number} {date} {document_date} {clause} {label} {value}, {value} required",
     )
+    locale: str | None = Field(
+        default=None,
+        description="the locale its documents are written in, when not the store's (de_DE): how "
+        'their ambiguous amounts and dates read ("1.250", "03/04/2024")',
+    )
+
+    @field_validator("locale")
+    @classmethod
+    def _known_locale(cls, locale: str | None) -> str | None:
+        from curator.reading import locale_problem
+
+        problem = None if locale is None else locale_problem(locale)
+        if problem:
+            raise ValueError(problem)
+        return locale
 
     @field_validator("amendment")
     @classmethod
@@ -637,7 +667,9 @@ class StoreSettings(Strict):
     )
     locale: str = Field(
         default="en_US",
-        description="Faker locale of pseudonyms and made-up values; its language is the card's",
+        description="Faker locale of pseudonyms and made-up values; its language is the card's; "
+        'how documents\' ambiguous amounts and dates read ("1.250" is 1250 in de_DE, '
+        '"03/04/2024" is 3 April in en_GB) unless their doc type says `locale`',
     )
     categories: list[str] = Field(
         default_factory=list,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from curator import clock
-from curator.config import doc_type
+from curator.config import doc_type, value_locale
 from curator.errors import CuratorError
-from curator.labels import reviewed
+from curator.labels import content_reading, reviewed
 from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
     ConversationContent,
@@ -30,6 +30,7 @@ from curator.model import (
     ThreadContent,
 )
 from curator.normalise import UnparsableValue, check, same_value
+from curator.reading import recorded_locale
 from curator.review import configs, state
 from curator.review.agreement import Agreement, Said
 from curator.review.push import check_config, expected_config, project_title
@@ -328,6 +329,8 @@ def _document_revision(
     """
     spec_name = txn.fixture(fixture_id).doc_type or ""
     spec = doc_type(store.config, spec_name)
+    locale = value_locale(store.config, spec_name)
+    reading = content_reading(content, locale)
     answer = read_document_answer(annotation.get("result") or [])
     joined = join_pages(content)
     fields = dict(previous.fields) if previous else {}
@@ -370,7 +373,7 @@ def _document_revision(
         same = (
             before is not None
             and before.value is not None
-            and same_value(before.value, value, field_spec.type)
+            and same_value(before.value, value, field_spec.type, reading)
         )
         try:
             check(value, field_spec.type)
@@ -384,6 +387,7 @@ def _document_revision(
                 answer.variants.get(name, []),
                 no_evidence=before.no_evidence if same and before else None,
                 hint=_MARK_IT,
+                reading=reading,
             )
         except UnparsableValue as error:
             if strict:
@@ -395,7 +399,7 @@ def _document_revision(
             if strict:
                 raise CuratorError(f"{where}: field {error}") from None
             continue
-        said[name] = Said(value, field_spec.type)
+        said[name] = Said(value, field_spec.type, reading)
         if same and before is not None:  # the same value as before keeps its authority note
             label = label.model_copy(update={"authority": before.authority})
         fields[name] = label
@@ -406,6 +410,7 @@ def _document_revision(
         source="manual",
         fields=fields,
         rubrics=list(previous.rubrics) if previous else [],
+        locale=recorded_locale(locale),
     )
     return said, revision
 
@@ -431,9 +436,11 @@ def _thread_revision(
         if verdict == configs.FAIL:
             rubrics = [r for r in rubrics if r.text != text]
             continue
-        # the posts ticked beside it are its evidence (a post no longer in the thread is refused)
-        posts = [p for p in content.export.ordered_posts() if p.id in answer.posts.get(slot, [])]
-        unknown = sorted(set(answer.posts.get(slot, [])) - {p.id for p in posts})
+        # the posts ticked beside it are its evidence (a post no longer in the thread is
+        # refused); a result made elsewhere may name the export's original ids
+        ticked = [typed.post_id(p) for p in answer.posts.get(slot, [])]
+        posts = [p for p in content.export.ordered_posts() if p.id in ticked]
+        unknown = sorted(set(ticked) - {p.id for p in posts})
         if unknown and strict:
             raise CuratorError(
                 f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}"
@@ -454,5 +461,6 @@ def _thread_revision(
         source="manual",
         fields=dict(previous.fields) if previous else {},
         rubrics=rubrics,
+        locale=previous.locale if previous else None,
     )
     return said, revision
