@@ -21,6 +21,7 @@ from curator.config import field_spec, value_locale
 from curator.errors import CuratorError
 from curator.model import (
     Content,
+    DocumentContent,
     FieldLabel,
     FieldType,
     LabelRevision,
@@ -364,7 +365,9 @@ def _retyped(
     }
     from curator.ingest.suggest import suggest_fields
 
-    for name, label in suggest_fields(content, spec).items():
+    # label phrases are a document's; a conversation's fields are the user's to set
+    suggested = suggest_fields(content, spec) if isinstance(content, DocumentContent) else {}
+    for name, label in suggested.items():
         kept.setdefault(name, label)
     return new_type, kept
 
@@ -393,7 +396,9 @@ def _revised_rubrics(content: Content, rubrics: list[Rubric], edit: LabelEdit) -
 
 def _check_posts(content: Content, post_ids: Sequence[str]) -> None:
     if not isinstance(content, ThreadContent):
-        raise CuratorError("--evidence-post names posts of a thread; this fixture is a document")
+        raise CuratorError(
+            f"--evidence-post names posts of a thread; this fixture is a {content.kind}"
+        )
     known = [post.id for post in content.export.ordered_posts()]
     for post_id in post_ids:
         if post_id not in content.export.posts:

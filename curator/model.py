@@ -47,6 +47,7 @@ class FieldType(StrEnum):
 class Kind(StrEnum):
     thread = "thread"
     document = "document"
+    conversation = "conversation"
 
 
 class Status(StrEnum):
@@ -101,6 +102,13 @@ class Provenance(Strict):
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None
+    # Left out of the file when unset, so fixtures promoted before span ids keep their bytes.
+    span_id: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the tracing tool's id of the failing call within its trace (a span, an "
+        "observation, a run)",
+    )
     vault_id: str | None = Field(
         default=None,
         pattern=r"^[0-9a-f]{16}$",
@@ -195,18 +203,19 @@ class Page(Strict):
     language: str | None = None
 
 
-# -------------------------------------------------------------- content.json: what both kinds share
+# ------------------------------------------------------------ content.json: what every kind shares
 
 Where = tuple[str, int | str]
-"""Which text of a content: ("page", page number) of a document, ("post", post id) of a thread."""
+"""Which text of a content: ("page", page number) of a document, ("post", post id) of a
+thread, ("message", message number) of a conversation."""
 
 
 class Texts(Strict):
-    """What both kinds of content offer: their texts, each at a `Where`, in reading order."""
+    """What every kind of content offers: their texts, each at a `Where`, in reading order."""
 
     part: ClassVar[
         str
-    ]  # what one of its texts is ("page", "post"): the first member of its `Where`s
+    ]  # what one of its texts is ("page", "post", "message"): the first member of its `Where`s
 
     @abstractmethod
     def texts(self) -> list[tuple[Where, str]]: ...
@@ -355,8 +364,95 @@ class ThreadContent(Texts):
         return None if post is None else post.message
 
 
-Content = Annotated[DocumentContent | ThreadContent, Field(discriminator="kind")]
-"""A fixture's content.json, either kind; both have texts(), with_texts(), text_at(),
+# ---------------------------------------------------------------- content.json: conversations
+
+# Authors of a conversation that are roles, not people: structure, never personal data.
+CHAT_ROLES = frozenset({"user", "assistant", "system", "tool"})
+
+
+class ToolCall(Open):
+    """A call the assistant asked for (OpenAI's `tool_calls` item); unknown members are kept.
+
+    `function.arguments` is the JSON text of the arguments, as OpenAI writes it."""
+
+    id: str = ""
+    type: str = "function"
+    function: dict[str, Any] = Field(default_factory=dict, description="name and arguments")
+
+
+class Message(Open):
+    """One message of a conversation, in OpenAI's chat format; unknown members are kept."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | None = Field(default=None, description="the text; null for a bare tool call")
+    name: str | None = Field(default=None, description="the participant's name, when given")
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = Field(default=None, description="the call a tool result answers")
+
+
+class ConversationContent(Texts):
+    """An LLM conversation: ordered messages with roles (structure) and contents (text)."""
+
+    kind: Literal["conversation"] = "conversation"
+    messages: list[Message] = Field(min_length=1)
+    model: str | None = Field(default=None, description="the model that answered, when known")
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    part: ClassVar[str] = "message"
+
+    @field_serializer("messages")
+    def _as_written(self, messages: list[Message]) -> list[dict[str, Any]]:
+        # Only the members each message had: the shape stays the chat format's.
+        return [message.model_dump(mode="json", exclude_unset=True) for message in messages]
+
+    def texts(self) -> list[tuple[Where, str]]:
+        """Every message content in order, each at ("message", its 1-based number); a
+        message without content (a bare tool call) has no text."""
+        return [
+            (("message", number), message.content)
+            for number, message in enumerate(self.messages, 1)
+            if message.content is not None
+        ]
+
+    def with_texts(self, new_texts: Mapping[Where, str]) -> Self:
+        """A copy with the messages named in `new_texts` rewritten; other places are ignored."""
+        messages = [
+            message.model_copy(update={"content": new_texts[("message", number)]})
+            if ("message", number) in new_texts
+            else message
+            for number, message in enumerate(self.messages, 1)
+        ]
+        return self.model_copy(update={"messages": messages})
+
+    def text_at(self, where: Where) -> str | None:
+        """The content of ("message", n), the n-th message; None for any other place."""
+        kind, number = where
+        if kind != "message" or not isinstance(number, int):
+            return None
+        if not 1 <= number <= len(self.messages):
+            return None
+        return self.messages[number - 1].content
+
+    def transcript(self) -> str:
+        """Each message on a line after its role ("user: ..."); a tool call as
+        "assistant called name(arguments)"."""
+        out = []
+        for message in self.messages:
+            if message.content is not None:
+                out.append(f"{message.role}: {message.content}")
+            for call in message.tool_calls or ():
+                name = call.function.get("name", "")
+                out.append(f"{message.role} called {name}({call.function.get('arguments', '')})")
+        return "\n".join(out)
+
+    def chat(self) -> list[dict[str, Any]]:
+        """The messages as a chat API takes them: each one's members as written."""
+        return [message.model_dump(mode="json", exclude_unset=True) for message in self.messages]
+
+
+Content = Annotated[
+    DocumentContent | ThreadContent | ConversationContent, Field(discriminator="kind")
+]
+"""A fixture's content.json, any kind; each has texts(), with_texts(), text_at(),
 full_text()."""
 
 
@@ -370,17 +466,22 @@ class ContentFile(Strict):
 
 
 class Span(Strict):
-    """Evidence: characters [start, end) of a document page, or of a post's message."""
+    """Evidence: characters [start, end) of a document page, a post's message or a
+    conversation message's content."""
 
     page: int | None = Field(default=None, ge=1)
     post: str | None = None
+    # Left out of the file when unset, so spans written before conversations keep their bytes.
+    message: int | None = Field(
+        default=None, ge=1, exclude_if=lambda value: value is None, description="message number"
+    )
     start: int = Field(ge=0)
     end: int = Field(ge=0)
 
     @model_validator(mode="after")
     def _where(self) -> Span:
-        if (self.page is None) == (self.post is None):
-            raise ValueError("a span names exactly one of page or post")
+        if sum(place is not None for place in (self.page, self.post, self.message)) != 1:
+            raise ValueError("a span names exactly one of page, post or message")
         if self.end < self.start:
             raise ValueError("a span ends before it starts")
         return self
@@ -396,7 +497,9 @@ class Span(Strict):
         """The text it points into."""
         if self.page is not None:
             return ("page", self.page)
-        assert self.post is not None  # the validator lets through exactly one of the two
+        if self.message is not None:
+            return ("message", self.message)
+        assert self.post is not None  # the validator lets through exactly one of the three
         return ("post", self.post)
 
 
@@ -1207,7 +1310,10 @@ class BundleLine(Strict):
     category: str
     adversarial: bool
     mutation_kinds: list[str] = Field(default_factory=list)
-    input: Content = Field(description="document pages, or the thread in Mattermost export shape")
+    input: Content = Field(
+        description="document pages, the thread in Mattermost export shape, or the "
+        "conversation's messages"
+    )
     expected: LabelRevision | None = Field(
         description="the current label revision: typed fields with variants and evidence, or "
         "rubrics"
@@ -1272,10 +1378,6 @@ class BundleManifest(Strict):
 # ---------------------------------------------------------------- chat JSONL import
 
 
-# Authors of a chatbot transcript that are roles, not people: structure, never personal data.
-CHAT_ROLES = frozenset({"user", "assistant", "system", "tool"})
-
-
 class ChatMessage(Open):
     """One line of a generic chat log (`curator import log.jsonl`).
 
@@ -1312,9 +1414,14 @@ def check_failure_mode(mode: object) -> object:
 
 
 class FailureInput(Strict):
-    """What the system was given: exactly one of a thread export, a PDF or plain text."""
+    """What the system was given: exactly one of a thread export, a conversation, a PDF or
+    plain text."""
 
     thread: dict[str, Any] | None = Field(default=None, description="a Mattermost thread export")
+    conversation: dict[str, Any] | None = Field(
+        default=None,
+        description="an LLM conversation in OpenAI's chat format: {messages, model, ...}",
+    )
     pdf: str | None = Field(default=None, description="path to a PDF, relative to the record file")
     pdf_base64: str | None = Field(default=None, description="the PDF's bytes, base64")
     text: str | None = Field(default=None, description="plain text, read as a one-page document")
@@ -1323,11 +1430,13 @@ class FailureInput(Strict):
     def _exactly_one(self) -> FailureInput:
         given = [
             name
-            for name in ("thread", "pdf", "pdf_base64", "text")
+            for name in ("thread", "conversation", "pdf", "pdf_base64", "text")
             if getattr(self, name) is not None
         ]
         if len(given) != 1:
-            raise ValueError("input needs exactly one of thread, pdf, pdf_base64, text")
+            raise ValueError(
+                "input needs exactly one of thread, conversation, pdf, pdf_base64, text"
+            )
         return self
 
 
@@ -1368,6 +1477,9 @@ class FailureRecord(Strict):
     """One production failure, as `curator promote` reads it (JSON, or one per line in JSONL)."""
 
     trace_id: str = Field(min_length=1, description="the tracing tool's id for this call")
+    span_id: str | None = Field(
+        default=None, description="the call's id within its trace (span, observation, run)"
+    )
     observed_at: str = Field(description="ISO 8601 time the failure happened")
     failure_mode: FailureMode | None = Field(
         default=None, description="required unless `--failure-mode` gives it"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from curator.model import DocumentContent, Where
+from curator.model import ConversationContent, DocumentContent, Where
 from curator.store import FixtureRecord
 
 
@@ -88,6 +88,12 @@ def _texts(record: FixtureRecord) -> list[tuple[Where, str, str]]:
             )
             for p in content.pages
         ]
+    if isinstance(content, ConversationContent):
+        return [
+            (("message", number), f"message {number} ({message.role})", message.content or "")
+            for number, message in enumerate(content.messages, 1)
+            if message.content is not None
+        ]
     export = content.export
     return [
         (
@@ -109,6 +115,12 @@ def _content_summary(record: FixtureRecord) -> dict[str, Any]:
             "chars": sum(len(p.text) for p in content.pages),
             "ocr_pages": sum(p.origin == "ocr" for p in content.pages),
             "languages": sorted({p.language for p in content.pages if p.language}),
+        }
+    if isinstance(content, ConversationContent):
+        return {
+            "messages": len(content.messages),
+            "roles": sorted({m.role for m in content.messages}),
+            "model": content.model,
         }
     export = content.export
     return {

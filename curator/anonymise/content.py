@@ -20,6 +20,7 @@ from curator.anonymise.threads import ThreadRewriter
 from curator.anonymise.vault import Vault
 from curator.model import (
     Content,
+    ConversationContent,
     DocTypeSpec,
     DocumentContent,
     FieldLabel,
@@ -82,6 +83,27 @@ def anonymise(
             )
 
         rewriter, new_content, new_revisions = settle(vault, rewrite_thread)
+    elif isinstance(content, ConversationContent):
+        conversation = content.model_dump(mode="json")
+        talk = ThreadRewriter(conversation, vault, detector, rubric_texts, keep=keep)
+        said = dict(content.texts())
+
+        def rewrite_conversation() -> tuple[Rewriter, Content, list[LabelRevision]]:
+            rewriter = talk.new_rewriter()
+
+            def remap(span: Span) -> Span | None:
+                if span.where not in said:
+                    return None
+                _, offsets = rewriter.rewrite(said[span.where])
+                return _moved(span, offsets, message=span.message)
+
+            return (
+                rewriter,
+                talk.conversation(),
+                [_revision(r, rewriter, vault, doc_spec, remap, str) for r in revisions],
+            )
+
+        rewriter, new_content, new_revisions = settle(vault, rewrite_conversation)
     else:
         texts = [page.text for page in content.pages]
         terms = reserved_document_terms(revisions, vault, doc_spec, detector, texts)
@@ -132,9 +154,7 @@ def _moved(span: Span, offsets: OffsetMap, **where: object) -> Span | None:
     moved = offsets.span(span.start, span.end)
     if moved is None:
         return None
-    return Span.model_validate(
-        {"page": None, "post": None, **where, "start": moved[0], "end": moved[1]}
-    )
+    return Span.model_validate({**where, "start": moved[0], "end": moved[1]})
 
 
 def _revision(

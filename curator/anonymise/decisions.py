@@ -29,6 +29,7 @@ from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Entry, Vault, normal, tokens
 from curator.errors import CuratorError
 from curator.model import (
+    ConversationContent,
     DocumentContent,
     FieldLabel,
     Fixture,
@@ -233,14 +234,22 @@ def _repaired(record: FixtureRecord, edit: TextEdit) -> tuple[Fixture, Any, list
                 post["message"], moves[("post", post_id)] = edit(post["message"])
         data["export"] = _strings(data["export"], text, skip=("message",))
         new_content = ThreadContent.model_validate(data)
+    elif isinstance(content, ConversationContent):
+        data = content.model_dump(mode="json")
+        for number, message in enumerate(data["messages"], 1):
+            if isinstance(message.get("content"), str):
+                message["content"], moves[("message", number)] = edit(message["content"])
+        # roles are structure: never edited, whatever a person added to the vault
+        new_content = ConversationContent.model_validate(
+            _strings(data, text, skip=("content", "role"))
+        )
     else:  # a content kind this repair does not know: its strings, no evidence to move
         new_content = type(content).model_validate(_strings(content.model_dump(mode="json"), text))
 
     def moved(span: Span | None) -> Span | None:
         if span is None:
             return None
-        where = ("page", span.page) if span.page is not None else ("post", span.post)
-        offsets = moves.get(where)
+        offsets = moves.get(span.where)
         if offsets is None or span.end > offsets.old_length:
             return span
         new = offsets.span(span.start, span.end)

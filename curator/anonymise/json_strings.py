@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from curator.anonymise.attachments import decoded_text, read_attachment
-from curator.anonymise.structure import LIST, Part, json_held, key_part, value_part
+from curator.anonymise.structure import LIST, Part, json_held, key_part, plain_text, value_part
 
 
 def _never(_: str) -> bool:
@@ -66,7 +66,7 @@ def _member(
                 yield from _texts(item, place, LIST, ours)
             elif not ours(item):
                 yield place, item
-    elif key == "message" and isinstance(value, str):
+    elif plain_text(container, key) and isinstance(value, str):
         yield where, value  # plain text even when it looks like JSON, as the rewriter reads it
     elif key == "files" and isinstance(value, dict):
         # a thread's attachments are base64: their text is what is read

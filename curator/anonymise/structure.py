@@ -10,13 +10,15 @@ and a word the vault learned elsewhere ("user", "doc", "display") must never rea
   webhook may key by e-mail);
 - types, roles, statuses and other enum-like values, machine values (times, hashes), and
   curator's own provenance records (what it kept, which vault, how many entries);
-- a chat log's role authors (`user`, `assistant`, `system`, `tool`): roles, not people;
+- a chat log's role authors (`user`, `assistant`, `system`, `tool`) and a conversation
+  message's `role`: roles, not people;
 - ids. The rewriter remaps them with the vault's id mapping, never with a text rule, so
   their shape and the links between them stay; a checker judges an id only when it is no id
   pseudonym of the vault (a fixture's own id is a slug made from its text).
 
 A thread holds JSON in strings too (a prop, an attachment): it is read as JSON, by the same
-rules. A post's `message` is text even when it looks like JSON: label spans point into it.
+rules. A post's `message` and a conversation message's `content` are text even when they
+look like JSON (a tool's result often is): label spans point into them.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ ID_MEMBERS = frozenset(
         "orphan_post_ids",
         "evidence_posts",
         "post",
+        "tool_call_id",
     }
 )
 STRUCTURAL_MEMBERS = frozenset(
@@ -143,6 +146,12 @@ def is_role(user: Mapping[str, Any]) -> bool:
     )
 
 
+def plain_text(container: str | None, key: str) -> bool:
+    """Whether member `key` of a map held under `container` is a message's text, read as
+    written (never as the JSON it may hold): a post's `message`, a chat message's `content`."""
+    return key == "message" or (key == "content" and container == LIST)
+
+
 def json_held(text: str) -> dict[str, Any] | list[Any] | None:
     """The JSON object or array a string holds, else None."""
     stripped = text.strip()
@@ -186,7 +195,7 @@ def _member_skeleton(container: str | None, key: str, value: Any, record: Mappin
         return id_shape(value)
     if part is Part.ID and isinstance(value, list):
         return [id_shape(v) if isinstance(v, str) else skeleton(v, LIST) for v in value]
-    if key == "message" and isinstance(value, str):
+    if plain_text(container, key) and isinstance(value, str):
         return "<text>"
     if key == "files" and isinstance(value, dict):
         return [[id_shape(k), "<attachment>"] for k in value]

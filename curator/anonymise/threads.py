@@ -1,4 +1,5 @@
-"""Threads in the Mattermost export shape: one consistent mapping over every member.
+"""Threads in the Mattermost export shape, and conversations: one consistent mapping over
+every member.
 
 Metadata is the strongest evidence: every user's names, username, nickname, email and id,
 handles built from their names anywhere in their record (`props.git_user`), the channel's
@@ -10,6 +11,11 @@ alike, are remapped by the id mapping, so posts, replies, reactions and files st
 where they did. Ids keep their length and alphabet. Attachments are decoded from whatever
 base64 and text encoding they came in, rewritten and written back the same way; one that
 is no text is refused.
+
+A conversation (content kind `conversation`) is walked the same way: its messages'
+contents are text read as written, a user message's `name` is registered as that person's
+handle, tool calls' JSON arguments, results and metadata are texts by the same rules, and
+roles are structure (structure.py). `tool_call_id` is an id, remapped as the call's own.
 """
 
 from __future__ import annotations
@@ -25,11 +31,19 @@ from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.json_strings import texts_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
-from curator.anonymise.structure import LIST, Part, is_role, json_held, key_part, value_part
+from curator.anonymise.structure import (
+    LIST,
+    Part,
+    is_role,
+    json_held,
+    key_part,
+    plain_text,
+    value_part,
+)
 from curator.anonymise.terms import TermIndex, fold_case_and_accents
 from curator.anonymise.vault import NAME_PARTICLES, Vault
 from curator.errors import CuratorError
-from curator.model import ThreadContent
+from curator.model import ConversationContent, ThreadContent
 
 # Mattermost's default channels name nobody, nor the one curator's chat log importer makes.
 DEFAULT_CHANNELS = frozenset({"town-square", "off-topic", "town square", "chat-log", "chat log"})
@@ -89,6 +103,8 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for handle in derived_handles(user):
             terms.add(handle, "username")  # given a pseudonym where one is found
             vault.reserve(handle, "username")  # never another's: "grossi" of Giuliano Rossi
+    for handle in participant_names(export):
+        known(handle, "username")
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
         vault.reserve(original, kind)
@@ -128,10 +144,23 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     return terms
 
 
+def participant_names(export: dict[str, Any]) -> list[str]:
+    """The `name`s a conversation's user messages give their writer (a handle): a tool's or
+    an assistant's name names no person."""
+    return [
+        message["name"]
+        for message in export.get("messages") or ()
+        if isinstance(message, dict)
+        and message.get("role") == "user"
+        and isinstance(message.get("name"), str)
+    ]
+
+
 def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
-    """Reserve the names of every thread's user records before the first thread draws a
-    pseudonym: a log split into many threads must never hand one thread's person another's
-    real name (found at 100,000 people: an early draw took a later thread's "Roseanne")."""
+    """Reserve the names of every thread's user records (and every conversation's named
+    participants) before the first thread draws a pseudonym: a log split into many threads
+    must never hand one thread's person another's real name (found at 100,000 people: an
+    early draw took a later thread's "Roseanne")."""
     for content in contents:
         if isinstance(content, ThreadContent):
             for user in content.model_dump(mode="json")["export"].get("users", {}).values():
@@ -139,6 +168,10 @@ def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
                     if original.strip():
                         vault.reserve(original, kind)
                 for handle in derived_handles(user):
+                    vault.reserve(handle, "username")
+        elif isinstance(content, ConversationContent):
+            for handle in participant_names(content.model_dump(mode="json")):
+                if handle.strip():
                     vault.reserve(handle, "username")
 
 
@@ -322,6 +355,10 @@ class ThreadRewriter:
             return known or value
         return self.vault.pseudonym(value, "id")
 
+    def conversation(self) -> ConversationContent:
+        """The conversation (given as `export`) rewritten: the same walk, roles untouched."""
+        return ConversationContent.model_validate(self.walk(self.export, ()))
+
     def content(self, content: ThreadContent) -> ThreadContent:
         new_export = self.walk(self.export, ())
         if isinstance(self.export.get("files"), dict):
@@ -375,7 +412,7 @@ class ThreadRewriter:
             found = self.vault.lookup(item, USER_FIELDS[key])
             if found is not None:
                 return found
-        if key == "message" and isinstance(item, str):
+        if plain_text(path[-2] if len(path) > 1 else None, key) and isinstance(item, str):
             # plain text even when it looks like JSON: label spans point into it as written
             return self.rewriter.text(item)
         return self.walk(item, path)

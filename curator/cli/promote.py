@@ -28,6 +28,15 @@ if TYPE_CHECKING:
     "--force", is_flag=True, help="Promote near-duplicates too (never a trace promoted before)."
 )
 @click.option(
+    "--where",
+    "where",
+    multiple=True,
+    metavar="KEY OP VALUE",
+    help="Of a trace export, promote the calls where this holds (all of them when repeated) "
+    "instead of the failed ones: score<0.5, score.helpfulness<=2, trace_id=ID, span_id=ID, "
+    "status=error, model=NAME.",
+)
+@click.option(
     "--ocr",
     type=click.Choice(["auto", "always", "never"]),
     default="auto",
@@ -37,17 +46,24 @@ if TYPE_CHECKING:
 @prints_result
 @pass_env
 def promote(
-    env: Env, path: Path, failure_mode: str | None, force: bool, ocr: str
+    env: Env, path: Path, failure_mode: str | None, force: bool, where: tuple[str, ...], ocr: str
 ) -> PromoteSummary:
     """Turn production failures into anonymised adversarial fixtures.
+
+    PATH holds failure records, or is a trace export (OTLP JSON with the GenAI conventions,
+    Langfuse traces, LangSmith runs, OpenAI request/response logs): its failed calls (an
+    error status, negative feedback, a low score), or those --where selects, become
+    conversation fixtures.
 
     Each record's input, output and corrections are anonymised with the store's vault; the
     fixture lands in adversarial/ with category = failure mode and the bad output kept as a
     known-bad answer. A trace promoted before, or an input that a fixture already covers
     (store.dedup_threshold), writes nothing. Exit 2 when any record was rejected.
 
-    Example: curator promote failures.jsonl --failure-mode hallucination
+    Examples:
+      curator promote failures.jsonl --failure-mode hallucination
+      curator promote langfuse-traces.json --where "score<0.3"
     """
     from curator.promote import promote as run
 
-    return run(env.store(), path, failure_mode=failure_mode, force=force, ocr=ocr)
+    return run(env.store(), path, failure_mode=failure_mode, force=force, ocr=ocr, where=where)

@@ -1,7 +1,8 @@
 """A bundle as a system under evaluation sees it: one EvalItem per fixture.
 
-An item carries the input (document pages and text, or the thread in the layout
-Mattermost's Go eval package reads, as the bundle's thread files hold it), the doc type
+An item carries the input (document pages and text, the thread in the layout Mattermost's
+Go eval package reads, as the bundle's thread files hold it, or a conversation's messages
+as a chat API takes them), the doc type
 and its field definitions (names and types, never values), and, for the assertions and the
 judge, the truth: the label revision and its rubric statements. The item also pins where
 it came from (bundle version, the sha256 of its bundle line), which every result carries.
@@ -14,13 +15,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from curator.model import DocumentContent, Fixture, LabelRevision, ThreadContent
+from curator.model import (
+    ConversationContent,
+    DocumentContent,
+    Fixture,
+    LabelRevision,
+    ThreadContent,
+)
 
 
 @dataclass(frozen=True)
 class EvalItem:
     id: str
-    kind: str  # "document" or "thread"
+    kind: str  # "document", "thread" or "conversation"
     doc_type: str | None
     category: str
     adversarial: bool
@@ -28,20 +35,24 @@ class EvalItem:
     parent: str | None
     fields: dict[str, str]  # field name -> type (person, date, money, ...): what to extract
     pages: tuple[str, ...]  # a document's page texts; () for a thread
-    thread: dict[str, Any] | None  # a thread as Mattermost's ThreadExport; None for a document
+    thread: dict[str, Any] | None  # a thread as Mattermost's ThreadExport; else None
     rubrics: tuple[str, ...]  # the rubric statements an answer is judged on
     bundle_version: str
     fixture_sha256: str  # sha256 of the fixture's bundle line: a relabel changes it
     fixture: Fixture = field(repr=False)
-    content: DocumentContent | ThreadContent = field(repr=False)
+    content: DocumentContent | ThreadContent | ConversationContent = field(repr=False)
     labels: LabelRevision | None = field(repr=False)
     run_number: int = 0  # the repetition, 0-based (CURATOR_EVALS / --repeat)
+    # A conversation's messages ({"role", "content", ...} as written); () for other kinds.
+    messages: tuple[dict[str, Any], ...] = ()
 
     @property
     def text(self) -> str:
-        """A document's pages joined; a thread's messages in order."""
+        """A document's pages joined; a thread's or a conversation's messages in order."""
         if isinstance(self.content, DocumentContent):
             return "\n\n".join(self.pages)
+        if isinstance(self.content, ConversationContent):
+            return "\n".join(text for _, text in self.content.texts())
         return "\n".join(post.message for post in self.content.export.ordered_posts())
 
     def for_run(self, run_number: int) -> EvalItem:
@@ -68,7 +79,7 @@ def load_items(bundle: str | Path) -> EvalBundle:
     items = []
     for bundled in load(path):
         fixture, content, labels = bundled.fixture, bundled.content, bundled.labels
-        document = isinstance(content, DocumentContent)
+        threaded = isinstance(content, ThreadContent)
         items.append(
             EvalItem(
                 id=fixture.id,
@@ -86,13 +97,14 @@ def load_items(bundle: str | Path) -> EvalBundle:
                 pages=tuple(page.text for page in content.pages)
                 if isinstance(content, DocumentContent)
                 else (),
-                thread=None if document else go_export(content, fixture),  # type: ignore[arg-type]
+                thread=go_export(content, fixture) if threaded else None,  # type: ignore[arg-type]
                 rubrics=tuple(rubric.text for rubric in labels.rubrics) if labels else (),
                 bundle_version=manifest.bundle_version,
                 fixture_sha256=line_sha256[fixture.id],
                 fixture=fixture,
                 content=content,
                 labels=labels,
+                messages=tuple(content.chat()) if isinstance(content, ConversationContent) else (),
             )
         )
     return EvalBundle(path, manifest.bundle_version, manifest.content_sha256, items)

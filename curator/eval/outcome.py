@@ -57,7 +57,7 @@ def judge_run(
                 verdicts[rubric] = judge.judge(
                     RubricCase(item.id, item.fixture_sha256, rubric, output, context)
                 )
-            if item.kind == "thread" and output.strip():
+            if item.kind in ("thread", "conversation") and output.strip():
                 faithfulness = judge.faithfulness(
                     RubricCase(item.id, item.fixture_sha256, "", output, context)
                 )

@@ -2,8 +2,10 @@
 
 A document is its pages' text, pages separated by a form feed (the page break pdftotext
 writes); a thread is printed as Mattermost's ThreadExport.String() prints it (the Go eval
-package's rendering, mirrored in tests/go/threads_test.go); a conversation (a chat log
-whose authors are roles: user, assistant, ...) is its list of messages.
+package's rendering, mirrored in tests/go/threads_test.go); a conversation (a conversation
+fixture, or a chat log whose authors are roles: user, assistant, ...) is its list of
+messages ({role, content}), and as one string each message on a line of its own after its
+role.
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.model import CHAT_ROLES, Content, DocumentContent, Fixture, ThreadContent
+from curator.model import (
+    CHAT_ROLES,
+    Content,
+    ConversationContent,
+    DocumentContent,
+    Fixture,
+    Message,
+    ThreadContent,
+)
 
 PAGE_BREAK = "\n\f\n"
 
@@ -20,12 +30,18 @@ def input_text(content: Content, fixture: Fixture) -> str:
     """The input as one string: what every harness can take."""
     if isinstance(content, DocumentContent):
         return PAGE_BREAK.join(page.text for page in content.pages)
+    if isinstance(content, ConversationContent):
+        return content.transcript()
     return thread_string(content, fixture)
 
 
 def chat_messages(content: Content) -> list[dict[str, str]] | None:
     """A conversation's messages ({role, content}, in order), or None when the input is not
-    a conversation between roles."""
+    a conversation between roles. Harnesses take text contents only: a conversation's tool
+    call is written out in its message ("called name(arguments)"), a tool result keeps its
+    tool_call_id."""
+    if isinstance(content, ConversationContent):
+        return [_harness_message(message) for message in content.messages]
     if not isinstance(content, ThreadContent):
         return None
     posts = content.export.ordered_posts()
@@ -35,6 +51,17 @@ def chat_messages(content: Content) -> list[dict[str, str]] | None:
     return [
         {"role": role, "content": post.message} for role, post in zip(roles, posts, strict=True)
     ]
+
+
+def _harness_message(message: Message) -> dict[str, str]:
+    said = [message.content] if message.content is not None else []
+    for call in message.tool_calls or ():
+        name, arguments = call.function.get("name", ""), call.function.get("arguments", "")
+        said.append(f"called {name}({arguments})")
+    out = {"role": message.role, "content": "\n".join(said)}
+    if message.tool_call_id is not None:
+        out["tool_call_id"] = message.tool_call_id
+    return out
 
 
 def thread_string(content: ThreadContent, fixture: Fixture) -> str:

@@ -20,6 +20,12 @@ from curator.config import value_locale
 from curator.errors import CuratorError
 from curator.ingest.archive import Archive, read_folder
 from curator.ingest.chat_jsonl import parse_chat_jsonl
+from curator.ingest.conversations import (
+    is_conversation,
+    is_conversation_lines,
+    parse_conversation_file,
+    parse_conversation_lines,
+)
 from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
 from curator.ingest.mattermost_bulk import LINES, is_bulk_lines, parse_bulk_export
@@ -37,6 +43,7 @@ from curator.ingest.threads import (
 from curator.labels import default_author, revise
 from curator.model import (
     Content,
+    ConversationContent,
     DocumentContent,
     Fixture,
     Kind,
@@ -145,8 +152,9 @@ def import_sources(
     keep: Sequence[str] = (),
     selection: Selection = EVERYTHING,
 ) -> ImportReport:
-    """Import threads (.json), chat logs (.jsonl), Mattermost bulk exports (.zip, .jsonl),
-    Slack exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as
+    """Import threads (.json), chat logs (.jsonl), LLM conversations in OpenAI's chat format
+    or request/response logs (.jsonl, one per line, or .json), Mattermost bulk exports (.zip,
+    .jsonl), Slack exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as
     anonymised draft fixtures.
 
     `selection`: which threads of a workspace export, one fixture per thread or per channel.
@@ -246,11 +254,17 @@ def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
     if kind == "document":
         check_document(raw, limits)
     elif kind == "thread":
-        check_export_shape(load_json(raw, limits), raw.name)
+        data = load_json(raw, limits)
+        if is_conversation(data):
+            kind = "conversation"
+        else:
+            check_export_shape(data, raw.name)
     elif kind == "archive":
         kind = _archive_kind(raw, limits)
     elif is_bulk_lines(raw.data):
         kind = "mattermost-bulk"
+    elif is_conversation_lines(raw.data, limits):
+        kind = "conversations"
     return raw, kind
 
 
@@ -328,6 +342,12 @@ def _parse(
             items = outcomes.attempt(
                 raw.name,
                 lambda raw=raw, kind=kind: _workspace(raw, kind, selection, limits),  # type: ignore[misc]
+            )
+        elif kind in ("conversation", "conversations"):
+            reader = parse_conversation_file if kind == "conversation" else parse_conversation_lines
+            items = outcomes.attempt(
+                raw.name,
+                lambda raw=raw, reader=reader: reader(raw, limits),  # type: ignore[misc]
             )
         elif kind == "chat":
             items = outcomes.attempt(
@@ -449,6 +469,8 @@ def _build(
             suggestion = suggest_revision(content, spec, locale)
             if suggestion:
                 revisions.append(suggestion)
+    elif isinstance(content, ConversationContent):
+        chosen = doc_type  # its fields are the user's to label: none is suggested
     if rubrics:
         previous = revisions[-1] if revisions else None
         revisions.append(
@@ -497,7 +519,12 @@ def _build(
 
 def _title(content: Content, doc_type: str | None) -> str:
     """A readable title from the anonymised content (never from the raw source)."""
-    # a document's first line of words; a thread's root post, else its channel
+    # a document's first line of words; a conversation's first user message; a thread's
+    # root post, else its channel
+    if isinstance(content, ConversationContent):
+        asked = [m.content for m in content.messages if m.role == "user" and m.content]
+        lines = (asked[0] if asked else "").strip().splitlines()
+        return (lines[0] if lines else "conversation")[:80]
     if isinstance(content, DocumentContent):
         for page in content.pages:
             for line in page.text.splitlines():
@@ -543,6 +570,8 @@ def _summary(
             }
             for p in content.pages
         ]
+    elif isinstance(content, ConversationContent):
+        summary["messages"] = len(content.messages)
     else:
         summary["posts"] = len(content.export.posts)
         summary["orphan_post_ids"] = content.orphan_post_ids

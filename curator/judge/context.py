@@ -1,7 +1,8 @@
 """What a judge reads of a fixture: its text, as the source an output was made from.
 
 A thread reads as its messages in order, each with its author's @username (which is how
-the rules judge knows a thread's people); a document as its pages. An evidence quote is
+the rules judge knows a thread's people); a conversation as its messages, each after its
+role; a document as its pages. An evidence quote is
 checked against this text (and the output), so a judge that quotes a message or a page
 verbatim is verified.
 """
@@ -10,16 +11,18 @@ from __future__ import annotations
 
 import re
 
-from curator.model import DocumentContent, ThreadContent
+from curator.model import ConversationContent, DocumentContent, ThreadContent
 
 _PAGE = "[page "
 # an @mention as Mattermost writes it; not the middle of an e-mail address
 MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9](?:[\w.-]*[A-Za-z0-9_])?)")
 
 
-def fixture_context(content: DocumentContent | ThreadContent) -> str:
+def fixture_context(content: DocumentContent | ThreadContent | ConversationContent) -> str:
     if isinstance(content, DocumentContent):
         return "\n\n".join(f"{_PAGE}{page.number}]\n{page.text}" for page in content.pages)
+    if isinstance(content, ConversationContent):
+        return content.transcript()
     users = content.export.users
     lines = []
     for post in content.export.ordered_posts():

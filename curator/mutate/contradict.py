@@ -8,6 +8,11 @@ another type's text. The ground truth becomes the amended value, its evidence th
 amendment, and `authority` on the FieldLabel says which text governs and why. With
 `amendment_first` the amendment is put before the base text, so a system must take
 authority from the dates, not from which text comes last.
+
+A conversation is contradicted by the user: a last user message corrects the fact ("the
+move-in date is 2024-03-01, not 2024-02-01"), so a system must take the later correction
+over what was said before. The field needs a value; its phrase is the doc type's label when
+the conversation has one, else the field's name.
 """
 
 from __future__ import annotations
@@ -20,7 +25,14 @@ from typing import Any
 
 from curator.config import field_spec
 from curator.errors import CuratorError
-from curator.model import DocumentContent, FieldLabel, FieldType, Span
+from curator.model import (
+    ConversationContent,
+    DocumentContent,
+    FieldLabel,
+    FieldType,
+    Message,
+    Span,
+)
 from curator.mutate._textops import rewrite
 from curator.mutate.registry import Option, Outcome, Subject, Switch, register
 from curator.normalise import UnparsableValue, format_date, parse_amount, parse_date, same_value
@@ -61,20 +73,20 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
     first = bool(params.get("amendment_first", False))
     content = subject.content
     doc_type = subject.fixture.doc_type
+    if isinstance(content, ConversationContent):
+        if first:
+            raise CuratorError(
+                f"{subject.fixture.id}: --amendment-first applies to documents; a conversation's "
+                "correction is its last message"
+            )
+        return _correct_conversation(subject, content, name, rng)
     if not isinstance(content, DocumentContent) or doc_type is None:
         raise CuratorError(
             f"{subject.fixture.id}: --contradict applies to documents with a doc type"
         )
     spec = field_spec(subject.config, doc_type, name)  # unknown field -> CuratorError
-    label = subject.labels.fields.get(name)
-    if label is None or label.value is None:
-        valued = (
-            ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
-        )
-        raise CuratorError(
-            f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: "
-            f"{valued})"
-        )
+    label = _valued(subject, name)
+    assert label.value is not None  # _valued refuses a field without one
 
     template = subject.config.doc_types[doc_type].amendment
     if template is None:
@@ -143,6 +155,54 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
             "amendment_date": amended_on.isoformat(),
             "clause": clause,
         },
+    )
+
+
+def _valued(subject: Subject, name: str) -> FieldLabel:
+    label = subject.labels.fields.get(name)
+    if label is None or label.value is None:
+        valued = (
+            ", ".join(n for n, f in subject.labels.fields.items() if f.value is not None) or "none"
+        )
+        raise CuratorError(
+            f"{subject.fixture.id} has no value for {name!r} to contradict (fields with values: "
+            f"{valued})"
+        )
+    return label
+
+
+def _correct_conversation(
+    subject: Subject, content: ConversationContent, name: str, rng: random.Random
+) -> Outcome:
+    label = _valued(subject, name)
+    assert label.value is not None  # _valued refuses a field without one
+    old = label.value
+    reading = reading_of(content.full_text(), subject.labels.locale)  # as its truth is read
+    new = new_value(old, label.type, rng, subject.config.store.locale, reading)
+    doc_type = subject.fixture.doc_type
+    spec = field_spec(subject.config, doc_type, name) if doc_type else None
+    phrase = spec.labels[0] if spec and spec.labels else name.replace("_", " ")
+    phrase = phrase if phrase.isupper() else phrase[:1].lower() + phrase[1:]
+    lead = f"Correction: the {phrase} is "
+    correction = Message(role="user", content=f"{lead}{new}, not {old}.")
+    number = len(content.messages) + 1
+    new_content = content.model_copy(update={"messages": [*content.messages, correction]})
+    said = (
+        f" (message {label.evidence.message})" if label.evidence and label.evidence.message else ""
+    )
+    fields = dict(subject.labels.fields)
+    fields[name] = FieldLabel(
+        type=label.type,
+        value=new,
+        evidence=Span(message=number, start=len(lead), end=len(lead) + len(new)),
+        authority=f"the user's correction in message {number} comes after what was said "
+        f"before{said}: the later message governs, so {name} is {new!r}, not {old!r}",
+    )
+    return Outcome(
+        content=new_content,
+        fields=fields,
+        rubrics=list(subject.labels.rubrics),
+        measured={"field": name, "old_value": old, "new_value": new, "message": number},
     )
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import evidence_text, shows
-from curator.model import DocumentContent, FieldLabel, Where
+from curator.model import ConversationContent, DocumentContent, FieldLabel, Where
 from curator.mutate._measure import cer as rate
 from curator.mutate._measure import edits_distance, levenshtein
 from curator.mutate._textops import evidence_ranges, protected_bounds, rewrite
@@ -116,6 +116,9 @@ WEIGHTS = {"confuse": 6.0, "punct": 2.0, "delete": 1.0, "insert": 0.6, "split": 
     ],
 )
 def ocr_noise(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
+    if isinstance(subject.content, ConversationContent):
+        # a conversation was typed, never scanned: OCR errors are no failure it can meet
+        raise CuratorError(f"{subject.fixture.id}: --ocr-noise does not apply to conversations")
     target = check_rate(params)
     noise_values = bool(params.get("noise_values", False))
     fields = subject.labels.fields

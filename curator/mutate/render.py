@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
-from curator.model import DocumentContent, FieldLabel, Where
+from curator.model import ConversationContent, DocumentContent, FieldLabel, Where
 from curator.mutate._measure import cer as rate
 from curator.mutate._measure import levenshtein
 from curator.mutate._textops import evidence_ranges, rewrite
@@ -62,6 +62,8 @@ THINNING_ORDERS = 20
 )
 def ocr_render(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Outcome:
     content = subject.content
+    if isinstance(content, ConversationContent):
+        raise CuratorError(f"{subject.fixture.id}: --render does not apply to conversations")
     if not isinstance(content, DocumentContent):
         raise CuratorError(
             f"{subject.fixture.id}: --render applies to documents (pages), not threads"

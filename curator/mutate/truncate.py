@@ -7,6 +7,9 @@ and becomes expected-absent (a system must not invent it) only when it is not th
 Threads keep the first fraction of posts by create_at; a rubric whose evidence posts are
 all cut is dropped, and rubrics that name no evidence posts are for a person to decide
 (`to_review`), since nobody can tell mechanically whether they still hold.
+Conversations keep their first fraction of turns (messages), never parting a tool call
+from its results: the cut moves back to before the assistant message that made the call.
+Their rubrics are for a person to decide, as a thread's that name no posts.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import locate
-from curator.model import Content, DocumentContent, FieldLabel, ThreadContent
+from curator.model import Content, ConversationContent, DocumentContent, FieldLabel, ThreadContent
 from curator.mutate._textops import rewrite
 from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
@@ -38,7 +41,7 @@ _SENTENCE_END = ".!?:;\n"
             "F",
             bare=DEFAULT_FRACTION,
             help=f"Cut documents at fraction F (default {DEFAULT_FRACTION}) mid-sentence; "
-            "threads keep the first F of posts.",
+            "threads keep the first F of posts, conversations the first F of turns.",
         ),
         Option("--pages", "pages", int, "N", help="Cut documents after N pages."),
     ],
@@ -51,13 +54,17 @@ def truncate(subject: Subject, rng: random.Random, params: dict[str, Any]) -> Ou
     if fraction is not None and not 0 < fraction < 1:
         raise CuratorError(f"truncate fraction must be between 0 and 1 (exclusive), got {fraction}")
     if pages is not None:
-        if isinstance(subject.content, ThreadContent):
-            raise CuratorError(f"{subject.fixture.id} is a thread: --pages applies to documents")
+        if not isinstance(subject.content, DocumentContent):
+            raise CuratorError(
+                f"{subject.fixture.id} is a {subject.content.kind}: --pages applies to documents"
+            )
         return _truncate_pages(subject, int(pages))
     if fraction is None:
         raise CuratorError("truncate takes a fraction or a page count")
     if isinstance(subject.content, ThreadContent):
         return _truncate_thread(subject, fraction)
+    if isinstance(subject.content, ConversationContent):
+        return _truncate_conversation(subject, fraction)
     return _truncate_document(subject, fraction)
 
 
@@ -268,4 +275,53 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
         },
         to_review=[f"rubric: {text}" for text in unanchored_rubrics],
         warnings=warnings,
+    )
+
+
+def _truncate_conversation(subject: Subject, fraction: float) -> Outcome:
+    content = subject.content
+    assert isinstance(content, ConversationContent)
+    messages = content.messages
+    if len(messages) < 2:
+        raise CuratorError(
+            f"cannot truncate {subject.fixture.id}: a 1-message conversation has nothing to cut "
+            "(--truncate needs a conversation of 2 messages or more)"
+        )
+    keep = max(1, min(len(messages) - 1, math.floor(len(messages) * fraction)))
+    # a tool call and its results stand or fall together (a chat API refuses a call unanswered)
+    while keep > 1 and (messages[keep].role == "tool" or messages[keep - 1].tool_calls):
+        keep -= 1
+    if messages[keep].role == "tool" or messages[keep - 1].tool_calls:
+        raise CuratorError(
+            f"cannot truncate {subject.fixture.id}: every cut would part a tool call from its "
+            "results"
+        )
+    new_content = content.model_copy(update={"messages": messages[:keep]})
+    cut_off = [
+        name
+        for name, label in subject.labels.fields.items()
+        if label.evidence is not None
+        and label.evidence.message is not None
+        and label.evidence.message > keep
+    ]
+    fields, absent, relocated = _settle_cut(
+        new_content, subject.labels.fields, subject.labels.fields, cut_off
+    )
+    rubrics = list(subject.labels.rubrics)
+    return Outcome(
+        content=new_content,
+        fields=fields,
+        rubrics=rubrics,
+        measured={
+            "kept_messages": keep,
+            "total_messages": len(messages),
+            "expected_absent": absent,
+            "relocated": relocated,
+        },
+        to_review=[f"rubric: {rubric.text}" for rubric in rubrics],
+        warnings=[
+            f"{len(rubrics)} rubric(s) of a cut conversation; check they still hold after the cut"
+        ]
+        if rubrics
+        else [],
     )

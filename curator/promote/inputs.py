@@ -1,8 +1,9 @@
 """A failure record's input as curator content, through the importers' own parsers.
 
-`{"thread": export}` and `{"pdf": path}` / `{"pdf_base64": ...}` go through curator.ingest
-exactly as `curator import` reads them (same validation, text layer, OCR fallback, language);
-`{"text": ...}` becomes a one-page document. A path is relative to the record file's folder.
+`{"thread": export}`, `{"conversation": {"messages": ...}}` and `{"pdf": path}` /
+`{"pdf_base64": ...}` go through curator.ingest exactly as `curator import` reads them
+(same validation, text layer, OCR fallback, language); `{"text": ...}` becomes a one-page
+document. A path is relative to the record file's folder.
 Any reason the input cannot be read is a CuratorError, which rejects that one record.
 """
 
@@ -29,6 +30,8 @@ def read_input(given: FailureInput, base: Path, *, ocr: str = "auto") -> ReadInp
         return ReadInput(text_document(given.text))
     if given.thread is not None:
         return _thread(given.thread)
+    if given.conversation is not None:
+        return _conversation(given.conversation)
     if given.pdf is not None:
         path = Path(given.pdf).expanduser()
         return _pdf(path if path.is_absolute() else base / path, ocr)
@@ -52,6 +55,13 @@ def _thread(raw: dict) -> ReadInput:
     export = validate_export(check_export_shape(raw, name), name)
     parsed = from_export(raw, export, "promote", name, split_threads=False)[0]
     return ReadInput(parsed.content, parsed.warnings)
+
+
+def _conversation(raw: dict) -> ReadInput:
+    from curator.ingest.conversations import read_conversation
+
+    content, _, warnings = read_conversation(raw, "input.conversation")
+    return ReadInput(content, warnings)
 
 
 def _pdf(path: Path, ocr: str) -> ReadInput:

@@ -15,12 +15,18 @@ Labels of a promoted fixture (decided here, documented in docs/guide/promote.md)
   input (so it has evidence): the reporter saw it and did not object. An uncorrected value
   that occurs nowhere in the input is left out (it may be the hallucination) with a warning;
 - status is `reviewed` when the corrections alone give every field of the doc type (or, for
-  a thread, at least one rubric), otherwise `needs-review`.
+  a thread or a conversation, at least one rubric), otherwise `needs-review`.
+
+A trace export (OTLP JSON, Langfuse, LangSmith, OpenAI logs: curator.promote.traces) is
+read as the failure records of its failed (or `where`-selected) calls: each becomes a
+conversation fixture, its trace and span ids in provenance, the feedback or score comment
+its note.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,9 +54,11 @@ from curator.model import (
     Provenance,
     Rubric,
 )
+from curator.promote.calls import parse_where
 from curator.promote.dedup import DedupIndex
 from curator.promote.inputs import read_input
 from curator.promote.record import RecordLine, Rejection, read_records
+from curator.promote.traces import is_trace_export, trace_records
 from curator.store import Store, Transaction, fixture_id
 
 if TYPE_CHECKING:
@@ -135,12 +143,24 @@ def promote(
     *,
     ocr: str = "auto",
     author: str | None = None,
+    where: Sequence[str] = (),
 ) -> PromoteSummary:
-    """Promote every failure record in `path` (JSON, or JSONL for many); see the module doc."""
+    """Promote every failure record in `path` (JSON, or JSONL for many), or the failed
+    calls of a trace export (curator.promote.traces; `where` selects others); see the
+    module doc."""
     from curator.anonymise import Vault
 
     check_mode(failure_mode)
-    entries = read_records(path, store.limits)
+    clauses = parse_where(where)
+    entries: list[RecordLine | Rejection]
+    if is_trace_export(path, store.limits):
+        entries = list(trace_records(path, clauses, failure_mode, store.limits))
+    elif clauses:
+        raise CuratorError(
+            f"{path.name}: --where selects calls of a trace export; this file holds failure records"
+        )
+    else:
+        entries = read_records(path, store.limits)
     summary = PromoteSummary()
     if not any(isinstance(entry, RecordLine) for entry in entries):
         # Nothing to promote: the store (its dedup index and vault too) is left as it is.
@@ -213,7 +233,9 @@ class _Batch:
             raise CuratorError(
                 "no failure mode: set failure_mode in the record or pass --failure-mode"
             )
-        known = self.index.by_trace(record.trace_id)
+        # a trace's calls are told apart by their span: each failed one is its own fixture
+        trace_key = record.trace_id + (f"/{record.span_id}" if record.span_id else "")
+        known = self.index.by_trace(trace_key)
         if known is not None:
             return Duplicate(
                 entry.line, record.trace_id, known, f"trace already promoted as {known}"
@@ -257,7 +279,7 @@ class _Batch:
                 f"near-duplicate of {match.fixture_id} (similarity {match.similarity:.2f}), "
                 "kept by --force"
             )
-        new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", record.trace_id.encode())
+        new_id = fixture_id(f"{mode} {record.doc_type or kind.value}", trace_key.encode())
         fixture = Fixture(
             id=new_id,
             kind=kind,
@@ -275,6 +297,7 @@ class _Batch:
                 importer=IMPORTER,
                 imported_at=now,
                 trace_id=record.trace_id,
+                span_id=record.span_id,
                 vault_id=self.vault.fingerprint,
                 vault_entries=len(self.vault),
                 kept=sorted(kept.terms),
@@ -292,7 +315,7 @@ class _Batch:
                 labels.model_copy(update={"time": now, "author": self.author, "reason": reason})
             ]
         self.txn.create_fixture(fixture, content, revisions)
-        self.index.add(new_id, kind.value, content, record.trace_id)
+        self.index.add(new_id, kind.value, content, trace_key)
         self.staged[new_id] = content
         return Promoted(
             entry.line,
@@ -425,7 +448,7 @@ def _with_evidence_text(label: FieldLabel, content: Content) -> FieldLabel:
 
 
 def _complete(corrections: LabelRevision, spec: DocTypeSpec | None, kind: Kind) -> bool:
-    if kind is Kind.thread and spec is None:
+    if kind in (Kind.thread, Kind.conversation) and spec is None:
         return bool(corrections.rubrics)
     return spec is not None and set(spec.fields) <= set(corrections.fields)
 

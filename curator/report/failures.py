@@ -7,7 +7,13 @@ from html import escape
 
 from curator.bundle import BundledFixture
 from curator.eval.results import Item
-from curator.model import DocumentContent, FixtureScore, ItemScore, ThreadContent
+from curator.model import (
+    ConversationContent,
+    DocumentContent,
+    FixtureScore,
+    ItemScore,
+    ThreadContent,
+)
 from curator.report.inputs import ReportInputs
 from curator.report.markup import paragraph, section, table
 
@@ -48,6 +54,10 @@ def excerpt(fixture: BundledFixture | None, item: str | None) -> str:
         return paragraph("This fixture is not in the bundle.")
     if isinstance(fixture.content, DocumentContent):
         return _document_excerpt(fixture, fixture.content, item)
+    if isinstance(fixture.content, ConversationContent):
+        text = fixture.content.transcript()
+        more = "…" if len(text) > OPENING else ""
+        return f'<pre class="excerpt">{escape(text[:OPENING])}{more}</pre>'
     return _thread_excerpt(fixture, fixture.content, item)
 
 

@@ -21,6 +21,7 @@ from curator.errors import CuratorError
 from curator.labels import content_reading, reviewed
 from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
+    ConversationContent,
     DocumentContent,
     FieldLabel,
     LabelRevision,
@@ -231,6 +232,8 @@ def _pull_task(
                 where=where,
                 typed=typed,
             )
+        elif isinstance(content, ConversationContent):
+            raise CuratorError(f"{where}: a conversation is not reviewed in Label Studio")
         else:
             said, revision = _thread_revision(
                 content, data, annotation, previous, typed, strict=fresh, where=where

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from curator.errors import CuratorError
-from curator.model import Content, DocumentContent, Fixture, Kind, LabelRevision, ThreadContent
+from curator.model import (
+    Content,
+    ConversationContent,
+    DocumentContent,
+    Fixture,
+    Kind,
+    LabelRevision,
+    ThreadContent,
+)
 from curator.review import configs
 from curator.review.textmap import JoinedDocument, join_pages
 
@@ -30,6 +38,11 @@ def project_key(fixture: Fixture) -> str:
     """Which project reviews a fixture: one per kind and doc type."""
     if fixture.kind is Kind.thread:
         return "thread"
+    if fixture.kind is Kind.conversation:
+        raise CuratorError(
+            f"{fixture.id}: a conversation is not reviewed in Label Studio (no labeling config "
+            "shows one yet); label it with curator label set"
+        )
     if not fixture.doc_type:
         raise CuratorError(f"{fixture.id}: a document without a doc type has no fields to review")
     return f"document/{fixture.doc_type}"
@@ -52,6 +65,8 @@ def build_task(
             "pages": [[p.number, p.start, p.end] for p in joined.pages],
         }
         result = _document_prediction(joined, labels)
+    elif isinstance(content, ConversationContent):
+        raise CuratorError(f"{fixture.id}: a conversation is not reviewed in Label Studio")
     else:
         data = {"dialogue": dialogue_html(content)}
         rubrics = labels.rubrics if labels else []

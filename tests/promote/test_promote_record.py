@@ -72,7 +72,7 @@ def test_jsonl_batch_keeps_good_records_and_rejects_each_bad_one_with_its_line(t
         and "hallucination" in rejected[3].reason
     )
     assert rejected[3].trace_id == "b"
-    assert "exactly one of thread, pdf, pdf_base64, text" in rejected[5].reason
+    assert "exactly one of thread, conversation, pdf, pdf_base64, text" in rejected[5].reason
     assert "JSON object, not list" in rejected[6].reason
     assert rejected[7].reason.startswith("output")
     assert "ISO 8601" in rejected[8].reason

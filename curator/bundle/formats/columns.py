@@ -1,7 +1,7 @@
 """The typed columns the Hugging Face and parquet formats share, one row per fixture.
 
-Everything is a typed column, nested data (pages, posts, fields, lineage, provenance,
-known-bad answers) as structs and lists of structs, so users filter with their tools
+Everything is a typed column, nested data (pages, posts, messages, fields, lineage,
+provenance, known-bad answers) as structs and lists of structs, so users filter with their tools
 instead of decoding JSON. The only free-form values, mutation parameters and
 measurements and a known-bad answer's field values, become name/value pairs whose value
 is text (a string as it is, anything else as its JSON).
@@ -18,7 +18,7 @@ from curator.bundle.serialise import Serialised
 # column -> what it holds: the dataset card's column table is made from this.
 COLUMNS: dict[str, str] = {
     "id": "fixture id (a slug of the title and a content hash)",
-    "kind": "`document` (pages) or `thread` (Mattermost posts)",
+    "kind": "`document` (pages), `thread` (Mattermost posts) or `conversation` (chat messages)",
     "doc_type": "document type from curator.toml (lease, invoice, ...); null for threads",
     "category": "category from curator.toml",
     "status": "review status when bundled (active unless other statuses were chosen)",
@@ -29,10 +29,14 @@ COLUMNS: dict[str, str] = {
     "import-suggestion, promote",
     "pages": "document pages: number, text, origin (text-layer or ocr), OCR confidence, language",
     "posts": "thread posts in conversation order: id, time, user, root post, message",
+    "messages": "conversation messages in order: role (system, user, assistant, tool), "
+    "content, name, the tool call a result answers, tool calls (id, name, arguments as JSON)",
+    "model": "the model that answered a conversation, when known; null otherwise",
     "fields": "expected field values: name, type, value, expected_absent, accepted variants, "
-    "evidence span and text, authority, no_evidence (why a value stands without evidence), "
+    "evidence span (page, post or message number) and text, authority, no_evidence (why a "
+    "value stands without evidence), "
     "unanswerable (why no reader can recover it: the gate does not score such a field)",
-    "rubrics": "rubric statements a thread's summary is judged against",
+    "rubrics": "rubric statements a thread's summary or a conversation's answer is judged against",
     "rubric_evidence": "each rubric statement with the ids of the posts it is judged on",
     "reference": "a reviewed answer that meets every rubric; null when there is none",
     "known_bad": "wrong answers a system really gave: failure mode, trace id, time, text, fields",
@@ -67,6 +71,8 @@ def _row(item: Serialised) -> dict[str, Any]:
         "label_source": expected.get("source"),
         "pages": _pages(source),
         "posts": _posts(source),
+        "messages": _messages(source),
+        "model": source.get("model") if source["kind"] == "conversation" else None,
         "fields": [_field(name, label) for name, label in expected.get("fields", {}).items()],
         "rubrics": [r["text"] for r in expected.get("rubrics", [])],
         "rubric_evidence": [
@@ -114,6 +120,28 @@ def _posts(source: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _messages(source: dict[str, Any]) -> list[dict[str, Any]]:
+    if source["kind"] != "conversation":
+        return []
+    return [
+        {
+            "role": message["role"],
+            "content": message.get("content"),
+            "name": message.get("name"),
+            "tool_call_id": message.get("tool_call_id"),
+            "tool_calls": [
+                {
+                    "id": call.get("id", ""),
+                    "name": call.get("function", {}).get("name", ""),
+                    "arguments": _as_text(call.get("function", {}).get("arguments")),
+                }
+                for call in message.get("tool_calls") or []
+            ],
+        }
+        for message in source["messages"]
+    ]
+
+
 def _field(name: str, label: dict[str, Any]) -> dict[str, Any]:
     evidence = label.get("evidence") or {}
     return {
@@ -124,6 +152,7 @@ def _field(name: str, label: dict[str, Any]) -> dict[str, Any]:
         "variants": label.get("variants", []),
         "evidence_page": evidence.get("page"),
         "evidence_post": evidence.get("post"),
+        "evidence_message": evidence.get("message"),
         "evidence_start": evidence.get("start"),
         "evidence_end": evidence.get("end"),
         "evidence_text": label.get("evidence_text"),

@@ -56,6 +56,16 @@ def features() -> Any:  # datasets.Features, imported lazily
                     "message": text,
                 }
             ),
+            "messages": List(
+                {
+                    "role": text,
+                    "content": text,
+                    "name": text,
+                    "tool_call_id": text,
+                    "tool_calls": List({"id": text, "name": text, "arguments": text}),
+                }
+            ),
+            "model": text,
             "fields": List(
                 {
                     "name": text,
@@ -65,6 +75,7 @@ def features() -> Any:  # datasets.Features, imported lazily
                     "variants": List(text),
                     "evidence_page": Value("int32"),
                     "evidence_post": text,
+                    "evidence_message": Value("int32"),
                     "evidence_start": Value("int32"),
                     "evidence_end": Value("int32"),
                     "evidence_text": text,
