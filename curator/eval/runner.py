@@ -1,10 +1,13 @@
 """`curator eval run` as a library call: a system over a bundle, N times, judged and recorded.
 
-Each (item, repetition) is one task on a pool of `concurrency` threads: call the system
+An item is a fixture, or one named task of a fixture (curator.eval.items): the system is
+called once per item and repetition, and learns the task from `item.task`.
+Each (item, repetition) is one job on a pool of `concurrency` threads: call the system
 (with a timeout), judge its rubrics, score the run. A system error is a result for that
 item and run; a missing verdict under --offline stops the run with nothing written. At the
 end `predictions.jsonl` (one majority line per fixture, with its run counts) and
-`evals.jsonl` (one line per field or rubric per repetition) are written whole.
+`evals.jsonl` (one line per field or rubric per repetition, named `fixture/task` for a
+named task) are written whole.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from curator.eval.items import EvalBundle, EvalItem
 from curator.eval.outcome import RunResult, judge_run
 from curator.eval.system import System, call_system
 from curator.judge.cache import CachedJudge
-from curator.model import EvalLine, Prediction
+from curator.model import EvalLine, Prediction, task_label
 
 REPEAT_ENV = "CURATOR_EVALS"  # as GOEVALS for Mattermost's Go evals
 PREDICTIONS_FILE = "predictions.jsonl"
@@ -49,16 +52,19 @@ class EvalRun:
 
     @property
     def flaky(self) -> list[str]:
-        """Fixtures that passed in some runs and failed in others."""
+        """Fixtures (`fixture/task` for named tasks) that passed in some runs and failed in
+        others."""
         return [
-            p.fixture_id
+            task_label(p.fixture_id, p.task)
             for p in self.predictions
             if p.runs and 0 < p.runs.passed < p.runs.repetitions
         ]
 
     def pass_rates(self) -> dict[str, float]:
         return {
-            p.fixture_id: p.runs.passed / p.runs.repetitions for p in self.predictions if p.runs
+            task_label(p.fixture_id, p.task): p.runs.passed / p.runs.repetitions
+            for p in self.predictions
+            if p.runs
         }
 
     def summary(self) -> dict[str, Any]:
@@ -150,10 +156,10 @@ def run_eval(
                 future.cancel()
             raise failed.exception()  # type: ignore[misc]
         runs = [future.result() for future in futures]
-    by_fixture: dict[str, list[RunResult]] = {}
+    by_task: dict[str, list[RunResult]] = {}
     for run in runs:
-        by_fixture.setdefault(run.item.id, []).append(run)
-    predictions = [aggregate.fold(group) for group in by_fixture.values()]
+        by_task.setdefault(run.item.name, []).append(run)
+    predictions = [aggregate.fold(group) for group in by_task.values()]
     lines = [line for run in runs for line in records.run_lines(run)]
     result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
     if out is not None:

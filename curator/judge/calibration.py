@@ -33,13 +33,15 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 class _Question:
     case: RubricCase
     answer: str  # "known-bad" | "reference"
+    task: str | None = None  # the named task whose rubric and reference it is
 
 
 def calibrate(
     bundle: Path, judge: Judge, *, threshold: float = 0.6, concurrency: int = 4
 ) -> CalibrationRecord:
-    """Judge every rubric on the bundle's known-bad and reference answers; nothing to judge
-    is an error (the gate could never trust the judge on this bundle)."""
+    """Judge every rubric on the bundle's known-bad and reference answers (per task: a named
+    task's rubrics on its own reference, and on the fixture's known-bad answers); nothing to
+    judge is an error (the gate could never trust the judge on this bundle)."""
     from curator.bundle import load
     from curator.bundle.manifest import read_manifest
 
@@ -47,16 +49,18 @@ def calibrate(
     line_sha256 = {entry.id: entry.line_sha256 for entry in manifest.fixtures}
     questions: list[_Question] = []
     for item in load(bundle):
-        if item.labels is None or not item.labels.rubrics:
+        if item.labels is None:
             continue
         context = fixture_context(item.content)
-        answers = [("known-bad", bad.text) for bad in item.fixture.known_bad if bad.text]
-        if item.labels.reference:
-            answers.append(("reference", item.labels.reference))
-        for answer, text in answers:
-            for rubric in item.labels.rubrics:
-                case = RubricCase(item.id, line_sha256[item.id], rubric.text, text, context)
-                questions.append(_Question(case, answer))
+        for task in item.labels.task_names():
+            truth = item.labels.for_task(task)
+            answers = [("known-bad", bad.text) for bad in item.fixture.known_bad if bad.text]
+            if truth.reference:
+                answers.append(("reference", truth.reference))
+            for answer, text in answers:
+                for rubric in truth.rubrics:
+                    case = RubricCase(item.id, line_sha256[item.id], rubric.text, text, context)
+                    questions.append(_Question(case, answer, task))
     if not questions:
         raise CuratorError(
             f"bundle {manifest.bundle_version} has no known-bad or reference answers on fixtures "
@@ -68,6 +72,7 @@ def calibrate(
     results = [
         CalibrationCase(
             fixture_id=q.case.fixture_id,
+            task=q.task,
             rubric=q.case.rubric,
             answer=q.answer,
             expected_pass=q.answer == "reference",
