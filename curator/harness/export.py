@@ -84,8 +84,16 @@ def verified_samples(bundle: Path) -> tuple[str, list[HarnessSample]]:
     entries = {entry.id: entry for entry in manifest.fixtures}
     version = manifest.bundle_version
     samples = [
-        make_sample(item.fixture, item.content, item.labels, entries[item.id], version)
+        make_sample(
+            item.fixture,
+            item.content,
+            item.labels.for_task(task) if item.labels else None,
+            entries[item.id],
+            version,
+            task,
+        )
         for item in load(bundle)
+        for task in (item.labels.task_names() if item.labels else [None])
     ]
     return version, samples
 

@@ -9,75 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from curator.store import Store
 from tests.conftest import REPO, run_cli
 from tests.eval.conftest import PLANTED_KEY
+from tests.eval.tasked import FLOORS, REFERENCE, RUBRICS, build_tasked, cli
 from tests.eval.test_eval_pytest_plugin import outcomes, pytest_run
-
-THREAD = REPO / "examples" / "threads" / "renewal-question.json"
-RUBRICS = {
-    "summary": [
-        "The summary states the monthly rent of $950.00.",
-        "The summary states the deposit of $1,900.00.",
-    ],
-    "action_items": [
-        'The action items include "check the lease".',
-        'The action items include "renewal reminder".',
-    ],
-    "open_questions": ['The open questions ask for the "start date".'],
-}
-# Which post each rubric is judged on: the one saying it (found by its words).
-EVIDENCE = {
-    RUBRICS["summary"][0]: "$950.00",
-    RUBRICS["summary"][1]: "$950.00",
-    RUBRICS["action_items"][0]: "check the lease",
-    RUBRICS["action_items"][1]: "Renewal reminder",
-    RUBRICS["open_questions"][0]: "start date",
-}
-REFERENCE = "The monthly rent is $950.00 and the deposit was $1,900.00."
-FLOORS = "[floors]\nmin_pass_rate = 0.5\n\n[floors.task_accuracy]\naction_items = 1.0\n"
-
-
-def cli(*args: str, store: Store | None = None) -> dict:
-    run = run_cli(*args, "--json", store=store.root if store else None)
-    assert run.exit_code in (0, 1), run.stderr
-    return json.loads(run.stdout)
-
-
-def post_with(store: Store, fixture_id: str, words: str) -> str:
-    posts = store.load(fixture_id).content.export.ordered_posts()  # type: ignore[union-attr]
-    return next(post.id for post in posts if words in post.message)
 
 
 @pytest.fixture
 def tasked(tmp_path: Path) -> dict:
-    """A store holding the thread with three tasks (imported, labelled with evidence posts
-    and a reference, active) and its truncated variant, and a bundle of both."""
-    store = Store.init(tmp_path / "store")
-    files = []
-    for task, texts in RUBRICS.items():
-        path = tmp_path / f"{task}.txt"
-        path.write_text("\n".join(texts) + "\n", encoding="utf-8")
-        files += ["--task", task, "--rubrics", str(path)]
-    [created] = cli("import", str(THREAD), *files, store=store)["created"]
-    golden = created["id"]
-    assert created["tasks"] == RUBRICS and created["rubrics"] == []
-    for task, texts in RUBRICS.items():
-        for text in texts:
-            post = post_with(store, golden, EVIDENCE[text])
-            cli("label", "set", golden, "--task", task, "--rubric", text, "--evidence-post", post,
-                store=store)  # fmt: skip
-    cli("label", "set", golden, "--task", "summary", "--reference", REFERENCE, store=store)
-    cli("status", golden, "--to", "active", store=store)
-    [variant] = cli("mutate", golden, "--truncate", "0.6", store=store)["variants"]
-    cli("status", variant["id"], "--to", "active", store=store)
-    bundle = cli("bundle", "build", "1.0.0", "--format", "jsonl,mattermost", store=store)
-    return {
-        "store": store,
-        "golden": golden,
-        "variant": variant["id"],
-        "bundle": Path(bundle["path"]),
-    }
+    return build_tasked(tmp_path)
 
 
 def test_label_revisions_hold_tasks_and_history_lists_them(tasked):
@@ -201,3 +141,35 @@ def test_the_pytest_plugin_runs_each_test_on_its_tasks(tasked, judge_server, tmp
         f"{f}/{t}" for f in (golden, variant) for t in RUBRICS
     }
     assert all(line["test"].endswith(f"[{line['fixture_id']}[{line['task']}]]") for line in lines)
+
+
+def test_bundles_the_hf_dataset_and_harness_exports_carry_tasks(tmp_path):
+    import datasets
+
+    tasked = build_tasked(tmp_path, formats="jsonl,mattermost,hf")
+    bundle, golden = tasked["bundle"], tasked["golden"]
+    line = next(
+        json.loads(raw)
+        for raw in (bundle / "fixtures.jsonl").read_text().splitlines()
+        if json.loads(raw)["id"] == golden
+    )
+    assert list(line["expected"]["tasks"]) == list(RUBRICS)
+    rows = datasets.load_from_disk(str(bundle / "hf"))["golden"]
+    [row] = [row for row in rows if row["id"] == golden]
+    assert [(t["name"], t["rubrics"]) for t in row["tasks"]] == list(RUBRICS.items())
+    assert row["tasks"][0]["reference"] == REFERENCE and row["rubrics"] == []
+    assert all(t["rubric_evidence"][0]["posts"] for t in row["tasks"])
+    assert "| `tasks` |" in (bundle / "README.md").read_text()
+
+    out = tmp_path / "export"
+    cli("export", str(bundle), "--to", "all", "--out", str(out))
+    samples = [
+        json.loads(raw) for raw in (out / "inspect" / "samples.jsonl").read_text().splitlines()
+    ]
+    mine = {s["id"]: s for s in samples if s["metadata"]["fixture_id"] == golden}
+    assert sorted(mine) == sorted(f"{golden}/{task}" for task in RUBRICS)
+    for task, rubrics in RUBRICS.items():
+        sample = mine[f"{golden}/{task}"]
+        assert sample["metadata"]["task"] == task
+        assert [r["text"] for r in sample["metadata"]["rubrics"]] == rubrics
+    assert mine[f"{golden}/summary"]["target"] == REFERENCE
