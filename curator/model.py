@@ -555,6 +555,12 @@ class LabelRevision(Strict):
         )
 
 
+def rubric_item(text: str, task: str | None = None) -> str:
+    """How a rubric is named among the items a person decides or disagrees on (a variant's
+    `to_review`, a review's conflicts): `rubric: TEXT`, `TASK rubric: TEXT` of a named task."""
+    return f"rubric: {text}" if task is None else f"{task} rubric: {text}"
+
+
 def task_label(fixture_id: str, task: str | None) -> str:
     """A result's name: the fixture id, `fixture/task` for a named task (as Mattermost names
     a test by its suite and prompt)."""

@@ -29,10 +29,11 @@ from curator.model import (
     Status,
     StoreConfig,
     Task,
+    rubric_item,
     slugify,
 )
 from curator.mutate._textops import settle_evidence_text
-from curator.mutate.registry import Step, Subject, get, rubric_to_review
+from curator.mutate.registry import Step, Subject, get
 from curator.store import FixtureRecord, Store
 
 AUTHOR = "curator-mutate"
@@ -187,8 +188,8 @@ def _undecided(variant: Variant, record: FixtureRecord) -> list[str]:
     if record.fixture.status not in (Status.reviewed, Status.active) or record.labels is None:
         return variant.to_review
     labels = record.labels
-    decided = {rubric_to_review(rubric.text) for rubric in labels.rubrics} | {
-        rubric_to_review(rubric.text, name)
+    decided = {rubric_item(rubric.text) for rubric in labels.rubrics} | {
+        rubric_item(rubric.text, name)
         for name, task in labels.tasks.items()
         for rubric in task.rubrics
     }

@@ -53,11 +53,6 @@ class Outcome:
 MutationFn = Callable[[Subject, random.Random, dict[str, Any]], Outcome]
 
 
-def rubric_to_review(text: str, task: str | None = None) -> str:
-    """How `to_review` names a rubric a person must decide about (of a named task, if any)."""
-    return f"rubric: {text}" if task is None else f"{task} rubric: {text}"
-
-
 @dataclass(frozen=True)
 class Step:
     """One mutation of a chain, by registered name, with its parameters."""

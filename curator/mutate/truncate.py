@@ -19,9 +19,9 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import locate
-from curator.model import Content, DocumentContent, FieldLabel, Rubric, ThreadContent
+from curator.model import Content, DocumentContent, FieldLabel, Rubric, ThreadContent, rubric_item
 from curator.mutate._textops import rewrite
-from curator.mutate.registry import Option, Outcome, Subject, register, rubric_to_review
+from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
 
 DEFAULT_FRACTION = 0.6
@@ -239,14 +239,14 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
     )
 
     rubrics, dropped = _cut_rubrics(subject.labels.rubrics, kept_ids)
-    unanchored = [rubric_to_review(r.text) for r in rubrics if not r.evidence_posts]
+    unanchored = [rubric_item(r.text) for r in rubrics if not r.evidence_posts]
     tasks, dropped_by_task = {}, {}
     for name, task in subject.labels.tasks.items():
         kept, cut = _cut_rubrics(task.rubrics, kept_ids)
         tasks[name] = task.model_copy(update={"rubrics": kept})
         if cut:
             dropped_by_task[name] = cut
-        unanchored += [rubric_to_review(r.text, name) for r in kept if not r.evidence_posts]
+        unanchored += [rubric_item(r.text, name) for r in kept if not r.evidence_posts]
     warnings = (
         [
             f"{len(unanchored)} rubric(s) name no evidence posts; check they still hold "

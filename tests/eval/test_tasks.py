@@ -98,6 +98,26 @@ def test_eval_run_asks_each_task_and_the_gate_floors_name_tasks(
     assert by_task["summary"]["accuracy"] == 1.0 and by_task["action_items"]["accuracy"] == 0.0
     assert by_task["open_questions"]["accuracy"] == 0.0
 
+    # The viewer and the report group and compare by task as well as by fixture.
+    check = run_cli("view", "lazy/evals.jsonl", "--check")
+    assert check.exit_code == 1
+    assert "by task: action_items 0/3 (0%) | open_questions 0/2 (0%) | summary 4/4 (100%)" in (
+        check.stdout
+    )
+    comment = tmp_path / "comment.md"
+    run_cli("view", "lazy/evals.jsonl", "--compare", "out/evals.jsonl", "--comment", str(comment))
+    text = comment.read_text()
+    assert "### Pass rate by task" in text and "| action_items | 0 | 3 | 0% |" in text
+    assert "### Pass rate by fixture" in text and f"| {golden} | 2 | 5 | 40% |" in text
+    assert "| action_items | 3 | 0 | 0 | 0 | 0 |" in text  # regressed, by task
+    page = tmp_path / "report.html"
+    made = run_cli("report", "--bundle", bundle, "--gate", "gate/report.json", "--runs",
+                   "out/evals.jsonl", "--runs", "lazy/evals.jsonl", "--out", str(page))  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    html = page.read_text()
+    assert "accuracy by task" in html and "pass rate by task" in html
+    assert f"{golden}/action_items" in html  # a failing task, named fixture/task
+
 
 SUITE = """
 import pytest
