@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from curator.store import Store
 from tests.conftest import REPO, run_cli
 from tests.eval.conftest import PLANTED_KEY
-from tests.eval.tasked import FLOORS, REFERENCE, RUBRICS, build_tasked, cli
+from tests.eval.tasked import FLOORS, REFERENCE, RUBRICS, THREAD, build_tasked, cli
 from tests.eval.test_eval_pytest_plugin import outcomes, pytest_run
 
 
@@ -193,3 +194,104 @@ def test_bundles_the_hf_dataset_and_harness_exports_carry_tasks(tmp_path):
         assert sample["metadata"]["task"] == task
         assert [r["text"] for r in sample["metadata"]["rubrics"]] == rubrics
     assert mine[f"{golden}/summary"]["target"] == REFERENCE
+
+
+LEASE = "residential-lease-agreement-0f35b496"
+DOCUMENT_TASKS = {
+    "parties": {"tenant": "Ryan Barr", "landlord": "Levi Thornton"},
+    "money": {"monthly_rent": "$1,150.00", "security_deposit": "$2,300.00"},
+}
+
+
+def test_a_document_task_asks_for_its_own_fields(tmp_path):
+    from curator.bundle.build import build_bundle
+    from curator.eval.items import load_items
+    from curator.eval.runner import run_eval
+    from curator.labels import set_labels
+    from curator.score.gate import build_report
+    from curator.score.source import load_cases
+    from tests.conftest import copy_sample_store
+    from tests.eval.systems import perfect
+
+    store = copy_sample_store(tmp_path / "store")
+    for task, values in DOCUMENT_TASKS.items():
+        set_labels(store, LEASE, assignments=values, task=task)
+    labels = store.load(LEASE).labels
+    assert {name: task.fields for name, task in labels.tasks.items()} == {
+        name: list(values) for name, values in DOCUMENT_TASKS.items()
+    }
+    assert len(labels.fields) == 7  # every field keeps its one label
+    bundle = build_bundle(store, "1.0.0", formats="jsonl").path
+    items = [item for item in load_items(bundle).items if item.id == LEASE]
+    assert [(item.task, sorted(item.fields)) for item in items] == [
+        (task, sorted(values)) for task, values in DOCUMENT_TASKS.items()
+    ]
+    run = run_eval(load_items(bundle), perfect, items=items)
+    assert [(p.task, sorted(p.fields)) for p in run.predictions] == [
+        (task, sorted(values)) for task, values in DOCUMENT_TASKS.items()
+    ]
+    predicted = {f"{LEASE}/{p.task}": p for p in run.predictions}
+    report = build_report([c for c in load_cases(bundle) if c.fixture.id == LEASE], predicted)
+    assert [(f.task, f.right, f.total) for f in report.fixtures] == [
+        ("parties", 2, 2),
+        ("money", 2, 2),
+    ]
+    assert report.accuracy["by_task"]["money"]["accuracy"] == 1.0
+
+
+def test_fixtures_without_named_tasks_keep_every_byte(sample_bundle, eval_env, tmp_path):
+    """No migration: the shipped store and a bundle of it read and write back as they are,
+    have one default task each, and an eval run and the gate over them name no task."""
+    from curator.bundle.serialise import dump_line
+    from curator.eval.items import load_items
+    from curator.model import BundleLine, GateReport
+    from curator.score.report import render_json
+    from curator.store import dump_labels
+
+    for record in Store(REPO).records():
+        assert dump_labels(record.revisions) == (record.directory / "labels.jsonl").read_text()
+        assert all(r.task_names() == [None] for r in record.revisions)
+    for raw in (sample_bundle / "fixtures.jsonl").read_text().splitlines():
+        assert dump_line(BundleLine.model_validate_json(raw)) == raw
+    rubrics = json.loads((sample_bundle / "mattermost" / "rubrics.json").read_text())
+    assert all(isinstance(texts, list) for texts in rubrics.values())
+    items = load_items(sample_bundle).items
+    assert all(item.task is None and item.name == item.id for item in items)
+
+    bundle = str(sample_bundle)
+    cli("eval", "run", bundle, "--system", "tests.eval.systems:perfect", "--judge", "rules",
+        "--out", "out")  # fmt: skip
+    cli("judge", "calibrate", bundle, "--judge", "rules")
+    gate = cli("gate", "--bundle", bundle, "--predictions", "out/predictions.jsonl",
+               "--out", "gate")  # fmt: skip
+    assert gate["passed"] and "by_task" not in gate["accuracy"]
+    for name in ("out/evals.jsonl", "out/predictions.jsonl"):
+        assert all('"task"' not in line for line in Path(name).read_text().splitlines())
+    written = Path("gate/report.json").read_text()
+    assert '"task' not in written
+    assert render_json(GateReport.model_validate_json(written)) == written
+
+
+def test_task_refusals_leave_the_store_as_it_was(tmp_path):
+    from tests.conftest import snapshot
+
+    store = Store.init(tmp_path / "store")
+    rubrics = tmp_path / "summary.txt"
+    rubrics.write_text("The summary states the monthly rent of $950.00.\n")
+    before = snapshot(store.root)
+    refusals = [
+        (["--task", "summary", "--task", "action_items", "--rubrics", str(rubrics)],
+         "2 tasks need 2 rubric files"),
+        (["--task", "Summary!", "--rubrics", str(rubrics)], "task name 'Summary!'"),
+        (["--task", "summary"], "task summary: give its rubrics"),
+    ]  # fmt: skip
+    for args, reason in refusals:
+        refused = run_cli("import", str(THREAD), *args, store=store.root)
+        assert refused.exit_code == 2 and reason in refused.stderr, refused.stderr
+        assert snapshot(store.root) == before
+    [created] = cli("import", str(THREAD), "--rubric", "Says $950.00.", store=store)["created"]
+    labels = store.load(created["id"]).labels
+    refused = run_cli("label", "set", created["id"], "--task", "summary", "--rubric", "Any.",
+                      store=store.root)  # fmt: skip
+    assert refused.exit_code == 2 and "belong to no task" in refused.stderr
+    assert store.load(created["id"]).labels == labels
