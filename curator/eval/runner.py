@@ -71,9 +71,11 @@ class EvalRun:
         items = [item for run in self.runs for item in run.scored.items]
         rates = self.pass_rates()
         counts = self.judge.counts if self.judge else None
+        tasks = sum(p.task is not None for p in self.predictions)
         return {
             "bundle": self.bundle.version,
-            "fixtures": len(self.predictions),
+            "fixtures": len({p.fixture_id for p in self.predictions}),
+            **({"tasks": tasks} if tasks else {}),
             "repetitions": self.repetitions,
             "items_right": sum(item.right for item in items),
             "items": len(items),
@@ -91,7 +93,9 @@ class EvalRun:
     def render(self) -> str:
         s = self.summary()
         lines = [
-            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures x {s['repetitions']} "
+            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures"
+            + (f" ({s['tasks']} named tasks)" if "tasks" in s else "")
+            + f" x {s['repetitions']} "
             f"run(s), {s['items_right']}/{s['items']} items right, mean pass rate "
             f"{_rate(s['pass_rate'])}",
         ]

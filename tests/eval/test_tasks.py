@@ -55,6 +55,7 @@ def test_eval_run_asks_each_task_and_the_gate_floors_name_tasks(
     run = cli("eval", "run", bundle, "--system", "tests.eval.systems:by_task", "--judge",
               "openai", "--repeat", "2", "--out", "out")  # fmt: skip
     assert run["flaky"] == [] and run["system_errors"] == 0
+    assert run["fixtures"] == 2 and run["tasks"] == 6
     lines = [json.loads(line) for line in Path("out/evals.jsonl").read_text().splitlines()]
     # one line per fixture, task, rubric and repetition, named fixture/task
     per_run = {golden: RUBRICS, variant: {**RUBRICS, "action_items": RUBRICS["action_items"][:1]}}
