@@ -555,6 +555,14 @@ class LabelRevision(Strict):
         )
 
 
+def task_truths(labels: LabelRevision | None) -> list[tuple[str | None, LabelRevision | None]]:
+    """(task, the truth it is judged on) for each task of a fixture, in label order: one
+    (None, labels) for a fixture without named tasks, or without labels."""
+    if labels is None:
+        return [(None, None)]
+    return [(task, labels.for_task(task)) for task in labels.task_names()]
+
+
 def rubric_item(text: str, task: str | None = None) -> str:
     """How a rubric is named among the items a person decides or disagrees on (a variant's
     `to_review`, a review's conflicts): `rubric: TEXT`, `TASK rubric: TEXT` of a named task."""

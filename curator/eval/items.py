@@ -18,7 +18,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from curator.model import DocumentContent, Fixture, LabelRevision, ThreadContent, task_label
+from curator.model import (
+    DocumentContent,
+    Fixture,
+    LabelRevision,
+    ThreadContent,
+    task_label,
+    task_truths,
+)
 
 if TYPE_CHECKING:
     from curator.bundle import BundledFixture
@@ -119,9 +126,8 @@ def _tasks(
 ) -> Iterator[tuple[BundledFixture, str | None, LabelRevision | None]]:
     """Each fixture once per task, with that task's truth."""
     for fixture in bundled:
-        labels = fixture.labels
-        for task in labels.task_names() if labels else [None]:
-            yield fixture, task, labels.for_task(task) if labels else None
+        for task, truth in task_truths(fixture.labels):
+            yield fixture, task, truth
 
 
 def select(

@@ -23,7 +23,13 @@ from curator import atomic, clock
 from curator.errors import CuratorError
 from curator.judge.context import fixture_context
 from curator.judge.verdict import Judge, RubricCase
-from curator.model import CalibrationCase, CalibrationRecord, Floors, RubricAgreement
+from curator.model import (
+    CalibrationCase,
+    CalibrationRecord,
+    Floors,
+    RubricAgreement,
+    task_truths,
+)
 
 CALIBRATIONS = "calibrations"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -52,8 +58,8 @@ def calibrate(
         if item.labels is None:
             continue
         context = fixture_context(item.content)
-        for task in item.labels.task_names():
-            truth = item.labels.for_task(task)
+        for task, truth in task_truths(item.labels):
+            assert truth is not None
             answers = [("known-bad", bad.text) for bad in item.fixture.known_bad if bad.text]
             if truth.reference:
                 answers.append(("reference", truth.reference))

@@ -22,6 +22,7 @@ from curator.model import (
     LabelRevision,
     Prediction,
     task_label,
+    task_truths,
 )
 from curator.normalise import find_value, matches_any, normalise_text
 
@@ -88,11 +89,9 @@ def task_cases(cases: Iterable[Case]) -> list[SimpleCase]:
     """Each fixture once per task (in label order), with that task's truth; a fixture without
     named tasks is one case, as it was."""
     return [
-        SimpleCase(
-            case.fixture, case.content, case.labels.for_task(task) if case.labels else None, task
-        )
+        SimpleCase(case.fixture, case.content, truth, task)
         for case in cases
-        for task in (case.labels.task_names() if case.labels else [None])
+        for task, truth in task_truths(case.labels)
     ]
 
 

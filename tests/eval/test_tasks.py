@@ -222,6 +222,10 @@ def test_a_document_task_asks_for_its_own_fields(tmp_path):
         name: list(values) for name, values in DOCUMENT_TASKS.items()
     }
     assert len(labels.fields) == 7  # every field keeps its one label
+    # a mutation transforms the fields every task asks for, and keeps the tasks
+    [variant] = cli("mutate", LEASE, "--ocr-noise", "0.05", store=store)["variants"]
+    noisy = store.load(variant["id"]).labels
+    assert noisy.tasks == labels.tasks and noisy.fields.keys() == labels.fields.keys()
     bundle = build_bundle(store, "1.0.0", formats="jsonl").path
     items = [item for item in load_items(bundle).items if item.id == LEASE]
     assert [(item.task, sorted(item.fields)) for item in items] == [
