@@ -48,6 +48,7 @@ from curator.anonymise import (  # noqa: E402
     blank_nlp_engine,
     entity_kind,
     offline_tld_extract,
+    reserve_hits,
     settle,
 )
 from curator.errors import CuratorError  # noqa: E402
@@ -310,7 +311,9 @@ def source_line(header: dict) -> str:
 #   letters and digits without separators, still occur (case-insensitively, not inside a
 #   longer word or number);
 # - person: any *name word* of it is left: a word of two letters or more that is not a
-#   particle ("van", "de", "El"); "Maria Lopez" rewritten "Jane Lopez" leaks Lopez;
+#   particle ("van", "de", "El") nor an honorific or degree the generator puts around a name
+#   ("Mrs.", "Dr.", "DDS", "MD": thousands share each); "Maria Lopez" rewritten "Jane Lopez"
+#   leaks Lopez;
 # - street address: any *distinctive word* of it is left (below).
 # "Left" means more occurrences in the rewritten text than in the original outside every
 # personal span: a template's own "Street" or a city named again on its own is not a leak.
@@ -360,6 +363,11 @@ PARTICLES = frozenset(
         "mc",
         "y",
     }
+)
+# Faker's prefixes and suffixes of names (en_US person provider), in a labelled span.
+HONORIFICS = frozenset(
+    {"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "jr", "sr", "ii", "iii", "iv", "v"}
+    | {"md", "dds", "phd", "dvm"}
 )
 # "nan": the package writes a FakeNameGenerator record's missing state as pandas' NaN.
 STOP = frozenset(
@@ -457,7 +465,7 @@ def distinctive_words(value: str, kind: str) -> list[str]:
         return [
             w.casefold()
             for w in _NAME_WORD.findall(value)
-            if len(w) > 1 and w.casefold() not in PARTICLES
+            if len(w) > 1 and w.casefold() not in PARTICLES and w.casefold() not in HONORIFICS
         ]
     words = []
     for word in _WORD.findall(REGIONS.sub(" ", value)):
@@ -533,9 +541,11 @@ def leak_score(records: Sequence[dict], rewritten: Sequence[str]) -> dict[str, d
 
 
 def rewrite_through_one_vault(texts: list[str], detector: Detector) -> list[str]:
-    """As an import rewrites a document's texts: raw input (a name made of pseudonym words is
+    """As an import rewrites a document's texts: every name found reserved before the first
+    pseudonym is drawn (rewrite.reserve_hits), raw input (a name made of pseudonym words is
     still a real person), rounds until the vault learns nothing new (rewrite.settle)."""
     vault = Vault(VAULT_KEY)
+    reserve_hits(vault, detector, texts)
     return settle(
         vault, lambda: Rewriter(vault, TermIndex(), detector, raw_input=True).texts(texts)
     )

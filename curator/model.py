@@ -962,7 +962,8 @@ measure."""
         default=0.1,
         ge=0,
         le=1,
-        description="a judge passing more known-bad answers than this: refused",
+        description="a judge whose false-pass rate on known-bad answers may be above this (the "
+        "upper bound of its 95 % interval, per rubric kind): refused",
     )
     task_accuracy: dict[
         Annotated[str, Field(pattern=TASK_NAME_PATTERN)], Annotated[float, Field(ge=0, le=1)]
@@ -1152,20 +1153,52 @@ class EvalLine(BaseModel):
 # ---- judge calibration (curator judge calibrate; read by curator gate)
 
 
+CalibrationAnswer = Literal[
+    "known-bad",
+    "reference",
+    "evidence-removed",
+    "contradicted",
+    "other-reference",
+    "empty",
+    "off-topic",
+    "true-value",
+    "parent-value",
+    "neighbour-value",
+    "shifted-date",
+]
+
+
 class CalibrationCase(Strict):
-    """One rubric judged on a known-bad answer (must fail) or a reviewed reference (must pass)."""
+    """One rubric judged on an answer whose verdict is known: a reviewed reference or a true
+    field value (must pass), or a known-bad answer, hand-written or made from the fixtures
+    (must fail; `answer` says how it was made, see curator.judge.known_answers)."""
 
     fixture_id: str
     task: str | None = Field(
         default=None, exclude_if=lambda value: value is None, description="its named task"
     )
     rubric: str
-    answer: Literal["known-bad", "reference"]
+    answer: CalibrationAnswer
     expected_pass: bool
     passed: bool
     score: float | None = None
     reasoning: str = ""
     error: str | None = None
+    # Records written before derived answers have none of these: rubric cases, text not kept.
+    kind: Literal["rubric", "field"] = Field(
+        default="rubric", description="a rubric statement, or a labelled field asked as one"
+    )
+    field: str | None = Field(
+        default=None, exclude_if=lambda value: value is None, description="the field asked"
+    )
+    text: str | None = Field(
+        default=None, exclude_if=lambda value: value is None, description="the answer judged"
+    )
+    detail: str = Field(
+        default="",
+        exclude_if=lambda value: not value,
+        description="how the answer was made, e.g. '$950.00 -> $1,900.00 of the same thread'",
+    )
 
     @property
     def agrees(self) -> bool:
@@ -1179,6 +1212,26 @@ class RubricAgreement(Strict):
     agreement: float = Field(ge=0, le=1)
 
 
+class ErrorRate(Strict):
+    """Wrong judgements of one sort among `cases`, with a Wilson 95 % interval on the rate."""
+
+    cases: int = Field(ge=0)
+    wrong: int = Field(ge=0)
+    rate: float | None = Field(default=None, ge=0, le=1, description="null when cases is 0")
+    low: float | None = Field(default=None, ge=0, le=1)
+    high: float | None = Field(default=None, ge=0, le=1)
+
+
+class KindRates(Strict):
+    """How a judge fares on one kind of rubric: negatives it passed, positives it failed."""
+
+    kind: Literal["rubric", "field"]
+    false_pass: ErrorRate = Field(description="known-bad answers the judge passed")
+    false_fail: ErrorRate = Field(
+        description="references and true values the judge failed (errors included)"
+    )
+
+
 class CalibrationRecord(Strict):
     """A judge measured against a bundle's known answers; `curator gate` checks it."""
 
@@ -1190,8 +1243,10 @@ class CalibrationRecord(Strict):
     prompt_version: str
     calibrated_at: str
     cases: int = Field(ge=1, description="rubric judgements made")
-    known_bad: int = Field(ge=0, description="judgements of known-bad answers")
-    reference: int = Field(ge=0, description="judgements of reviewed reference answers")
+    known_bad: int = Field(ge=0, description="judgements of known-bad answers (must fail)")
+    reference: int = Field(
+        ge=0, description="judgements of reviewed references and true values (must pass)"
+    )
     errors: int = Field(
         ge=0, description="judgements the judge failed to make (count as disagreeing)"
     )
@@ -1203,6 +1258,11 @@ class CalibrationRecord(Strict):
     )
     by_rubric: list[RubricAgreement]
     results: list[CalibrationCase]
+    by_kind: list[KindRates] = Field(
+        default_factory=list,
+        description="false-pass and false-fail rates per rubric kind (empty in older records)",
+    )
+    seed: int = Field(default=0, description="the seed the known-bad answers were made with")
 
 
 # ---------------------------------------------------------------- bundles

@@ -53,10 +53,11 @@ if TYPE_CHECKING:
     from curator.anonymise.json_strings import texts_of, undecodable_attachments
     from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
     from curator.anonymise.kinds import KINDS, Kind, entity_kind
-    from curator.anonymise.rewrite import Rewriter, settle
+    from curator.anonymise.rewrite import Rewriter, reserve_hits, settle
     from curator.anonymise.structure import skeleton
     from curator.anonymise.suspects import Suspect, find_suspects
     from curator.anonymise.terms import TermIndex
+    from curator.anonymise.threads import reserve_people
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
     from curator.anonymise.verdicts import VERDICTS_FILE, Verdicts, judge_context
@@ -101,11 +102,13 @@ _EXPORTS: dict[str, str] = {
     "Kind": "kinds",
     "entity_kind": "kinds",
     "Rewriter": "rewrite",
+    "reserve_hits": "rewrite",
     "settle": "rewrite",
     "skeleton": "structure",
     "Suspect": "suspects",
     "find_suspects": "suspects",
     "TermIndex": "terms",
+    "reserve_people": "threads",
     "UserInput": "user_input",
     "VAULT_FILE": "vault",
     "Entry": "vault",
@@ -160,6 +163,8 @@ __all__ = [
     "offline_tld_extract",
     "presidio_recognizers",
     "read_attachment",
+    "reserve_hits",
+    "reserve_people",
     "settle",
     "skeleton",
     "store_keep",

@@ -17,6 +17,10 @@ from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Vault
 
 NAME_WORD = re.compile(r"[^\W\d_]+")
+# The name Slack gives a workspace export ("Fjordline Slack export Jan 1 2024 - Mar 3 2024"):
+# the tool's words and the dates name no one, and beside the workspace's name "Slack" read
+# as a surname; only the workspace's name is judged.
+SLACK_EXPORT = re.compile(r"(?P<workspace>.*?)(?P<tool>[ _-]+Slack[ _-]+export(?![^\W_]).*)")
 
 
 def anonymise_text(
@@ -55,15 +59,23 @@ def anonymise_file_name(
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem:
         stem, dot, suffix = name, "", ""
-    spaced = stem.replace("-", " ").replace("_", " ")
     detector = detector if detector is not None else detector_for()
+    made_by_slack = SLACK_EXPORT.fullmatch(stem)
+    if made_by_slack and made_by_slack["workspace"]:
+        workspace = _stem(made_by_slack["workspace"], vault, detector, keep)
+        return workspace + made_by_slack["tool"] + dot + suffix
+    return _stem(stem, vault, detector, keep) + dot + suffix
+
+
+def _stem(stem: str, vault: Vault, detector: Detector, keep: Keep) -> str:
+    spaced = stem.replace("-", " ").replace("_", " ")
     reserve_hits(vault, detector, [spaced])
     names = _listed_names(spaced)
     new, offsets = settle(
         vault, lambda: Rewriter(vault, names, detector, keep=keep).rewrite(spaced)
     )
     if new == spaced:
-        return name
+        return stem
     pieces, cursor = [], 0
     for old_start, old_end, new_start, new_end in zip(
         offsets.old_starts, offsets.old_ends, offsets.new_starts, offsets.new_ends, strict=True
@@ -71,7 +83,7 @@ def anonymise_file_name(
         separator = next((c for c in stem[old_start:old_end] if c in "-_"), "-")
         pieces += [stem[cursor:old_start], new[new_start:new_end].replace(" ", separator)]
         cursor = old_end
-    return "".join([*pieces, stem[cursor:]]) + dot + suffix
+    return "".join([*pieces, stem[cursor:]])
 
 
 def _listed_names(text: str) -> TermIndex:

@@ -88,6 +88,7 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
             wanted.append((user["position"], "position"))
         for handle in derived_handles(user):
             terms.add(handle, "username")  # given a pseudonym where one is found
+            vault.reserve(handle, "username")  # never another's: "grossi" of Giuliano Rossi
     # every name first, pseudonyms after: none of them may be another user's real name
     for original, kind in wanted:
         vault.reserve(original, kind)
@@ -125,6 +126,20 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
+
+
+def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
+    """Reserve the names of every thread's user records before the first thread draws a
+    pseudonym: a log split into many threads must never hand one thread's person another's
+    real name (found at 100,000 people: an early draw took a later thread's "Roseanne")."""
+    for content in contents:
+        if isinstance(content, ThreadContent):
+            for user in content.model_dump(mode="json")["export"].get("users", {}).values():
+                for original, kind in user_values(user):
+                    if original.strip():
+                        vault.reserve(original, kind)
+                for handle in derived_handles(user):
+                    vault.reserve(handle, "username")
 
 
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:

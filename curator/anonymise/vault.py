@@ -351,8 +351,11 @@ class Vault:
             and normal(token) not in self._forgotten
         )
 
-    def _learn_tokens(self, original: str) -> None:
-        for token in tokens(original):
+    def _learn_tokens(self, original: str, kind: str) -> None:
+        # an e-mail's host names a mail server, not its owner (the host is a domain value of
+        # its own): learnt, "example" of "bob@acme-example.com" barred every domain pseudonym
+        named = original.rpartition("@")[0] or original if kind == "email" else original
+        for token in tokens(named):
             # a legal form a model took for a name ("Acme Inc") would bar every company
             # pseudonym that ends in it
             if token not in LEGAL_FORMS:
@@ -408,7 +411,7 @@ class Vault:
         if not any(c.isalnum() for c in original):
             return original  # punctuation names nobody
         if kind in NAME_KINDS:
-            self._learn_tokens(original)
+            self._learn_tokens(original, kind)
         self._originals.add(normal(original))
         for candidate in self._candidates(original, kind):
             # composites are made of token mappings that were each checked when first made
@@ -429,7 +432,7 @@ class Vault:
         if self.lookup(original, kind) is not None:
             return
         if kind in NAME_KINDS:
-            self._learn_tokens(original)
+            self._learn_tokens(original, kind)
         self._originals.add(normal(original))
 
     def assign(self, original: str, kind: str, proposal: str) -> str:
@@ -438,7 +441,7 @@ class Vault:
         if found is not None:
             return found
         if kind in NAME_KINDS:
-            self._learn_tokens(original)
+            self._learn_tokens(original, kind)
         self._originals.add(normal(original))
         if self._acceptable(proposal, kind, owner=original):
             self._add(Entry(kind, original, proposal))
@@ -467,7 +470,8 @@ class Vault:
 
     def _add(self, entry: Entry) -> None:
         if entry.kind in NAME_KINDS:
-            self._learn_tokens(entry.original)  # before it counts: its own entry knows it
+            # before it counts: its own entry knows it
+            self._learn_tokens(entry.original, entry.kind)
         key = (entry.kind, normal(entry.original))
         self._positions.setdefault(key, len(self._entries))
         replaced = self._entries.get(key)

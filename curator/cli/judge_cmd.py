@@ -1,4 +1,4 @@
-"""curator judge calibrate: a judge measured on a bundle's known-bad and reference answers."""
+"""curator judge calibrate: a judge measured on answers made from a bundle's fixtures."""
 
 from __future__ import annotations
 
@@ -29,6 +29,25 @@ def judge() -> None:
     metavar="FLOORS.toml",
     help="Judge floors to report against (default: built-in; the gate applies its own).",
 )
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Same seed, same known-bad answers."
+)
+@click.option(
+    "--min-negatives",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="Known-bad answers each rubric kind needs (else exit 2, nothing judged).",
+)
+@click.option(
+    "--min-positives",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    metavar="N",
+    help="References and true values each rubric kind needs (else exit 2, nothing judged).",
+)
 @prints_result
 @pass_env
 def calibrate(
@@ -40,10 +59,17 @@ def calibrate(
     offline: bool,
     concurrency: int | None,
     floors: Path | None,
+    seed: int,
+    min_negatives: int,
+    min_positives: int,
 ) -> Calibrated:
-    """Judge every rubric on the bundle's known-bad answers (must fail) and reviewed reference
-    answers (must pass); record accuracy, false-pass rate and agreement per rubric where
-    `curator gate` finds it. Exit 1 when the judge falls below the judge floors.
+    """Judge every rubric, and every labelled field, on answers whose verdict is known:
+    reviewed references and true values (must pass), hand-written known-bad answers and
+    known-bad answers curator makes from the fixtures (must fail). Record accuracy, false-pass
+    and false-fail rates per rubric kind with Wilson 95 % intervals, and agreement per rubric,
+    where `curator gate` finds it. Exit 1 when the judge falls below the judge floors (the
+    upper bound of a false-pass rate above max_judge_false_pass); exit 2 when the bundle
+    cannot give each rubric kind enough known answers.
 
     \b
     Example:
@@ -64,6 +90,9 @@ def calibrate(
             judge_floors,
             threshold=settings.threshold,
             concurrency=settings.concurrency,
+            seed=seed,
+            min_negatives=min_negatives,
+            min_positives=min_positives,
         )
     finally:
         cached.close()

@@ -184,7 +184,7 @@ def import_sources(
     )
     if not parsed:
         return report
-    from curator.anonymise import Keep, Vault
+    from curator.anonymise import Keep, Vault, reserve_people
 
     author = author or default_author()
     kept = Keep.of(store.config.anonymise, keep)
@@ -194,6 +194,7 @@ def import_sources(
     with store.transaction() as txn:
         vault = Vault.open(store)
         raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
+        reserve_people([item.content for _, items in parsed for item in items], vault)
         for raw, items in parsed:
             if raw.sha256 in raced:
                 report.skipped.append(

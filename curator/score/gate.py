@@ -232,8 +232,10 @@ def repetition_checks(scores: list[FixtureScore], floors: Floors) -> list[GateCh
 def calibration_check(
     calibrations: dict[tuple[str, str], CalibrationRecord | None], floors: Floors
 ) -> GateCheck:
-    """Verdicts of curator's judges count only when that judge is calibrated on this bundle."""
-    from curator.judge.calibration import shortfalls
+    """Verdicts of curator's judges count only when that judge is calibrated on this bundle:
+    its accuracy meets the floor and every rubric kind's false-pass rate is, at the upper
+    bound of its 95 % interval, within max_judge_false_pass."""
+    from curator.judge.calibration import kind_rates, shortfalls
 
     name, threshold = "judge_calibration", floors.min_judge_accuracy
     if not calibrations:
@@ -252,7 +254,10 @@ def calibration_check(
         if below:
             problems.append(f"{judge} ({prompt_version}) refused: {', '.join(below)}")
         else:
-            trusted.append(f"{judge} accuracy {record.accuracy:.3f}")
+            bound = max(rates.false_pass.high or 0.0 for rates in kind_rates(record.results))
+            trusted.append(
+                f"{judge} accuracy {record.accuracy:.3f}, false-pass rate at most {bound:.3f}"
+            )
     if problems:
         return GateCheck(name=name, status="fail", threshold=threshold, detail="; ".join(problems))
     return GateCheck(name=name, status="pass", threshold=threshold, detail="; ".join(trusted))

@@ -246,6 +246,8 @@ def test_addresses_of_more_countries_scripts_and_cases(text, address):
         "we shipped 3 new releases on 12 june",
         "06/30/2015 0 8 / 2 9 / 2 0 15 Leidos El Segundo 72 Layoff Permanent",  # a table row
         "SECRETARY OF STATE NO 108 DAYAN MATHAI 175 MICHAEL P RIVES 67",  # a tabulation
+        "Acme Slack export Jan 1 2023 - Dec 31 2023",  # dates, "2023" no postcode
+        "notes from 31 Dec 2023 to May 5 2024",
     ],
 )
 def test_everyday_words_tables_and_lower_case_prose_are_no_address(text):

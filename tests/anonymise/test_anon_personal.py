@@ -171,6 +171,19 @@ def test_digits_in_a_url_are_no_phone_number_and_a_plain_file_name_stays(vault):
     )
 
 
+def test_slack_s_name_of_an_export_is_judged_by_its_workspace_name_alone(vault):
+    """Slack names a workspace export "<workspace> Slack export <from> - <to>": "Slack" was
+    read as a surname beside an unknown workspace word and the dates as an address, and
+    every later "slack" in the store was rewritten."""
+    name = "Fjordline Slack export Jan 1 2024 - Mar 3 2024.zip"
+    assert anonymise_file_name(name, vault) == name
+    assert vault.lookup("Slack", "last_name") is None
+    named = anonymise_file_name("Ingrid Solberg Slack export Jan 1 2024 - Mar 3 2024", vault)
+    assert (
+        named == f"{vault.lookup('Ingrid Solberg', 'person')} Slack export Jan 1 2024 - Mar 3 2024"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "kept"),
     [

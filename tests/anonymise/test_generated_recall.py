@@ -22,12 +22,16 @@ from tests.data.pii import scoring
 # address shapes and naming cues of item 5 bought more. Local phones of plans phonenumbers does
 # not hold, marked by a phone's word, label or bracketed area code, took phone to 0.974; names
 # from outside the lists, lone family names in running text, names called to and more subject
-# verbs, person to 0.768.
+# verbs, person to 0.768. The benchmark then rewrote as an import does, every name found
+# reserved before the first draw (a third of the leaks were pseudonyms equal to a real name
+# of a later sentence), and stopped counting honorifics ("Mrs.", "DDS") as name words:
+# person 0.903; ungrouped numbers after a phone's label and extensions written at once
+# ("+1-499-340-7328x156"), phone 0.983.
 GENERATED_FLOOR = {
-    "person": 0.74,
+    "person": 0.88,
     "street_address": 0.84,
     "email": 0.97,
-    "phone": 0.95,
+    "phone": 0.97,
     "credit_card": 0.97,
     "iban": 0.97,
     "ip": 0.97,

@@ -191,3 +191,51 @@ def test_the_first_draw_is_the_locale_s_and_the_draw_goes_on_past_every_list():
     female = set(space.every_names("female"))
     assert all(part in female for name in later if "-" in name for part in name.split("-"))
     assert later[-1].isalpha() and later[-1] not in space.every_names("any")  # invented
+
+
+def test_a_later_thread_s_real_name_is_never_an_earlier_thread_s_pseudonym(tmp_path, monkeypatch):
+    """A log split into threads reserves every thread's people before the first draw: the
+    name a fresh vault would give the first thread's person is the second thread's real one
+    (at 100,000 people an early draw took a later thread's "Roseanne", and the import was
+    refused)."""
+    monkeypatch.setenv("CURATOR_VAULT_KEY", base64.b64encode(KEY).decode())
+    first = "Oskar Lindqvist"
+    drawn = Vault(KEY).pseudonym(first, "person").split()[0]
+    second = f"{drawn} Nakamura"
+    log = tmp_path / "two.jsonl"
+    log.write_bytes(chat_log([first, second], per_thread=1))
+    store = Store.init(tmp_path / "store")
+    report = import_sources(store, [log], split_threads=True)
+    assert len(report.created) == 2 and not report.failed
+    vault = Vault.load(store)
+    assert vault is not None
+    originals = {normal(word) for entry in vault.entries() for word in entry.original.split()}
+    assert not [
+        e.pseudonym for e in vault.entries() if originals & {normal(w) for w in e.pseudonym.split()}
+    ]
+
+
+def test_an_e_mail_host_is_no_name_word_that_bars_every_domain_pseudonym(vault):
+    """ "bob@acme-example.com" once taught "example" as a name word, and every domain
+    pseudonym (all end in ".example") was refused: the import failed."""
+    pseudonym = vault.pseudonym("bob@acme-example.com", "email")
+    assert pseudonym.endswith(".example") and "acme" not in pseudonym
+    assert not vault.is_original_token("example") and not vault.is_original_token("com")
+    assert vault.is_original_token("bob")
+
+
+def test_no_pseudonym_is_a_handle_built_from_another_person_s_name(tmp_path, monkeypatch):
+    """ "grossi", the handle people build from Giuliano Rossi's name, was drawn as another
+    member's surname in the same thread; the thread's own terms then found it, and at
+    100,000 people the import was refused."""
+    monkeypatch.setenv("CURATOR_VAULT_KEY", base64.b64encode(KEY).decode())
+    drawn = Vault(KEY).pseudonym("Oskar Lindqvist", "person").split()[-1]
+    owner = f"{drawn[0]}iuliano {drawn[1:]}"  # whose derived handle is the drawn surname
+    log = tmp_path / "one.jsonl"
+    log.write_bytes(chat_log(["Oskar Lindqvist", owner], per_thread=2))
+    store = Store.init(tmp_path / "store")
+    report = import_sources(store, [log], split_threads=True)
+    assert len(report.created) == 1 and not report.failed
+    vault = Vault.load(store)
+    assert vault is not None
+    assert vault.lookup("Lindqvist", "last_name") != drawn

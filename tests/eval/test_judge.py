@@ -164,13 +164,11 @@ def test_calibration_refuses_a_judge_that_passes_known_bad_answers(
     run = run_cli("judge", "calibrate", str(sample_bundle), "--judge", "openai", "--json")
     assert run.exit_code == 1
     record = json.loads(run.stdout)
-    assert (
-        record["false_pass_rate"] == 1.0 and record["known_bad"] >= 3 and record["reference"] >= 5
-    )
-    assert record["shortfalls"] == [
-        "accuracy " + f"{record['accuracy']:.3f} < 0.9",
-        "false-pass rate 1.000 > 0.1",
-    ]
+    # Only an empty answer escapes it: its quote ("nothing") is in neither text.
+    assert record["false_pass_rate"] > 0.9 and record["known_bad"] >= 3 and record["reference"] >= 5
+    assert record["shortfalls"][0] == "accuracy " + f"{record['accuracy']:.3f} < 0.9"
+    assert [s.split(" ")[0] for s in record["shortfalls"][1:]] == ["rubric", "field"]
+    assert all(s.endswith("upper bound > 0.1") for s in record["shortfalls"][1:])
     stored = CalibrationRecord.model_validate_json(Path(record["record"]).read_bytes())
     assert stored.bundle_version == "1.0.0" and stored.judge == "openai:judge-model"
     # Its verdicts are refused by the gate, whatever they say.
@@ -189,7 +187,7 @@ def test_calibration_refuses_a_judge_that_passes_known_bad_answers(
     gate = run_cli(
         "gate", "--bundle", str(sample_bundle), "--predictions", "eval-out/predictions.jsonl"
     )
-    assert gate.exit_code == 1 and "false-pass rate 1.000 > 0.1" in gate.stdout
+    assert gate.exit_code == 1 and "rubric false-pass 38/46 = 0.826" in gate.stdout
 
     rules = run_cli("judge", "calibrate", str(sample_bundle), "--judge", "rules")
     assert rules.exit_code == 0, rules.stdout

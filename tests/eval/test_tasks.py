@@ -77,7 +77,11 @@ def test_eval_run_asks_each_task_and_the_gate_floors_name_tasks(
     )
 
     calibrated = cli("judge", "calibrate", bundle, "--judge", "openai")
-    assert calibrated["cases"] == len(RUBRICS["summary"])  # the summary's reference, per rubric
+    # each task's rubrics judged on its own reference (the variant's dropped), per rubric
+    results = calibrated["results"]
+    references = [(c["task"], c["rubric"]) for c in results if c["answer"] == "reference"]
+    assert sorted(references) == sorted((t, r) for t, rs in RUBRICS.items() for r in rs)
+    assert {c["task"] for c in results} == set(RUBRICS) and calibrated["false_pass_rate"] == 0
     floors = tmp_path / "floors.toml"
     floors.write_text(FLOORS)
     args = ("--bundle", bundle, "--floors", str(floors), "--out", "gate")

@@ -271,25 +271,61 @@ def test_verdicts_of_a_curator_judge_need_its_calibration_on_the_bundle():
     check = next(c for c in missing.gates if c.name == "judge_calibration")
     assert check.status == "fail" and "has no calibration" in check.detail and not missing.passed
 
-    def record(accuracy: float, false_pass: float) -> CalibrationRecord:
-        return CalibrationRecord(
-            bundle_version="1.0.0",
-            bundle_content_sha256="0" * 64,
-            judge="openai:m",
-            prompt_version="v1",
-            calibrated_at="2026-01-01T00:00:00Z",
-            cases=10,
-            known_bad=5,
-            reference=5,
-            errors=0,
-            accuracy=accuracy,
-            false_pass_rate=false_pass,
-            by_rubric=[],
-            results=[],
-        )
+    def gate_on(record: CalibrationRecord):
+        report = build_report(CASES, judged, calibrations={("openai:m", "v1"): record})
+        return next(c for c in report.gates if c.name == "judge_calibration"), report
 
-    lenient = build_report(CASES, judged, calibrations={("openai:m", "v1"): record(0.5, 1.0)})
-    check = next(c for c in lenient.gates if c.name == "judge_calibration")
-    assert check.status == "fail" and "false-pass rate 1.000 > 0.1" in check.detail
-    trusted = build_report(CASES, judged, calibrations={("openai:m", "v1"): record(1.0, 0.0)})
-    assert gates(trusted)["judge_calibration"] == "pass" and trusted.passed
+    check, _ = gate_on(calibration(known_bad=40, passed_bad=40, reference=8))
+    assert check.status == "fail" and "accuracy 0.167 < 0.9" in check.detail
+    assert "rubric false-pass 40/40 = 1.000 (95% CI 0.912-1.000)" in check.detail
+    # A judge that failed three known-bad answers has shown little: 0/3 may still be 56 %.
+    check, _ = gate_on(calibration(known_bad=3, passed_bad=0, reference=5))
+    assert check.status == "fail"
+    assert "rubric false-pass 0/3 = 0.000 (95% CI 0.000-0.561): upper bound > 0.1" in check.detail
+    check, trusted = gate_on(calibration(known_bad=40, passed_bad=0, reference=8))
+    assert check.status == "pass" and trusted.passed
+    assert check.detail == "openai:m accuracy 1.000, false-pass rate at most 0.088"
+
+
+def calibration(known_bad: int, passed_bad: int, reference: int) -> CalibrationRecord:
+    """A record as calibrations before derived known-bad answers wrote it (no kind, no
+    rates): the gate recomputes the rates from its judgements."""
+    results = [
+        {
+            "fixture_id": THREAD,
+            "rubric": "mentions @ana",
+            "answer": "known-bad",
+            "expected_pass": False,
+            "passed": i < passed_bad,
+        }
+        for i in range(known_bad)
+    ] + [
+        {
+            "fixture_id": THREAD,
+            "rubric": "mentions @ana",
+            "answer": "reference",
+            "expected_pass": True,
+            "passed": True,
+        }
+        for _ in range(reference)
+    ]
+    cases = known_bad + reference
+    return CalibrationRecord.model_validate(
+        {
+            "format": "curator-judge-calibration",
+            "schema_version": 1,
+            "bundle_version": "1.0.0",
+            "bundle_content_sha256": "0" * 64,
+            "judge": "openai:m",
+            "prompt_version": "v1",
+            "calibrated_at": "2026-01-01T00:00:00Z",
+            "cases": cases,
+            "known_bad": known_bad,
+            "reference": reference,
+            "errors": 0,
+            "accuracy": (cases - passed_bad) / cases,
+            "false_pass_rate": passed_bad / known_bad,
+            "by_rubric": [],
+            "results": results,
+        }
+    )

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from curator.anonymise.finders.name_cues import CALENDAR
 from curator.anonymise.finders.name_data import fold_case, name_data
 from curator.anonymise.finders.places import place_names
 from curator.anonymise.finders.spec import NAME_HINT, FinderSpec, longest_digit_chain
@@ -485,6 +486,7 @@ def _find(text: str) -> list[tuple[int, int, float]]:
             for p, gate in zip(OPENERS, OPENER_GATES, strict=True)
             if postcode and gate(words)
             for m in p.finditer(text)
+            if not _a_date(m.group())
         },
         key=lambda m: (m[0], not m[2], -m[1]),  # at one start, a street first, the longest first
     )
@@ -495,6 +497,13 @@ def _find(text: str) -> list[tuple[int, int, float]]:
         if span:
             found.append((*span, 0.8))
     return found
+
+
+def _a_date(opening: str) -> bool:
+    """A month or a day and a number open no address: "Jan 1 2024 - Mar 3 2024" is a range
+    of dates (Slack names its exports so), "2024" no postcode there."""
+    words = WORD_RUN.findall(opening)
+    return bool(words) and all(fold_case(word) in CALENDAR for word in words)
 
 
 def _table_row(text: str, at: int) -> bool:

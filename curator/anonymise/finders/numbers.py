@@ -157,7 +157,8 @@ IBAN_LENGTHS = {
 }
 _BRACKETED_COUNTRY = re.compile(r"\(\+(\d{1,3})\)")
 _INTERNATIONAL = re.compile(
-    r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}(?!\w)"
+    r"(?<![\w+])(?:\(\+\d{1,3}\)|\+\d{1,3})(?:[ .-]?\(?\d{1,5}\)?){2,6}"
+    r"(?:(?=x\d)|(?!\w))"  # an extension may follow at once: "+1-499-340-7328x156"
 )
 
 
@@ -381,7 +382,8 @@ PHONES = FinderSpec(
 # A local number: groups of digits, maybe an area code in brackets first; a dot, a comma or
 # a slash joining it to more digits makes it a figure, a date or a version.
 _LOCAL = re.compile(
-    r"(?<![\w+.,/:-])(?:\(\d{1,4}\)[ \t]?)?\d{2,6}(?:(?:[ \t]|-)\d{2,6}){0,4}(?![\w]|[.,/:-]\d)"
+    r"(?<![\w+.,/:-])(?:\(\d{1,4}\)[ \t]?)?(?:\d{2,6}(?:(?:[ \t]|-)\d{2,6}){0,4}|\d{7,12})"
+    r"(?![\w]|[.,/:-]\d)"
 )
 # The words a local number needs before it: a phone's own, on the line or as a label on the
 # line above ("Phone:\n789 6873"), at most two words between ("call me at"); "number" or
