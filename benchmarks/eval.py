@@ -3,7 +3,9 @@
 Starts the tests' loopback chat-completions server (tests/eval/judge_server.py) in its own
 process with a fixed 50 ms latency, and for K in 1, 2, 4, 8, 16 makes calls through
 curator's OpenAI-compatible judge with K in flight. The baseline is the ideal a 50 ms
-server allows, K / 0.05 calls per second; target: at least 0.8 of it. Then times 50,000
+server allows, K / 0.05 calls per second; target: at least 0.8 of it. Each call runs as
+in a real run, under its total deadline and the reply size cap (each exchange in its own
+thread, the body read in chunks: curator.judge.bounded). Then times 50,000
 verdicts served by the verdict cache (target: at least 50,000 per second).
 Usage: python benchmarks/eval.py [--calls-per-slot N] [--cached N]
 """

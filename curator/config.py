@@ -55,3 +55,9 @@ def field_spec(config: StoreConfig, doc_type_name: str, field: str) -> FieldSpec
         raise CuratorError(
             f"unknown field {field!r} for doc type {doc_type_name!r} (known: {known})"
         ) from None
+
+
+def value_locale(config: StoreConfig, doc_type_name: str | None) -> str:
+    """The locale a fixture's values are read in: its doc type's `locale`, else the store's."""
+    spec = config.doc_types.get(doc_type_name) if doc_type_name else None
+    return (spec.locale if spec is not None else None) or config.store.locale

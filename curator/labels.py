@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
-from curator.config import field_spec
+from curator.config import field_spec, value_locale
 from curator.errors import CuratorError
 from curator.model import (
     TASK_NAME_PATTERN,
@@ -32,7 +32,16 @@ from curator.model import (
     Task,
     ThreadContent,
 )
-from curator.normalise import UnparsableValue, check, find_value, matches_any, same_value
+from curator.normalise import (
+    UnparsableValue,
+    amount_of,
+    check,
+    find_value,
+    matches_any,
+    same_value,
+    stands_alone,
+)
+from curator.reading import DEFAULT_LOCALE, Reading, reading_of, recorded_locale
 from curator.spans import find_all
 
 if TYPE_CHECKING:
@@ -140,11 +149,14 @@ def apply_edit(
     With `edit.task` the rubrics and reference are that named task's, and the fields it
     assigns are ones the task asks for; a fixture's rubrics are either all in named tasks or
     all in its default task.
+    Values are read in the locale of the fixture's doc type, which the revision records.
     """
     chosen = doc_type
     fields = dict(previous.fields) if previous else {}
     if edit.doc_type is not None and edit.doc_type != doc_type:
         chosen, fields = _retyped(config, content, edit.doc_type, fields)
+    locale = value_locale(config, chosen)
+    reading = content_reading(content, locale)
     for name, value in edit.assignments.items():
         if chosen is None:
             raise CuratorError(
@@ -164,7 +176,7 @@ def apply_edit(
             before
             if before is not None
             and before.value is not None
-            and same_value(before.value, value, spec.type)
+            and same_value(before.value, value, spec.type, reading)
             else None
         )
         # the same value again keeps what was said about it: why it stands, its variants, authority
@@ -174,6 +186,7 @@ def apply_edit(
             spec.type,
             value,
             edit.no_evidence or (same.no_evidence if same else None),
+            reading=reading,
         )
         if same is not None:
             label = label.model_copy(
@@ -181,7 +194,7 @@ def apply_edit(
             )
         fields[name] = label
     for name, values in edit.accept.items():
-        fields[name] = with_variants(fields, name, values, config, chosen)
+        fields[name] = with_variants(fields, name, values, config, chosen, reading)
     for name, values in edit.drop_accept.items():
         fields[name] = without_variants(fields, name, values)
     tasks = dict(previous.tasks) if previous else {}
@@ -209,6 +222,7 @@ def apply_edit(
         doc_type=chosen if chosen != doc_type else None,
         fields=fields,
         rubrics=rubrics,
+        locale=recorded_locale(locale),
         reference=answer,
         tasks=tasks,
     )
@@ -257,13 +271,15 @@ def evidenced(
     no_evidence: str | None = None,
     *,
     hint: str = NO_EVIDENCE_HINT,
+    reading: Reading | None = None,
 ) -> FieldLabel:
     """`value` as a field label with its evidence located, or with `no_evidence` as its reason.
 
     Refused (CuratorError, ending with `hint`) when it is in neither form in the content and
-    no reason is given.
+    no reason is given. `reading` says how the content writes values (the default locale's
+    way, naming no one currency, when None).
     """
-    span = locate(content, value, field_type)
+    span = locate(content, value, field_type, reading)
     if span is not None:
         found = evidence_text(content, span)
         return FieldLabel(
@@ -275,10 +291,27 @@ def evidenced(
     if no_evidence and no_evidence.strip():
         return FieldLabel(type=field_type, value=value, no_evidence=no_evidence.strip())
     places = len(content.texts())
+    locale = reading.locale if reading and reading.locale != DEFAULT_LOCALE else None
+    where = f" in {locale}" if locale else ""
+    other = _in_another_currency(content, value, field_type, reading)
     raise CuratorError(
         f"{name}: {value!r} is not in the content (looked through its {places} {content.part}(s) "
-        f"for it as written and in every other way a {field_type} value can be written); {hint}"
+        f"for it as written and in every other way a {field_type} value can be written"
+        f"{where}){other}; {hint}"
     )
+
+
+def _in_another_currency(
+    content: Content, value: str, field_type: FieldType, reading: Reading | None
+) -> str:
+    """ "; it shows '1.250,00 EUR', in another currency" when the amount is there in one."""
+    if field_type is not FieldType.money:
+        return ""
+    locale = Reading(reading.locale if reading else DEFAULT_LOCALE)  # naming no currency
+    for _, text in content.texts():
+        for start, end in find_value(text, amount_of(value), field_type, locale):
+            return f"; it shows {text[start:end]!r}, in another currency"
+    return ""
 
 
 def reviewed(
@@ -291,6 +324,7 @@ def reviewed(
     *,
     no_evidence: str | None = None,
     hint: str = NO_EVIDENCE_HINT,
+    reading: Reading | None = None,
 ) -> FieldLabel:
     """A reviewer's answer as a field label: the value, its evidence and the answers they accept.
 
@@ -301,7 +335,7 @@ def reviewed(
     of a date, amount or number must parse.
     """
     if span is None:
-        label = evidenced(content, name, field_type, value, no_evidence, hint=hint)
+        label = evidenced(content, name, field_type, value, no_evidence, hint=hint, reading=reading)
     else:
         found = evidence_text(content, span)
         label = FieldLabel(
@@ -310,9 +344,9 @@ def reviewed(
             evidence=span,
             evidence_text=None if found == value else found,
         )
-        if found is not None and not shows(found, label):
+        if found is not None and not shows(found, label, reading):
             label = label.model_copy(update={"variants": [found]})
-    return accepting(label, name, variants)
+    return accepting(label, name, variants, reading)
 
 
 def with_variants(
@@ -321,6 +355,7 @@ def with_variants(
     values: Sequence[str],
     config: StoreConfig,
     doc_type: str | None,
+    reading: Reading | None = None,
 ) -> FieldLabel:
     """`name`'s label with `values` accepted as other answers (see `accepting`)."""
     if doc_type is not None:
@@ -328,10 +363,12 @@ def with_variants(
     label = fields.get(name)
     if label is None or label.value is None:
         raise CuratorError(f"{name}: has no value to accept variants of; set FIELD=VALUE first")
-    return accepting(label, name, values)
+    return accepting(label, name, values, reading)
 
 
-def accepting(label: FieldLabel, name: str, values: Sequence[str]) -> FieldLabel:
+def accepting(
+    label: FieldLabel, name: str, values: Sequence[str], reading: Reading | None = None
+) -> FieldLabel:
     """`label` with `values` accepted as other answers; each variant of a date, amount or
     number must parse as one, and one already accepted (type-aware) adds nothing."""
     variants = list(label.variants)
@@ -343,7 +380,7 @@ def accepting(label: FieldLabel, name: str, values: Sequence[str]) -> FieldLabel
                 raise CuratorError(
                     f"{name}: accepted variant {error} (field type {label.type})"
                 ) from None
-        if not matches_any(value, [label.value or "", *variants], label.type):
+        if not matches_any(value, [label.value or "", *variants], label.type, reading):
             variants.append(value)
     return label.model_copy(update={"variants": variants})
 
@@ -416,14 +453,25 @@ def _check_posts(content: Content, post_ids: Sequence[str]) -> None:
             )
 
 
-def locate(content: Content, value: str, field_type: FieldType | str = "text") -> Span | None:
+def content_reading(content: Content, locale: str | None) -> Reading:
+    """How `content` writes values, when it is written in `locale` (a revision's)."""
+    return reading_of(content.full_text(), locale)
+
+
+def locate(
+    content: Content,
+    value: str,
+    field_type: FieldType | str = "text",
+    reading: Reading | None = None,
+) -> Span | None:
     """Where `value` first occurs: as written first, then in any form equal for its type."""
+    typed = FieldType(field_type) in (FieldType.date, FieldType.money, FieldType.number)
     for where, text in content.texts():
-        hits = find_all(text, value)
+        hits = [hit for hit in find_all(text, value) if not typed or stands_alone(text, *hit)]
         if hits:
             return Span.at(where, *hits[0])
     for where, text in content.texts():
-        hits = find_value(text, value, field_type)
+        hits = find_value(text, value, field_type, reading)
         if hits:
             return Span.at(where, *hits[0])
     return None
@@ -437,14 +485,14 @@ def evidence_text(content: Content, span: Span) -> str | None:
     return text[span.start : span.end]
 
 
-def shows(found: str, label: FieldLabel) -> bool:
+def shows(found: str, label: FieldLabel, reading: Reading | None = None) -> bool:
     """Does `found` (the text at a label's evidence) say the label's value or an accepted
     variant?"""
     if label.value is None:
         return False
     if found == label.value or found in label.variants:  # as written: the usual case, and cheap
         return True
-    return matches_any(found, [label.value, *label.variants], label.type)
+    return matches_any(found, [label.value, *label.variants], label.type, reading)
 
 
 def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
@@ -455,7 +503,9 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
     marked unanswerable (noise garbled it), or have no evidence with a stated reason. A span
     must lie inside its page or post, and the text there must be the recorded evidence_text.
     Expected-absent fields have no value to disagree. A rubric's evidence posts must exist.
+    Values are read in the revision's locale.
     """
+    reading = content_reading(content, revision.locale) if revision.fields else None
     problems = []
     for name, label in revision.fields.items():
         if label.value is None:
@@ -475,7 +525,7 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
             problems.append(
                 f"field {name}: evidence text {found!r} is not the recorded {label.evidence_text!r}"
             )
-        elif not label.unanswerable and not shows(found, label):
+        elif not label.unanswerable and not shows(found, label, reading):
             problems.append(
                 f"field {name}: the text at its evidence reads {found!r}, "
                 f"which is neither {label.value!r} nor an accepted variant"
@@ -494,11 +544,12 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
 def anchored(content: Content, revision: LabelRevision) -> LabelRevision:
     """`revision` with evidence located for each value that has neither evidence nor a reason
     (labels written before evidence was required); a value not in the content stays as it is."""
+    reading = content_reading(content, revision.locale)
     fields = dict(revision.fields)
     for name, label in revision.fields.items():
         if label.value is None or label.evidence is not None or label.no_evidence:
             continue
-        span = locate(content, label.value, label.type)
+        span = locate(content, label.value, label.type, reading)
         if span is not None:
             found = evidence_text(content, span)
             fields[name] = label.model_copy(
@@ -617,4 +668,5 @@ def _typed_edit(
         add_rubrics=[typed.text(t) for t in edit.add_rubrics],
         drop_rubrics=[typed.text(t) for t in edit.drop_rubrics],
         reference=None if edit.reference is None else typed.text(edit.reference),
+        evidence_posts=[typed.post_id(p) for p in edit.evidence_posts],
     )

@@ -64,5 +64,12 @@ def read_limited(path: Path, max_bytes: int, setting: str, *, name: str | None =
     return data
 
 
+def size_text(count: int) -> str:
+    """A byte count as people read it: 812 bytes, 64 KiB, 50.0 MiB."""
+    if count >= MIB:
+        return f"{count / MIB:.1f} MiB"
+    return f"{count / 1024:.0f} KiB" if count >= 1024 else f"{count} bytes"
+
+
 def _mb(size: int) -> str:
     return f"{size / MIB:.0f} MB" if size >= MIB else f"{size} bytes"

@@ -89,6 +89,15 @@ class Repair(Strict):
 class Provenance(Strict):
     source_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the raw source")
     source_name: str = Field(description="file name of the raw source, no directories")
+    # Left out of the file when unset: fixtures imported before it was recorded keep their
+    # bytes, and their bundled thread files the slugged names they had.
+    source_name_anonymised: bool | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="a thread's: whether source_name holds pseudonyms, the file name having "
+        "held names the vault replaces (true), or is the name as it came (false); a bundle "
+        "names the thread's file after it",
+    )
     importer: str = Field(description="what made it: mattermost, chat-jsonl, pdf, promote, ...")
     imported_at: str
     trace_id: str | None = None
@@ -481,6 +490,12 @@ class LabelRevision(Strict):
     )
     fields: dict[str, FieldLabel] = Field(default_factory=dict)
     rubrics: list[Rubric] = Field(default_factory=list)
+    locale: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the locale its values were read in (curator.toml's for its doc type), "
+        "which scoring reads them in too; left out for en_US",
+    )
     # Left out of the file when unset, so revisions without one keep their bytes.
     reference: str | None = Field(
         default=None,
@@ -613,6 +628,21 @@ class DocTypeSpec(Strict):
         description="template of the text that contradicts a field (curator mutate --contradict); "
         "placeholders {number} {date} {document_date} {clause} {label} {value}, {value} required",
     )
+    locale: str | None = Field(
+        default=None,
+        description="the locale its documents are written in, when not the store's (de_DE): how "
+        'their ambiguous amounts and dates read ("1.250", "03/04/2024")',
+    )
+
+    @field_validator("locale")
+    @classmethod
+    def _known_locale(cls, locale: str | None) -> str | None:
+        from curator.reading import locale_problem
+
+        problem = None if locale is None else locale_problem(locale)
+        if problem:
+            raise ValueError(problem)
+        return locale
 
     @field_validator("amendment")
     @classmethod
@@ -645,7 +675,9 @@ class StoreSettings(Strict):
     )
     locale: str = Field(
         default="en_US",
-        description="Faker locale of pseudonyms and made-up values; its language is the card's",
+        description="Faker locale of pseudonyms and made-up values; its language is the card's; "
+        'how documents\' ambiguous amounts and dates read ("1.250" is 1250 in de_DE, '
+        '"03/04/2024" is 3 April in en_GB) unless their doc type says `locale`',
     )
     categories: list[str] = Field(
         default_factory=list,
@@ -686,8 +718,23 @@ class JudgeSettings(Strict):
     base_url: str | None = Field(
         default=None, description="chat-completions server; default $OPENAI_BASE_URL, else OpenAI's"
     )
-    timeout: float = Field(default=60.0, gt=0, description="seconds per judge call")
+    timeout: float = Field(
+        default=60.0,
+        gt=0,
+        description="seconds one judge call may take in all: connect, send, wait and read",
+    )
     max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and network errors")
+    verdict_budget: float = Field(
+        default=300.0,
+        gt=0,
+        description="seconds one verdict may take, every retry and the waits between them included",
+    )
+    max_reply_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        description="the largest judge reply read (a larger one is a judge error) and the "
+        "largest system answer recorded (a larger one is a system error)",
+    )
     backoff: float = Field(
         default=1.0, ge=0, description="seconds before the first retry; doubles each time"
     )
@@ -698,6 +745,15 @@ class JudgeSettings(Strict):
         ge=0,
         le=1,
         description="a verdict passes when it says pass and scores at least this",
+    )
+    evidence_min_words: int = Field(
+        default=3,
+        ge=1,
+        description="a verdict's evidence counts when each part of its quote has at least this "
+        "many words, or evidence_min_chars characters, and is found in the fixture or the output",
+    )
+    evidence_min_chars: int = Field(
+        default=12, ge=1, description="or at least this many characters (spacing collapsed)"
     )
 
 

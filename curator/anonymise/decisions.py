@@ -26,7 +26,7 @@ from curator.anonymise.context import names_someone_here, needs_context
 from curator.anonymise.finders.detector import Detector, detector_for
 from curator.anonymise.kinds import KINDS, PERSON_WORD_KINDS
 from curator.anonymise.terms import TermIndex
-from curator.anonymise.vault import Entry, Vault, normal
+from curator.anonymise.vault import Entry, Vault, normal, tokens
 from curator.errors import CuratorError
 from curator.model import (
     DocumentContent,
@@ -82,7 +82,7 @@ def add_name(
         ]
         terms = TermIndex((e.original, e.kind) for e in taught)
         edit = _adder(vault, terms, detector)
-        changed = _repair_all(store, txn, edit, Repair(action="vault add", shown=pseudonym))
+        changed = _repair_all(store, txn, vault, edit, Repair(action="vault add", shown=pseudonym))
         vault.save()
     return Decision("add", pseudonym, changed)
 
@@ -96,7 +96,7 @@ def forget_word(store: Store, word: str) -> Decision:
         vault = Vault.open(store)
         written = vault.forget(word)  # none yet: a decision made before any import
         edit = _restorer(vault, word, written)
-        changed = _repair_all(store, txn, edit, Repair(action="vault forget", shown=word))
+        changed = _repair_all(store, txn, vault, edit, Repair(action="vault forget", shown=word))
         vault.save()
     return Decision("forget", word, changed)
 
@@ -184,7 +184,9 @@ def _overlaps(edits: list[Edit], start: int, end: int) -> bool:
 # ------------------------------------------------------------------ the store
 
 
-def _repair_all(store: Store, txn: Transaction, edit: TextEdit, repair: Repair) -> list[str]:
+def _repair_all(
+    store: Store, txn: Transaction, vault: Vault, edit: TextEdit, repair: Repair
+) -> list[str]:
     """Every fixture rewritten with `edit`; the ids of those that changed."""
     changed = []
     for record in store.records():
@@ -192,9 +194,18 @@ def _repair_all(store: Store, txn: Transaction, edit: TextEdit, repair: Repair) 
         if (fixture, content, revisions) == (record.fixture, record.content, record.revisions):
             continue
         stamped = repair.model_copy(update={"at": clock.now_iso()})
-        provenance = fixture.provenance.model_copy(
-            update={"repairs": [*fixture.provenance.repairs, stamped]}
-        )
+        update: dict[str, Any] = {"repairs": [*fixture.provenance.repairs, stamped]}
+        name = fixture.provenance.source_name
+        if (
+            name != record.fixture.provenance.source_name
+            and fixture.provenance.source_name_anonymised is not None
+        ):
+            # a bundle says when a thread file is named through the vault: after an add, or
+            # after a forget that left other pseudonyms in the name
+            update["source_name_anonymised"] = any(
+                vault.is_pseudonym_token(token) for token in tokens(name.replace("_", " "))
+            )
+        provenance = fixture.provenance.model_copy(update=update)
         txn.save_content(fixture.id, content)
         txn.replace_revisions(fixture.id, revisions)
         txn.save_fixture(fixture.model_copy(update={"provenance": provenance}))

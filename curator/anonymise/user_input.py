@@ -1,5 +1,5 @@
-"""What people type into a store (label values, rubrics, reasons, reference answers, a Label
-Studio reviewer's text) goes through the same vault as the content.
+"""What people type into a store (label values, rubrics, reasons, reference answers, evidence
+post ids, a Label Studio reviewer's text) goes through the same vault as the content.
 
 A reviewer who types "Ingrid Solberg" into a rubric stores the pseudonym the fixture's
 content uses for her, so the labels read like the content and nothing personal lands in
@@ -83,6 +83,14 @@ class UserInput:
         return self.value(
             value, FIELD_KINDS.get(field_spec.type) if field_spec is not None else None
         )
+
+    def post_id(self, post_id: str) -> str:
+        """A post id as the fixture stores it: an id from the source export (a reviewer reads
+        it there, or in Mattermost's own permalinks) becomes the pseudonymous id the vault
+        gave it at import; a stored id, or one the vault never saw, stays as typed."""
+        if self.vault is None or not post_id.strip():
+            return post_id
+        return self.vault.lookup(post_id.strip(), "id") or post_id
 
     def author(self, author: str) -> str:
         """A label author (a login, $CURATOR_AUTHOR, a Label Studio login e-mail) as the store's

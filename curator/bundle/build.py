@@ -195,6 +195,8 @@ def build_bundle(
         warnings = leakgate.check(
             store, items, {CHANGELOG: changelog_text, card.CARD: card_text}, strict=strict_audit
         )
+        if "mattermost" in chosen_formats:
+            warnings += mattermost.renamed(items)
 
         staged = atomic.staging_dir(store.staging_root, f"{STAGING_PREFIX}{version}.")
         try:

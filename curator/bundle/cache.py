@@ -30,7 +30,7 @@ INDEX_NAME = "cache/bundle-index.json"
 TEXTS_NAME = "cache/bundle-texts.json"
 BUILDS_NAME = "cache/bundle-builds.json"
 # Bump when the line format or the entry shape changes, so old entries are not reused.
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 _STAMP = [CACHE_FORMAT, __version__]
 
 

@@ -21,6 +21,7 @@ from curator.json_input import parse
 from curator.limits import DEFAULT
 from curator.model import LimitSettings
 from curator.normalise import same_value
+from curator.reading import Reading, reading_of
 
 # Fixture metadata whose change a diff reports (the rest is provenance bookkeeping).
 _META_KEYS = ("kind", "doc_type", "category", "adversarial", "mutation_kinds")
@@ -177,9 +178,10 @@ def diff_lines(
 def _relabel(fixture_id: str, old: dict | None, new: dict | None) -> Relabel | None:
     old, new = old or {}, new or {}
     old_fields, new_fields = old.get("fields", {}), new.get("fields", {})
+    reading = reading_of("", new.get("locale"))  # the locale the new truth is read in
     changes = []
     for name in sorted(old_fields.keys() | new_fields.keys()):
-        change = _field_change(name, old_fields.get(name), new_fields.get(name))
+        change = _field_change(name, old_fields.get(name), new_fields.get(name), reading)
         if change is not None:
             changes.append(change)
     old_rubrics, new_rubrics = _rubric_texts(old), _rubric_texts(new)
@@ -199,7 +201,9 @@ def _rubric_texts(expected: dict) -> list[str]:
     ]
 
 
-def _field_change(name: str, old: dict | None, new: dict | None) -> FieldChange | None:
+def _field_change(
+    name: str, old: dict | None, new: dict | None, reading: Reading
+) -> FieldChange | None:
     if old == new:
         return None
     if old is None:
@@ -209,7 +213,7 @@ def _field_change(name: str, old: dict | None, new: dict | None) -> FieldChange 
     attributes = sorted(key for key in old.keys() | new.keys() if old.get(key) != new.get(key))
     equivalent = False
     if "value" in attributes and old.get("value") is not None and new.get("value") is not None:
-        equivalent = same_value(old["value"], new["value"], new.get("type", "text"))
+        equivalent = same_value(old["value"], new["value"], new.get("type", "text"), reading)
     return FieldChange(name, "changed", old, new, attributes, equivalent)
 
 

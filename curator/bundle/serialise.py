@@ -63,6 +63,11 @@ class Serialised:
         return self.texts["thread_name"]
 
     @property
+    def thread_renamed(self) -> bool:
+        """The thread file is named after a source name the vault rewrote."""
+        return self.texts["thread_renamed"]
+
+    @property
     def rubrics(self) -> list[str]:
         return self.texts["rubrics"]
 
@@ -140,6 +145,7 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
         "line": line,
         "thread": thread_file.dump(thread_file.go_export(thread, fixture)) if thread else None,
         "thread_name": thread_file.base_name(fixture) if thread else None,
+        "thread_renamed": bool(thread and fixture.provenance.source_name_anonymised),
         "rubrics": [r.text for r in labels.rubrics] if labels else [],
     }
     if labels and labels.tasks:

@@ -5,8 +5,13 @@ A file holds the eval package's ThreadExport layout (`posts`, `channel`, `team`,
 Its `String()` dereferences the team, the channel and every post's author, so a file
 always has them: an export that lacked one (chat logs have no team; a deleted user has no
 record) gets a stand-in built from what the thread itself holds. A Go suite names its
-files in code, so names are stable and readable: the source file's stem, plus the mutation
-kinds of a variant (`lease-question.truncate.json`).
+files in code (`filename: "developers_webapp.json"`), so a thread keeps its source file's
+name as it came, plus the mutation kinds of a variant (`developers_webapp.truncate.json`);
+where that name held a name the vault replaces, the import (or `vault add`) stored it
+through the vault and the build says so. A name unsafe as a path, and every name of a
+fixture imported before the import recorded this (`Provenance.source_name_anonymised`
+unset), is slugged as it always was (`lease-question.json`), so an existing store's
+bundles keep their names.
 
 Pure functions of one fixture, kept apart from the bundle format (formats/mattermost.py)
 so that serialising a fixture needs no format module.
@@ -22,11 +27,19 @@ from typing import Any
 from curator.model import Fixture, ThreadContent
 
 _UNSAFE = re.compile(r"[^a-z0-9_-]+")
+# a file name on every system: no separator, no leading dot, no "..", no control character
+_KEPT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_ +-]*(?:\.[A-Za-z0-9_ +-]+)*", re.ASCII)
+_LONGEST = 120
 
 
 def base_name(fixture: Fixture) -> str:
     """The file name a fixture's thread gets unless another fixture of the bundle shares it."""
-    stem = _slug(PurePath(fixture.provenance.source_name).stem) or "thread"
+    source = PurePath(fixture.provenance.source_name).stem
+    kept = fixture.provenance.source_name_anonymised is not None
+    if kept and _KEPT.fullmatch(source) and len(source) <= _LONGEST:
+        stem = source
+    else:
+        stem = _slug(source) or "thread"
     # Names come from fixture.json, which anyone can edit: slugged like the stem, so no
     # "/" or ".." ever reaches a path.
     mutations = (

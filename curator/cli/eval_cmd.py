@@ -79,8 +79,9 @@ def run(
     bundle_items = load_items(bundle)
     system = load_system(system_spec)
     root, settings = judge_setup(env, concurrency)
+    rubrics = (rubric for item in bundle_items.items for rubric in item.rubrics)
     judge = (
-        make_judge(judge_name, judge_model, judge_dir, offline, root, settings)
+        make_judge(judge_name, judge_model, judge_dir, offline, root, settings, rubrics)
         if judge_name
         else None
     )
@@ -94,6 +95,7 @@ def run(
             timeout=timeout,
             threshold=settings.threshold,
             out=out,
+            max_answer_bytes=settings.max_reply_bytes,
         )
     finally:
         if judge is not None:

@@ -75,13 +75,15 @@ def calibrate(
     Example:
       curator judge calibrate bundles/1.0.0 --judge openai --judge-model gpt-4o-mini
     """
+    from curator.eval.items import load_items
     from curator.judge.calibration import calibrate_and_save
     from curator.judge.location import judge_dir as folder_of
     from curator.score.gate import load_floors
 
     judge_floors = load_floors(floors).floors
     root, settings = judge_setup(env, concurrency)
-    cached = make_judge(judge_name, judge_model, judge_dir, offline, root, settings)
+    rubrics = (rubric for item in load_items(bundle).items for rubric in item.rubrics)
+    cached = make_judge(judge_name, judge_model, judge_dir, offline, root, settings, rubrics)
     try:
         return calibrate_and_save(
             bundle,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,9 +76,16 @@ def make_judge(
     offline: bool,
     root: Path | None,
     settings: JudgeSettings,
+    rubrics: Iterable[str] = (),
 ) -> CachedJudge:
     from curator.judge.select import open_judge
 
     return open_judge(
-        name, model=model, settings=settings, offline=offline, folder=folder, store_root=root
+        name,
+        model=model,
+        settings=settings,
+        offline=offline,
+        folder=folder,
+        store_root=root,
+        rubrics=rubrics,
     )

@@ -1,8 +1,9 @@
 """Repetitions to one predictions line per fixture: the majority answer, and how often it passed.
 
 `curator gate` scores one answer per item, so N runs are folded into the answer most runs
-gave: per field the value given most often (compared by its type, so "$1,250" and "1250.00"
-count together; a tie goes to the value given first), with the mean confidence of the runs
+gave: per field the value given most often (compared by its type and read as the scorer
+reads it, so on a dollar invoice "$1,250" and "1250.00" count together; a tie goes to the
+value given first), with the mean confidence of the runs
 that gave it; per rubric a pass when more than half the runs passed (a tie fails), with the
 mean score; metrics averaged. `runs` keeps what the majority hides: in how many runs the
 fixture passed, which the gate's pass-rate and flaky-share floors read.
@@ -16,6 +17,7 @@ from statistics import fmean
 from curator.eval.outcome import RunResult
 from curator.model import FieldPrediction, Prediction, PredictionMetrics, RubricVerdict, RunStats
 from curator.normalise import UnparsableValue, normalise, normalise_text
+from curator.reading import Reading, reading_of
 from curator.score.scoring import value_text
 
 
@@ -24,10 +26,11 @@ def fold(runs: Sequence[RunResult]) -> Prediction:
     first = runs[0]
     labels = first.item.labels
     types = {name: label.type for name, label in labels.fields.items()} if labels else {}
+    reading = reading_of(first.item.content.full_text(), labels.locale if labels else None)
     names = list(types) + sorted({n for r in runs for n in r.prediction.fields} - set(types))
     majority = {
         name: _majority_field(
-            [r.prediction.fields.get(name) for r in runs], types.get(name, "text")
+            [r.prediction.fields.get(name) for r in runs], types.get(name, "text"), reading
         )
         for name in names
     }
@@ -58,10 +61,12 @@ def fold(runs: Sequence[RunResult]) -> Prediction:
     )
 
 
-def _majority_field(given: list[FieldPrediction | None], field_type: str) -> FieldPrediction | None:
+def _majority_field(
+    given: list[FieldPrediction | None], field_type: str, reading: Reading
+) -> FieldPrediction | None:
     groups: dict[str | None, list[FieldPrediction | None]] = {}
     for prediction in given:
-        groups.setdefault(_key(prediction, field_type), []).append(prediction)
+        groups.setdefault(_key(prediction, field_type, reading), []).append(prediction)
     # max() keeps the first of equal counts, and dicts keep first-seen order: ties go to the
     # earliest.
     key = max(groups, key=lambda k: len(groups[k]))
@@ -76,12 +81,12 @@ def _majority_field(given: list[FieldPrediction | None], field_type: str) -> Fie
     return FieldPrediction(value=representative.value, confidence=_mean_confidence(chosen))
 
 
-def _key(prediction: FieldPrediction | None, field_type: str) -> str | None:
+def _key(prediction: FieldPrediction | None, field_type: str, reading: Reading) -> str | None:
     text = value_text(prediction.value) if prediction is not None else None
     if text is None:
         return None
     try:
-        return normalise(text, field_type)
+        return normalise(text, field_type, reading)
     except UnparsableValue:
         return normalise_text(text)
 

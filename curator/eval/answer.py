@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from curator.errors import first_problem
+from curator.limits import size_text
 from curator.model import FieldPrediction, PredictionMetrics
 
 
@@ -41,6 +42,25 @@ class Answer:
             except ValidationError as error:
                 raise BadAnswer(f"field {name}: {first_problem(error)}") from None
         return predictions
+
+    def too_large(self, max_bytes: int | None) -> str | None:
+        """Why the answer is too large to record (its text and field values together are
+        over `max_bytes`: evals.jsonl would hold it once per item), or None."""
+        if max_bytes is None:
+            return None
+        values = [
+            given.get("value") if isinstance(given, Mapping) else given
+            for given in self.fields.values()
+        ]
+        size = len((self.text or "").encode("utf-8")) + sum(
+            len(str(value).encode("utf-8")) for value in values if value is not None
+        )
+        if size <= max_bytes:
+            return None
+        return (
+            f"the system's answer is {size_text(size)}, over the cap of {size_text(max_bytes)} "
+            "([judge] max_reply_bytes)"
+        )
 
     def checked_metrics(self) -> dict[str, float]:
         try:

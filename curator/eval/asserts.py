@@ -35,6 +35,7 @@ class Recorder:
 
     judge: Judge | None = None
     threshold: float = 0.6
+    max_answer_bytes: int | None = None  # a larger answer fails, and is not recorded
     test: str | None = None  # the pytest node id of the test running now
     lines: list[EvalLine] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -66,21 +67,24 @@ def assert_fields(item: EvalItem, prediction: Mapping[str, Any] | Answer) -> Non
     if item.labels is None or not item.labels.fields:
         raise ValueError(f"{item.id} has no labelled fields (a thread? use assert_rubric)")
     answer = prediction if isinstance(prediction, Answer) else Answer(fields=dict(prediction))
+    recorder, now = active(), clock.now_iso()
+    too_large = answer.too_large(recorder.max_answer_bytes if recorder else None)
     try:
-        fields = answer.field_predictions()
+        fields = {} if too_large else answer.field_predictions()
     except BadAnswer as error:
         raise AssertionError(f"{item.id}: {error}") from None
     scored = score_fixture(
         SimpleCase(item.fixture, item.content, item.labels, item.task),
         Prediction(fixture_id=item.id, task=item.task, fields=fields),
     )
-    recorder, now = active(), clock.now_iso()
     wrong = []
     for result in scored.items:
         if result.kind != "field":
             continue
         if recorder is not None:
-            recorder.record(field_line(item, result, now))
+            recorder.record(field_line(item, result, now, error=too_large))
+        if too_large:
+            continue
         if not result.right:
             expected = "(absent)" if result.expected_absent else repr(result.expected)
             variants = f" or {', '.join(map(repr, result.variants))}" if result.variants else ""
@@ -88,6 +92,8 @@ def assert_fields(item: EvalItem, prediction: Mapping[str, Any] | Answer) -> Non
                 f"{result.name}: expected {expected}{variants}, got {result.predicted!r} "
                 f"[{', '.join(result.classes)}]"
             )
+    if too_large:
+        raise AssertionError(f"{item.id}: {too_large}")
     if wrong:
         raise AssertionError(f"{item.id}: {len(wrong)} field(s) wrong\n  " + "\n  ".join(wrong))
 
@@ -104,6 +110,21 @@ def assert_rubric(
         )
     needed = recorder.threshold if threshold is None else threshold
     judge = recorder.judge
+    if too_large := Answer(text=output).too_large(recorder.max_answer_bytes):
+        recorder.record(
+            rubric_line(
+                item,
+                rubric,
+                None,
+                None,
+                needed,
+                clock.now_iso(),
+                judge=judge.name,
+                prompt_version=judge.prompt_version,
+                error=too_large,
+            )
+        )
+        raise AssertionError(f"{item.id}: {too_large}")
     case = RubricCase(item.id, item.fixture_sha256, rubric, output, fixture_context(item.content))
     verdict = judge.judge(case)
     recorder.record(

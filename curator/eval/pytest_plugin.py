@@ -10,19 +10,23 @@ CURATOR_EVALS=N, N times each: `<id>-run<k>`), narrowed by `--curator-category`,
 marker (`task="summary"`: a test that runs one prompt takes that task's items only).
 Without a bundle those tests are skipped, as Mattermost's evals skip without GOEVALS.
 `assert_fields` and `assert_rubric` record evals.jsonl lines (`--curator-evals`, default
-./evals.jsonl); under pytest-xdist each worker writes its part and the controller
-merges them, sorted, when the session ends.
+./evals.jsonl); under pytest-xdist each worker writes its part and the controller merges
+them, sorted, when the session ends. A session over a bundle that recorded no line is an
+error (exit 2, one line), never a pass, and leaves an empty evals.jsonl, which
+`curator view --check` refuses too: a stale file from an earlier run must not stand in.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 BUNDLE_ENV = "CURATOR_BUNDLE"
+NO_RESULTS_EXIT = 2  # bad input, as the CLI's: nothing was recorded to judge the run by
 _STATE = pytest.StashKey["_Session"]()
 MARKER = "curator"
 _MARKER_FILTERS = {
@@ -163,8 +167,18 @@ def curator_item(request: pytest.FixtureRequest) -> Any:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is not None:
-        state.finish(_is_worker(session.config))
+    if state is None:
+        return
+    if session.config.getoption("collectonly"):  # nothing ran: nothing to record
+        state.close()
+        return
+    recorded = state.finish(_is_worker(session.config))
+    if recorded == 0 and session.exitstatus in (0, 5):  # 5: no test collected
+        sys.stderr.write(
+            f"curator: error: {state.evals}: no results were recorded (no test over the "
+            "bundle called assert_fields or assert_rubric)\n"
+        )
+        session.exitstatus = NO_RESULTS_EXIT
 
 
 class _Session:
@@ -227,15 +241,24 @@ class _Session:
                 except CuratorError as error:
                     raise pytest.UsageError(f"--curator-judge: {error}") from None
             threshold = option("curator_threshold")
-            self._recorder = Recorder(judge, settings.threshold if threshold is None else threshold)
+            self._recorder = Recorder(
+                judge,
+                settings.threshold if threshold is None else threshold,
+                max_answer_bytes=settings.max_reply_bytes,
+            )
             activate(self._recorder)
         return self._recorder
 
-    def finish(self, worker: bool) -> None:
+    def close(self) -> None:
         if self._recorder is not None and self._recorder.judge is not None:
             self._recorder.judge.close()
+
+    def finish(self, worker: bool) -> int | None:
+        """Write this process's lines (a worker: its part); the lines in evals.jsonl, or None
+        where no file is this process's to write (no bundle, a worker)."""
+        self.close()
         if self.evals is None:
-            return
+            return None
         from curator.eval import records
 
         mine = self._recorder.lines if self._recorder is not None else []
@@ -243,12 +266,13 @@ class _Session:
             if mine:
                 name = self.config.workerinput["workerid"]  # type: ignore[attr-defined]
                 records.write(self.parts / f"{name}.jsonl", mine)
-            return
+            return None
         lines = list(mine) + _read_parts(self.parts)
         _clear(self.parts)
-        if lines:
+        if lines or self.evals.exists():  # no lines: an earlier run's results must not stay
             lines.sort(key=lambda line: (line.name, line.run_number, line.test or ""))
             records.write(self.evals, lines)
+        return len(lines)
 
 
 def _read_parts(parts: Path) -> list[Any]:

@@ -6,7 +6,7 @@ the fixture content it came from. Lines are sorted by fixture, repetition and it
 written whole (atomically), so the same run gives the same file. Reading takes every line
 through the same model, so lines written by Mattermost's own eval package (only its eight
 members) read too; a line that is not JSON or not an eval line is an error naming the file
-and line.
+and line, and a file with no line at all is an error too (no results is not a pass).
 """
 
 from __future__ import annotations
@@ -178,6 +178,8 @@ class Run:
 
 
 def read_run(path: Path, limits: LimitSettings = DEFAULT) -> Run:
+    """The run in `path`; a file with no line (empty or blank) is an error, not a run that
+    passed: a CI step whose eval wrote nothing must not be green."""
     text = read_limited(path, limits.json_bytes, "max_json_mb")
     lines = []
     for number, data in parse_lines(text, str(path), limits):
@@ -187,4 +189,6 @@ def read_run(path: Path, limits: LimitSettings = DEFAULT) -> Run:
             lines.append(EvalLine.model_validate(data))
         except ValidationError as error:
             raise CuratorError(f"{path}:{number}: {first_problem(error)}") from None
+    if not lines:
+        raise CuratorError(f"{path}: no results were recorded (the file has no eval line)")
     return Run(path, lines)

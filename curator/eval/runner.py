@@ -3,18 +3,20 @@
 An item is a fixture, or one named task of a fixture (curator.eval.items): the system is
 called once per item and repetition, and learns the task from `item.task`.
 Each (item, repetition) is one job on a pool of `concurrency` threads: call the system
-(with a timeout), judge its rubrics, score the run. A system error is a result for that
-item and run; a missing verdict under --offline stops the run with nothing written. At the
-end `predictions.jsonl` (one majority line per fixture, with its run counts) and
-`evals.jsonl` (one line per field or rubric per repetition, named `fixture/task` for a
-named task) are written whole.
+(with a timeout), judge its rubrics, score the run. A system error (whatever the system
+raised) is a result for that item and run; a missing verdict under --offline stops the run
+with nothing written. At the end `predictions.jsonl` (one majority line per fixture, with
+its run counts) and `evals.jsonl` (one line per field or rubric per repetition, named
+`fixture/task` for a named task) are written whole. Ctrl-C stops the run: the runs done
+are written, then `Interrupted` (exit 130) says how many (see curator.eval.interrupt).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from typing import Any
 from curator import atomic, clock
 from curator.errors import CuratorError
 from curator.eval import aggregate, records
+from curator.eval.interrupt import Interrupted, stop_on_sigint
 from curator.eval.items import EvalBundle, EvalItem
 from curator.eval.outcome import RunResult, judge_run
 from curator.eval.system import System, call_system
@@ -29,6 +32,7 @@ from curator.judge.cache import CachedJudge
 from curator.model import EvalLine, Prediction, task_label
 
 REPEAT_ENV = "CURATOR_EVALS"  # as GOEVALS for Mattermost's Go evals
+STOP_POLL = 0.1  # seconds between looks at the Ctrl-C flag while tasks run
 PREDICTIONS_FILE = "predictions.jsonl"
 EVALS_FILE = "evals.jsonl"
 
@@ -139,6 +143,7 @@ def run_eval(
     threshold: float = 0.6,
     out: Path | None = None,
     items: Sequence[EvalItem] | None = None,
+    max_answer_bytes: int | None = None,
 ) -> EvalRun:
     chosen = list(items if items is not None else bundle.items)
     if judge is None and any(item.rubrics for item in chosen):
@@ -147,28 +152,64 @@ def run_eval(
         )
     tasks = [item.for_run(number) for item in chosen for number in range(repeat)]
 
-    def evaluate(item: EvalItem) -> RunResult:
-        result = call_system(system, item, timeout)
-        return judge_run(item, result, judge, threshold, clock.now_iso())
+    # The handler stays on while the results are written: a Ctrl-C then is too late to
+    # stop anything, and must not cut the writing short.
+    with stop_on_sigint() as stop:
 
+        def evaluate(item: EvalItem) -> RunResult | None:
+            """The run judged and scored; None when Ctrl-C came first (not run, or cut short)."""
+            if stop.is_set():
+                return None
+            result = call_system(system, item, timeout, stop, max_answer_bytes)
+            if stop.is_set():
+                return None
+            return judge_run(item, result, judge, threshold, clock.now_iso())
+
+        runs = _evaluate_all(tasks, evaluate, concurrency, stop)
+        interrupted = stop.is_set() and len(runs) < len(tasks)
+        by_task: dict[str, list[RunResult]] = {}
+        for run in runs:
+            by_task.setdefault(run.item.name, []).append(run)
+        predictions = [aggregate.fold(group) for group in by_task.values()]
+        lines = [line for run in runs for line in records.run_lines(run)]
+        result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
+        if out is not None and (runs or not interrupted):
+            result.written = write_outputs(result, out)
+    if interrupted:
+        where = f", written to {out}" if result.written else ", nothing written"
+        raise Interrupted(f"interrupted: {len(runs)} of {len(tasks)} run(s) done{where}")
+    return result
+
+
+def _evaluate_all(
+    tasks: list[EvalItem],
+    evaluate: Callable[[EvalItem], RunResult | None],
+    concurrency: int,
+    stop: threading.Event,
+) -> list[RunResult]:
+    """The runs of the tasks that ran to the end, in task order."""
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval") as pool:
         futures = [pool.submit(evaluate, task) for task in tasks]
-        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-        failed = next((f for f in done if f.exception() is not None), None)
-        if failed is not None:  # --offline and a verdict is missing: stop, write nothing
+        _wait_all(futures, stop)
+    done = [future.result() for future in futures if not future.cancelled()]
+    return [run for run in done if run is not None]
+
+
+def _wait_all(futures: list[Future[RunResult | None]], stop: threading.Event) -> None:
+    """Until every task ended; on Ctrl-C the tasks not started are cancelled (those in
+    flight end soon: each looks at `stop`). A task that raised (--offline and a verdict is
+    missing) stops the run with nothing written."""
+    pending: set[Future[RunResult | None]] = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=STOP_POLL, return_when=FIRST_EXCEPTION)
+        failed = next((f for f in done if not f.cancelled() and f.exception() is not None), None)
+        if failed is not None:
             for future in futures:
                 future.cancel()
             raise failed.exception()  # type: ignore[misc]
-        runs = [future.result() for future in futures]
-    by_task: dict[str, list[RunResult]] = {}
-    for run in runs:
-        by_task.setdefault(run.item.name, []).append(run)
-    predictions = [aggregate.fold(group) for group in by_task.values()]
-    lines = [line for run in runs for line in records.run_lines(run)]
-    result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
-    if out is not None:
-        result.written = write_outputs(result, out)
-    return result
+        if stop.is_set():
+            for future in pending:
+                future.cancel()
 
 
 def write_outputs(run: EvalRun, out: Path) -> list[Path]:

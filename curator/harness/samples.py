@@ -73,6 +73,8 @@ def make_sample(
         "reference": labels.reference if labels else None,
         "reference_from_rubrics": from_rubrics,
     }
+    if labels is not None and labels.locale:  # left out for en_US: exports keep their bytes
+        metadata["locale"] = labels.locale
     return HarnessSample(
         id=task_label(fixture.id, task),
         input=input_text(content, fixture),

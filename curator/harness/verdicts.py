@@ -45,6 +45,7 @@ def labels_of(metadata: dict[str, Any]) -> LabelRevision:
             "source": "manual",
             "fields": fields,
             "rubrics": metadata.get("rubrics", []),
+            "locale": metadata.get("locale"),
         }
     )
 

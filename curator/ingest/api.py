@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from curator import clock
 from curator.config import doc_type as lookup_doc_type
+from curator.config import value_locale
 from curator.errors import CuratorError
 from curator.ingest.archive import Archive, read_folder
 from curator.ingest.chat_jsonl import parse_chat_jsonl
@@ -42,7 +43,9 @@ from curator.model import (
     LabelRevision,
     LimitSettings,
     Provenance,
+    ThreadContent,
 )
+from curator.reading import recorded_locale
 from curator.store import Store, fixture_id
 
 if TYPE_CHECKING:
@@ -83,6 +86,8 @@ class ImportReport:
                 if item["suggested_fields"]
                 else ""
             )
+            if item["stored_source_name"] != item["source"]:  # the name held a name
+                extra += f", stored as {item['stored_source_name']}"
             lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
         for item in self.skipped:
             lines.append(
@@ -475,7 +480,8 @@ def _build(
         chosen = doc_type or guess_doc_type(content, config)
         if chosen:
             spec = config.doc_types[chosen]
-            suggestion = suggest_revision(content, spec)
+            locale = recorded_locale(value_locale(config, chosen))
+            suggestion = suggest_revision(content, spec, locale)
             if suggestion:
                 revisions.append(suggestion)
     if rubrics:
@@ -497,6 +503,7 @@ def _build(
         # one revision holds every task's rubrics given at import
         revisions.append(given.model_copy(update={"rev": previous.rev + 1 if previous else 1}))
     anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
+    source_name = anonymise_file_name(raw.name, vault, keep=keep)
     content, revisions = anonymised.content, list(anonymised.revisions)
     title = _title(content, chosen)
     warnings = anonymised_warnings(content, item.warnings)
@@ -510,7 +517,11 @@ def _build(
         # The base name only, and through the anonymiser: file names can name people too.
         provenance=Provenance(
             source_sha256=raw.sha256,
-            source_name=anonymise_file_name(raw.name, vault, keep=keep),
+            source_name=source_name,
+            # a thread's file keeps this name in a bundle: say whether it is the source's own
+            source_name_anonymised=source_name != raw.name
+            if isinstance(content, ThreadContent)
+            else None,
             importer=item.importer,
             imported_at=clock.now_iso(),
             vault_id=vault.fingerprint,

@@ -102,8 +102,11 @@ def suggest_fields(content: DocumentContent, spec: DocTypeSpec) -> dict[str, Fie
     return fields
 
 
-def suggest_revision(content: DocumentContent, spec: DocTypeSpec) -> LabelRevision | None:
-    """Revision 1 with the suggested fields, or None when no field was found."""
+def suggest_revision(
+    content: DocumentContent, spec: DocTypeSpec, locale: str | None = None
+) -> LabelRevision | None:
+    """Revision 1 with the suggested fields, or None when no field was found; `locale` is
+    the one its values are read in, as a revision records it (None: the default)."""
     fields = suggest_fields(content, spec)
     if not fields:
         return None
@@ -115,6 +118,7 @@ def suggest_revision(content: DocumentContent, spec: DocTypeSpec) -> LabelRevisi
         reason=f"suggested at import from label phrases ({len(fields)}/{len(spec.fields)} fields "
         "found)",
         fields=fields,
+        locale=locale,
     )
 
 

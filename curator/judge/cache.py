@@ -1,9 +1,10 @@
 """The verdict cache: a judge is asked once per (fixture line, rubric, output, judge, prompt).
 
 Keys hash the fixture's bundle-line sha256, the rubric, the output's sha256, the judge's
-name (with its model) and its prompt version, so a rerun with nothing changed calls no
-judge, relabelling a fixture (a new line hash) invalidates exactly its verdicts, and a new
-model or prompt starts afresh. Verdicts with an error are not kept: the next run asks again.
+name (with its model), its prompt version and the evidence rule its verdicts were settled
+under, so a rerun with nothing changed calls no judge, relabelling a fixture (a new line
+hash) invalidates exactly its verdicts, and a new model, prompt or evidence rule starts
+afresh. Verdicts with an error are not kept: the next run asks again.
 Concurrent asks for one key (the repetitions of a run, in parallel) share one judge call.
 
 On disk: `verdicts.jsonl` in the judge folder (see `location.py`), one verdict per line,
@@ -24,7 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.judge.verdict import Faithfulness, Judge, RubricCase, Statement, Verdict
+from curator.judge.verdict import (
+    DEFAULT_EVIDENCE,
+    EvidenceRule,
+    Faithfulness,
+    Judge,
+    RubricCase,
+    Statement,
+    Verdict,
+)
 
 VERDICTS_FILE = "verdicts.jsonl"
 RUBRIC, FAITHFULNESS = "rubric", "faithfulness"
@@ -34,11 +43,19 @@ class MissingVerdict(CuratorError):
     """--offline, and the cache lacks a verdict the run needs."""
 
 
-def cache_key(kind: str, case: RubricCase, judge: str, prompt_version: str) -> str:
+def cache_key(
+    kind: str,
+    case: RubricCase,
+    judge: str,
+    prompt_version: str,
+    evidence: EvidenceRule = DEFAULT_EVIDENCE,
+) -> str:
     output_sha256 = hashlib.sha256(case.output.encode("utf-8")).hexdigest()
     rubric = case.rubric if kind == RUBRIC else ""
     # NUL cannot occur in the parts' JSON-safe texts, so the joined string is unambiguous.
-    parts = "\0".join((kind, case.fixture_sha256, rubric, output_sha256, judge, prompt_version))
+    parts = "\0".join(
+        (kind, case.fixture_sha256, rubric, output_sha256, judge, prompt_version, evidence.key())
+    )
     return hashlib.sha256(parts.encode("utf-8")).hexdigest()
 
 
@@ -93,6 +110,7 @@ class CachedJudge:
         self.name = inner.name
         self.prompt_version = inner.prompt_version
         self.measures_faithfulness = inner.measures_faithfulness
+        self.evidence = inner.evidence
         self.cache = cache
         self.offline = offline
         self.counts = JudgeCounts()
@@ -117,7 +135,7 @@ class CachedJudge:
         case: RubricCase,
         call: Callable[[RubricCase], Verdict | Faithfulness | None],
     ) -> Verdict | Faithfulness | None:
-        key = cache_key(kind, case, self.name, self.prompt_version)
+        key = cache_key(kind, case, self.name, self.prompt_version, self.evidence)
         with self._lock:
             found = self._lookup(key, kind, case)
             if found is not None:

@@ -2,11 +2,14 @@
 llama.cpp's server, Ollama), configured as the openai client is: OPENAI_BASE_URL and
 OPENAI_API_KEY, with the model from --judge-model or `[judge] model` in curator.toml.
 
-Each call has a timeout; 429, 5xx and network failures are retried with exponential
-backoff (a Retry-After header is honoured); at most `concurrency` calls are in flight. A
-reply that is not JSON is repaired once with json-repair, else the verdict is a judge error,
-never a pass. The API key goes into the Authorization header and nowhere else: error texts
-are scrubbed of it, and it is never logged, printed or written.
+Each call has a total deadline (`timeout`: connect, send, wait and read together) and a
+reply size cap (`max_reply_bytes`; a larger reply is a judge error and none of it is kept),
+see curator.judge.bounded; 429, 5xx and network failures are retried with exponential
+backoff (a Retry-After header is honoured) within the verdict's budget (`verdict_budget`);
+at most `concurrency` calls are in flight. A reply that is not JSON is repaired once with
+json-repair, else the verdict is a judge error, never a pass. The API key goes into the
+Authorization header and nowhere else: error texts are scrubbed of it, and it is never
+logged, printed or written.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from curator.errors import CuratorError, first_problem
-from curator.judge import prompts
+from curator.judge import bounded, prompts
 from curator.judge.verdict import (
+    EvidenceRule,
     Faithfulness,
     RubricCase,
     Statement,
@@ -74,6 +78,7 @@ class OpenAIJudge:
         self.model = model
         self.name = f"openai:{model}"
         self.prompt_version = prompts.PROMPT_VERSION
+        self.evidence = EvidenceRule.of(self.settings)
         self.base_url = self.settings.base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
         self._key = os.environ.get(API_KEY_ENV, "")
         self._slots = threading.BoundedSemaphore(self.settings.concurrency)
@@ -102,7 +107,7 @@ class OpenAIJudge:
             prompt_tokens=usage[0],
             completion_tokens=usage[1],
         )
-        return settle(case, verdict)
+        return settle(case, verdict, self.evidence)
 
     def faithfulness(self, case: RubricCase) -> Faithfulness | None:
         user = prompts.STATEMENTS_USER.format(context=case.context, output=case.output)
@@ -116,7 +121,7 @@ class OpenAIJudge:
             return Faithfulness(error=str(failure), latency_ms=_elapsed(start))
         statements = [Statement(s.statement, s.supported, s.evidence) for s in reply.statements]
         return Faithfulness(
-            settle_statements(case, statements),
+            settle_statements(case, statements, self.evidence),
             latency_ms=_elapsed(start),
             prompt_tokens=usage[0],
             completion_tokens=usage[1],
@@ -142,7 +147,8 @@ class OpenAIJudge:
             return self._http
 
     def _complete(self, system: str, user: str) -> tuple[str, Usage]:
-        """The reply text and token usage; JudgeFailure once the retries are spent."""
+        """The reply text and token usage; JudgeFailure once the retries or the verdict's
+        budget are spent, or at once for a reply over the size cap."""
         import httpx
 
         body: dict[str, Any] = {
@@ -153,34 +159,51 @@ class OpenAIJudge:
         if self.settings.json_mode:
             body["response_format"] = {"type": "json_object"}
         client = self._client()
+        budget_ends = time.monotonic() + self.settings.verdict_budget
+        retried, problem = 0, ""
         for attempt in range(self.settings.max_retries + 1):
             wait = self.settings.backoff * 2**attempt
+            deadline = max(0.0, min(self.settings.timeout, budget_ends - time.monotonic()))
             try:
                 with self._slots:
-                    response = client.post("chat/completions", json=body)
-            except httpx.TimeoutException:
-                problem = f"the judge server did not answer within {self.settings.timeout:g}s"
+                    reply = bounded.post_json(
+                        client,
+                        "chat/completions",
+                        body,
+                        deadline=deadline,
+                        max_bytes=self.settings.max_reply_bytes,
+                    )
+            except bounded.TooLarge as error:
+                raise JudgeFailure(str(error)) from None
+            except (bounded.DeadlineExceeded, httpx.TimeoutException):
+                problem = f"the judge server did not answer within {round(deadline, 2):g}s"
             except httpx.HTTPError as error:
                 problem = f"could not reach the judge server ({type(error).__name__})"
             else:
-                if response.status_code == 200:
-                    return _message(response)
-                problem = f"the judge server answered {response.status_code}"
-                if response.status_code not in RETRY_STATUSES:
-                    raise JudgeFailure(self._scrub(f"{problem}: {response.text[:200]}"))
-                wait = _retry_after(response, wait)
-            if attempt < self.settings.max_retries:
-                time.sleep(wait)
-        retries = self.settings.max_retries
-        raise JudgeFailure(f"{problem} (after {retries} retr{'y' if retries == 1 else 'ies'})")
+                if reply.status == 200:
+                    return _message(reply)
+                problem = f"the judge server answered {reply.status}"
+                if reply.status not in RETRY_STATUSES:
+                    raise JudgeFailure(self._scrub(f"{problem}: {reply.text()[:200]}"))
+                wait = _retry_after(reply, wait)
+            if attempt == self.settings.max_retries:
+                break
+            if time.monotonic() + wait >= budget_ends:
+                budget = self.settings.verdict_budget
+                raise JudgeFailure(
+                    f"{problem} (after {_retries(retried)}; budget {budget:g}s spent)"
+                )
+            time.sleep(wait)
+            retried += 1
+        raise JudgeFailure(f"{problem} (after {_retries(retried)})")
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._key, "[key]") if self._key else text
 
 
-def _message(response: Any) -> tuple[str, Usage]:
+def _message(reply: bounded.Reply) -> tuple[str, Usage]:
     try:
-        data = response.json()
+        data = json.loads(reply.body)
         content = data["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError):
         raise JudgeFailure("the judge server's reply is not a chat completion") from None
@@ -209,11 +232,15 @@ def _parse(text: str, reply: type[BaseModel]) -> Any:
         raise JudgeFailure(f"the judge's reply is not a verdict: {first_problem(error)}") from None
 
 
-def _retry_after(response: Any, default: float) -> float:
+def _retry_after(reply: bounded.Reply, default: float) -> float:
     try:
-        return min(max(float(response.headers.get("retry-after", "")), 0.0), MAX_RETRY_AFTER)
+        return min(max(float(reply.headers.get("retry-after", "")), 0.0), MAX_RETRY_AFTER)
     except ValueError:
         return default
+
+
+def _retries(count: int) -> str:
+    return f"{count} retr{'y' if count == 1 else 'ies'}"
 
 
 def _elapsed(start: float) -> float:

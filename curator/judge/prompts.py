@@ -17,7 +17,8 @@ Respond with one JSON object and nothing else:
 "failure_class": string or null}
 - score: 1.0 the statement is fully true of the output; 0.6 true with minor gaps; 0.3 partly \
 true; 0.0 not true.
-- evidence: a short quote, copied exactly, from the output or the source, that decides the verdict.
+- evidence: a quote of at least a few words (a phrase or a sentence), copied exactly from the \
+output or the source, that decides the verdict; to quote two places, join them with " ... ".
 - failure_class: null when pass is true; otherwise one of "omission" (the output leaves out what \
 the rubric asks for), "hallucination" (it states what the source does not support), \
 "contradiction" (it contradicts the source), "field_targeting" (the right kind of fact about \
@@ -40,8 +41,8 @@ against the source it was made from. A statement is supported when the source st
 directly implies it.
 Respond with one JSON object and nothing else:
 {"statements": [{"statement": string, "supported": boolean, "evidence": string}]}
-- evidence: for a supported statement, a short quote, copied exactly from the source, that \
-supports it; "" for an unsupported one."""
+- evidence: for a supported statement, a quote of at least a few words, copied exactly from \
+the source, that supports it; "" for an unsupported one."""
 
 STATEMENTS_USER = "<Source>\n{context}\n</Source>\n<Output>\n{output}\n</Output>"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from curator.errors import CuratorError
@@ -20,13 +21,17 @@ def open_judge(
     offline: bool = False,
     folder: Path | None = None,
     store_root: Path | None = None,
+    rubrics: Iterable[str] = (),
 ) -> CachedJudge:
-    """`rules` or `openai`, caching in the judge folder; `offline` never calls the judge."""
+    """`rules` or `openai`, caching in the judge folder; `offline` never calls the judge.
+    `rubrics`, those the judge will be asked about: the rules judge refuses, in one line,
+    rubrics it cannot check."""
     settings = settings or JudgeSettings()
     if name == "rules":
-        from curator.judge.rules import RulesJudge
+        from curator.judge.rules import RulesJudge, refuse_uncheckable
 
-        inner: object = RulesJudge()
+        refuse_uncheckable(rubrics)
+        inner: object = RulesJudge(settings)
     elif name == "openai":
         from curator.judge.openai import OpenAIJudge, model_name
 

@@ -1,8 +1,10 @@
 """What a judge is asked (a RubricCase) and what it answers (a Verdict, a Faithfulness).
 
-A verdict's evidence must be a quote that occurs in the fixture or in the output; one
-that does not is marked unverified and does not pass, whatever the judge said. Judges
-make verdicts through `settle`, so no judge can skip that check.
+A verdict's evidence must be a real quote: a passage of at least a few words
+(`EvidenceRule`, from `[judge]` in curator.toml) that occurs in the fixture or in the
+output; one that does not is marked unverified and does not pass, whatever the judge said.
+Judges make verdicts through `settle`, so no judge can skip that check, and `quoted_in` is
+the one definition of a quote every check uses.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from curator.model import JudgeSettings
 
 # Why a rubric failed: the judge's word, one of these (anything else is "other").
 FAILURE_CLASSES = (
@@ -27,6 +32,39 @@ JUDGE_ERROR = "judge_error"  # no usable verdict: a timeout, a server error, mal
 _SPACE = re.compile(r"\s+")
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 _QUOTES = "\"'“”‘’«»`"
+_WORD = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class EvidenceRule:
+    """How long each part of a quote must be: at least `min_words` words or `min_chars`
+    characters (spacing collapsed). A letter or two ("e", "a ... e") is found in any text,
+    so it proves nothing about where a verdict came from."""
+
+    min_words: int = 3
+    min_chars: int = 12
+
+    @classmethod
+    def of(cls, settings: JudgeSettings) -> EvidenceRule:
+        return cls(settings.evidence_min_words, settings.evidence_min_chars)
+
+    def admits(self, quote: str) -> bool:
+        """Every part of the quote is long enough (where it is found is `quoted_in`'s)."""
+        parts = _parts(quote)
+        return bool(parts) and all(self._long_enough(part) for part in parts)
+
+    def _long_enough(self, folded: str) -> bool:
+        if not _WORD.search(folded):  # punctuation alone quotes nothing
+            return False
+        return len(folded.split()) >= self.min_words or len(folded) >= self.min_chars
+
+    def key(self) -> str:
+        """What names the rule in a verdict cache key: verdicts settled under another rule
+        are asked again."""
+        return f"quote>={self.min_words}w|{self.min_chars}c"
+
+
+DEFAULT_EVIDENCE = EvidenceRule()
 
 
 @dataclass(frozen=True)
@@ -102,6 +140,7 @@ class Judge(Protocol):
     name: str
     prompt_version: str
     measures_faithfulness: bool  # can split an output into statements and check each
+    evidence: EvidenceRule  # what counts as a quote of the fixture or the output
 
     def judge(self, case: RubricCase) -> Verdict: ...
 
@@ -111,12 +150,12 @@ class Judge(Protocol):
         ...
 
 
-def settle(case: RubricCase, verdict: Verdict) -> Verdict:
-    """The verdict with its evidence checked: a quote found in neither the fixture nor the
-    output makes it unverified, and an unverified verdict does not pass."""
+def settle(case: RubricCase, verdict: Verdict, rule: EvidenceRule = DEFAULT_EVIDENCE) -> Verdict:
+    """The verdict with its evidence checked: a quote too short or found in neither the
+    fixture nor the output makes it unverified, and an unverified verdict does not pass."""
     if verdict.error is not None:
         return verdict
-    if quoted_in(verdict.evidence, case.context, case.output):
+    if quoted_in(verdict.evidence, case.context, case.output, rule=rule):
         return replace(verdict, verified=True)
     return replace(
         verdict,
@@ -126,21 +165,26 @@ def settle(case: RubricCase, verdict: Verdict) -> Verdict:
     )
 
 
-def settle_statements(case: RubricCase, statements: list[Statement]) -> tuple[Statement, ...]:
+def settle_statements(
+    case: RubricCase, statements: list[Statement], rule: EvidenceRule = DEFAULT_EVIDENCE
+) -> tuple[Statement, ...]:
     """A statement counts as supported only when its evidence quote occurs in the fixture."""
     return tuple(
-        s if not s.supported or quoted_in(s.evidence, case.context) else replace(s, supported=False)
+        s
+        if not s.supported or quoted_in(s.evidence, case.context, rule=rule)
+        else replace(s, supported=False)
         for s in statements
     )
 
 
-def quoted_in(quote: str, *texts: str) -> bool:
+def quoted_in(quote: str, *texts: str, rule: EvidenceRule = DEFAULT_EVIDENCE) -> bool:
     """The quote occurs in one of the texts, ignoring case, spacing and surrounding quote
-    marks; an elided quote ("a ... b") needs each part, in order, in one text."""
-    parts = [_fold(part) for part in _ELLIPSIS.split(quote)]
-    parts = [part for part in parts if part]
-    if not parts:
+    marks, and is long enough by `rule`; an elided quote ("a ... b", "a … b") needs each
+    part long enough and found, in order, in one text. An ellipsis at either end marks a
+    cut, not a part."""
+    if not rule.admits(quote):
         return False
+    parts = _parts(quote)
     for text in texts:
         folded, start = _fold(text), 0
         for part in parts:
@@ -151,6 +195,11 @@ def quoted_in(quote: str, *texts: str) -> bool:
         else:
             return True
     return False
+
+
+def _parts(quote: str) -> list[str]:
+    folded = [_fold(part) for part in _ELLIPSIS.split(quote)]
+    return [part for part in folded if part]
 
 
 def _fold(text: str) -> str:

@@ -24,6 +24,7 @@ from curator.model import DocumentContent, FieldLabel, FieldType, Span
 from curator.mutate._textops import rewrite
 from curator.mutate.registry import Option, Outcome, Subject, Switch, register
 from curator.normalise import UnparsableValue, format_date, parse_amount, parse_date, same_value
+from curator.reading import Reading, reading_of
 from curator.spans import Edit
 
 _DATE_PATTERNS = [  # index = the style curator.normalise.format_date writes
@@ -83,17 +84,18 @@ def contradict(subject: Subject, rng: random.Random, params: dict[str, Any]) -> 
             f"[doc_types.{doc_type}] in curator.toml"
         )
     old = label.value
-    new = new_value(old, spec.type, rng, subject.config.store.locale)
     base_text = "\n".join(page.text for page in content.pages)
-    base_date, date_style = _document_date(base_text, subject)
+    reading = reading_of(base_text, subject.labels.locale)  # the locale its truth is read in
+    new = new_value(old, spec.type, rng, subject.config.store.locale, reading)
+    base_date, date_style = _document_date(base_text, subject, reading)
     amended_on = base_date + timedelta(days=rng.randrange(20, 120))
     phrase = _label_phrase(content, label, spec.labels)
     clause = _clause(content, label) or f'"{phrase}"'
     noun = (subject.config.doc_types[doc_type].description or doc_type).split()[-1].lower()
     filled = template.format(
         number=_next_number(template, base_text),
-        date=format_date(amended_on, date_style),
-        document_date=format_date(base_date, date_style),
+        date=format_date(amended_on, date_style, reading),
+        document_date=format_date(base_date, date_style, reading),
         clause=clause,
         label=phrase,
         value=_VALUE,
@@ -157,25 +159,36 @@ def _next_number(template: str, text: str) -> int:
     return 1 + max((int(m) for m in re.findall(pattern, text)), default=0)
 
 
-def new_value(old: str, field_type: FieldType, rng: random.Random, locale: str = "en_US") -> str:
-    """A plausible different value of the same type, written the way `old` is."""
+def new_value(
+    old: str,
+    field_type: FieldType,
+    rng: random.Random,
+    locale: str = "en_US",
+    reading: Reading | None = None,
+) -> str:
+    """A plausible different value of the same type, written the way `old` is; Faker's
+    `locale` makes names, `reading` reads and writes dates and amounts."""
+    reading = reading or Reading()
     for _ in range(20):
-        candidate = _candidate(old, field_type, rng, locale)
-        if not same_value(candidate, old, field_type):
+        candidate = _candidate(old, field_type, rng, locale, reading)
+        if not same_value(candidate, old, field_type, reading):
             return candidate
     raise CuratorError(f"could not find a new value for {old!r} ({field_type})")
 
 
-def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str) -> str:
+def _candidate(
+    old: str, field_type: FieldType, rng: random.Random, locale: str, reading: Reading
+) -> str:
     if field_type is FieldType.date:
         try:
-            day = parse_date(old)
+            day = parse_date(old, reading)
         except UnparsableValue:
             raise CuratorError(f"cannot read {old!r} as a date to move it") from None
-        return format_date(day + timedelta(days=30 * rng.randrange(3, 13)), _style_of(old))
+        moved = day + timedelta(days=30 * rng.randrange(3, 13))
+        return format_date(moved, _style_of(old), reading)
     if field_type in (FieldType.money, FieldType.number):
         try:
-            amount = parse_amount(old)
+            amount = parse_amount(old, reading)
         except UnparsableValue:
             raise CuratorError(f"cannot read {old!r} as an amount to change it") from None
         if field_type is FieldType.money:
@@ -190,7 +203,7 @@ def _candidate(old: str, field_type: FieldType, rng: random.Random, locale: str)
             changed = ((amount + change) / step).quantize(Decimal(1), ROUND_HALF_UP) * step
         else:
             changed = amount + rng.randrange(1, 6)
-        return _format_amount_like(old, changed)
+        return _format_amount_like(old, changed, reading)
     if field_type is FieldType.text:
         runs = list(re.finditer(r"\d+", old))
         if (
@@ -218,13 +231,19 @@ def _style_of(text: str) -> int:
     return 1
 
 
-def _format_amount_like(old: str, amount: Decimal) -> str:
+def _format_amount_like(old: str, amount: Decimal, reading: Reading) -> str:
     match = re.search(r"\d[\d,.\s]*\d|\d", old)
     if match is None:
         return str(amount)
     number = match.group(0)
     decimals = 0
-    european = bool(re.search(r",\d{2}$", number)) and "." in number
+    decimal_point = bool(re.search(r"\.\d{1,2}$", number)) or (
+        "," in number and number.rfind(".") > number.rfind(",")
+    )
+    # 1.250,00 anywhere; 1.250 or 950 too where the locale's decimal sign is a comma
+    european = (bool(re.search(r",\d{2}$", number)) and "." in number) or (
+        reading.decimal_comma and not decimal_point
+    )
     tail = re.search(r"[.,](\d{1,2})$", number)
     if tail:
         decimals = len(tail.group(1))
@@ -237,13 +256,13 @@ def _format_amount_like(old: str, amount: Decimal) -> str:
     return old[: match.start()] + grouped + old[match.end() :]
 
 
-def _document_date(text: str, subject: Subject) -> tuple[date, int]:
+def _document_date(text: str, subject: Subject, reading: Reading) -> tuple[date, int]:
     """The base document's own date: the first date written in it, else its earliest field date."""
     found: list[tuple[int, date, int]] = []
     for style, pattern in enumerate(_DATE_PATTERNS):
         for match in pattern.finditer(text):
             try:
-                found.append((match.start(), parse_date(match.group(0)), style))
+                found.append((match.start(), parse_date(match.group(0), reading), style))
             except UnparsableValue:
                 continue
     if found:
@@ -253,7 +272,7 @@ def _document_date(text: str, subject: Subject) -> tuple[date, int]:
     for label in subject.labels.fields.values():
         if label.type is FieldType.date and label.value:
             try:
-                dates.append((parse_date(label.value), _style_of(label.value)))
+                dates.append((parse_date(label.value, reading), _style_of(label.value)))
             except UnparsableValue:
                 continue
     if dates:

@@ -130,6 +130,7 @@ def apply_chain(
         fields=current.fields,
         rubrics=current.rubrics,
         tasks=_variant_tasks(current.tasks),
+        locale=labels.locale,
     )
     return Variant(fixture=fixture, content=content, revision=revision, to_review=to_review)
 
@@ -172,6 +173,7 @@ def _variant_fixture(
         provenance=Provenance(
             source_sha256=source.provenance.source_sha256,
             source_name=source.provenance.source_name,
+            source_name_anonymised=source.provenance.source_name_anonymised,
             vault_id=source.provenance.vault_id,
             importer="mutate",
             imported_at=labels.time,

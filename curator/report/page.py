@@ -123,11 +123,16 @@ class ReportWritten:
 
 
 def write_report(
-    bundle: Path, out: Path, *, gate: Path | None = None, runs: Sequence[Path] = ()
+    bundle: Path,
+    out: Path,
+    *,
+    gate: Path | None = None,
+    runs: Sequence[Path] = (),
+    names: Sequence[str] = (),
 ) -> ReportWritten:
-    """Read the bundle (directory or .tar.gz), gate report.json and evals.jsonl files; write one
-    HTML page."""
+    """Read the bundle (directory or .tar.gz), gate report.json and eval runs (evals.jsonl
+    files or their folders, the first ones named by `names`); write one HTML page."""
     atomic.write_text(
-        out, render(read_inputs(bundle, gate, runs)), mode=0o644
+        out, render(read_inputs(bundle, gate, runs, names)), mode=0o644
     )  # a page for people to open
     return ReportWritten(out)

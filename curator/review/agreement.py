@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from curator.model import FieldType
 from curator.normalise import same_value
+from curator.reading import Reading
 
 
 @dataclass(frozen=True)
@@ -18,12 +19,13 @@ class Said:
 
     value: str | None  # None: expected absent
     type: FieldType | str
+    reading: Reading | None = None  # how the fixture's locale reads it (curator.reading)
 
 
 def agree(a: Said, b: Said) -> bool:
     if a.value is None or b.value is None:
         return a.value is None and b.value is None
-    return same_value(a.value, b.value, a.type)
+    return same_value(a.value, b.value, a.type, a.reading)
 
 
 def disagreements(answers: list[dict[str, Said]]) -> list[str]:

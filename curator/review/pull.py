@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from curator import clock
-from curator.config import doc_type
+from curator.config import doc_type, value_locale
 from curator.errors import CuratorError
-from curator.labels import reviewed
+from curator.labels import content_reading, reviewed
 from curator.lifecycle import after_agreement, after_conflict, after_settling
 from curator.model import (
     DocumentContent,
@@ -31,6 +31,7 @@ from curator.model import (
     rubric_item,
 )
 from curator.normalise import UnparsableValue, check, same_value
+from curator.reading import recorded_locale
 from curator.review import configs, state
 from curator.review.agreement import Agreement, Said
 from curator.review.push import check_config, expected_config, project_title
@@ -327,6 +328,8 @@ def _document_revision(
     """
     spec_name = txn.fixture(fixture_id).doc_type or ""
     spec = doc_type(store.config, spec_name)
+    locale = value_locale(store.config, spec_name)
+    reading = content_reading(content, locale)
     answer = read_document_answer(annotation.get("result") or [])
     joined = join_pages(content)
     fields = dict(previous.fields) if previous else {}
@@ -369,7 +372,7 @@ def _document_revision(
         same = (
             before is not None
             and before.value is not None
-            and same_value(before.value, value, field_spec.type)
+            and same_value(before.value, value, field_spec.type, reading)
         )
         try:
             check(value, field_spec.type)
@@ -383,6 +386,7 @@ def _document_revision(
                 answer.variants.get(name, []),
                 no_evidence=before.no_evidence if same and before else None,
                 hint=_MARK_IT,
+                reading=reading,
             )
         except UnparsableValue as error:
             if strict:
@@ -394,7 +398,7 @@ def _document_revision(
             if strict:
                 raise CuratorError(f"{where}: field {error}") from None
             continue
-        said[name] = Said(value, field_spec.type)
+        said[name] = Said(value, field_spec.type, reading)
         if same and before is not None:  # the same value as before keeps its authority note
             label = label.model_copy(update={"authority": before.authority})
         fields[name] = label
@@ -406,6 +410,7 @@ def _document_revision(
         fields=fields,
         rubrics=list(previous.rubrics) if previous else [],
         tasks=dict(previous.tasks) if previous else {},
+        locale=recorded_locale(locale),
     )
     return said, revision
 
@@ -435,9 +440,11 @@ def _thread_revision(
         if verdict == configs.FAIL:
             by_task[task] = [r for r in rubrics if r.text != text]
             continue
-        # the posts ticked beside it are its evidence (a post no longer in the thread is refused)
-        posts = [p for p in content.export.ordered_posts() if p.id in answer.posts.get(slot, [])]
-        unknown = sorted(set(answer.posts.get(slot, [])) - {p.id for p in posts})
+        # the posts ticked beside it are its evidence (a post no longer in the thread is
+        # refused); a result made elsewhere may name the export's original ids
+        ticked = [typed.post_id(p) for p in answer.posts.get(slot, [])]
+        posts = [p for p in content.export.ordered_posts() if p.id in ticked]
+        unknown = sorted(set(ticked) - {p.id for p in posts})
         if unknown and strict:
             raise CuratorError(
                 f"{where}: rubric {text!r}: evidence posts not in the thread: {', '.join(unknown)}"
@@ -470,6 +477,7 @@ def _thread_revision(
             for name, rubrics in by_task.items()
             if name is not None and (rubrics or (name in named and named[name].fields))
         },
+        locale=previous.locale if previous else None,
     )
     return said, revision
 

@@ -2,10 +2,10 @@
 
 Every problem is a CuratorError naming the file and line (exit 2): a line that is not JSON,
 a line the model rejects (a confidence outside [0, 1], an unknown key), a fixture id the
-bundle lacks, a fixture predicted twice, a rubric verdict for a rubric the fixture lacks.
-Blank lines are skipped. Fields the labels do not name are kept and reported, not scored.
-An inspect_ai eval log or promptfoo results JSON is read as predictions too
-(curator.harness.results).
+bundle lacks, a fixture predicted twice, a rubric verdict for a rubric the fixture lacks,
+a file with no prediction at all (empty or blank). Blank lines are skipped. Fields the
+labels do not name are kept and reported, not scored. An inspect_ai eval log or promptfoo
+results JSON is read as predictions too (curator.harness.results).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def load_predictions(
     from curator.harness.results import harness_format, predictions_from
 
     if kind := harness_format(data):  # an inspect_ai eval log or promptfoo results JSON
-        return predictions_from(data, kind, path, cases, limits, line_hashes)
+        return _some(predictions_from(data, kind, path, cases, limits, line_hashes), path)
     by_name = {task_label(case.fixture.id, case.task): case for case in cases}
     fixtures = {case.fixture.id for case in by_name.values()}
     predictions: dict[str, Prediction] = {}
@@ -64,6 +64,14 @@ def load_predictions(
             raise CuratorError(f"{where}: {_named(prediction)} is predicted twice")
         _check_rubrics(prediction, case, where)
         predictions[name] = prediction
+    return _some(predictions, path)
+
+
+def _some(predictions: dict[str, Prediction], path: Path) -> dict[str, Prediction]:
+    """No prediction at all is bad input, not a run whose fixtures are all missing: the step
+    that should have written them wrote nothing."""
+    if not predictions:
+        raise CuratorError(f"{path}: no results were recorded (the file has no prediction)")
     return predictions
 
 

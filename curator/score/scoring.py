@@ -1,7 +1,9 @@
 """Judge one fixture's prediction against its labels, item by item, and classify the misses.
 
 An item is a labelled field (documents) or a rubric statement (threads). Field values are
-compared with curator.normalise, so "2024-01-15" and "January 15, 2024" are one answer.
+compared with curator.normalise, so "2024-01-15" and "January 15, 2024" are one answer,
+read as the document writes them: in the locale the labels record, an amount written
+without a currency in the document's one currency.
 Failure classes are independent predicates (an item may carry several); docs/guide/gate.md
 defines each one and tests/score/test_gate_scoring.py checks each on a hand-built case.
 """
@@ -25,6 +27,7 @@ from curator.model import (
     task_truths,
 )
 from curator.normalise import find_value, matches_any, normalise_text
+from curator.reading import Reading, reading_of
 
 # Item outcomes.
 RIGHT = "right"
@@ -202,8 +205,11 @@ def score_items(
     """Every answerable field, then every rubric, of one fixture judged against a prediction:
     what the gate does, and what curator's scorers inside eval harnesses call."""
     truncated = any(is_truncation(name) for name in mutations)
+    reading = reading_of(document_text, labels.locale)
     items = [
-        score_field(name, label, prediction.fields.get(name), labels, document_text, truncated)
+        score_field(
+            name, label, prediction.fields.get(name), labels, document_text, truncated, reading
+        )
         for name, label in labels.fields.items()
         if not label.unanswerable
     ]
@@ -217,8 +223,11 @@ def score_field(
     labels: LabelRevision,
     document_text: str,
     truncated: bool,
+    reading: Reading | None = None,
 ) -> ItemResult:
-    """Judge one field of a fixture whose whole text is `document_text`."""
+    """Judge one field of a fixture whose whole text is `document_text`, its values read
+    by `reading` (made from that text when None)."""
+    reading = reading or reading_of(document_text, labels.locale)
     value = value_text(predicted.value) if predicted else None
     confidence = predicted.confidence if predicted else None
     accepted = [] if label.expected_absent else [label.value or "", *label.variants]
@@ -237,18 +246,18 @@ def score_field(
             return item
         item.outcome = WRONG
         item.classes.append(HALLUCINATION)
-        if _targets_other_field(name, value, labels):
+        if _targets_other_field(name, value, labels, reading):
             item.classes.append(FIELD_TARGETING)
     elif value is None:
         item.outcome = OMITTED
         item.classes.append(TRUNCATION_ARTIFACT if truncated else OMISSION)
-    elif matches_any(value, accepted, label.type):
+    elif matches_any(value, accepted, label.type, reading):
         return item
     else:
         item.outcome = WRONG
-        if not supported(value, label.type, labels, document_text):
+        if not supported(value, label.type, labels, document_text, reading):
             item.classes.append(HALLUCINATION)
-        if _targets_other_field(name, value, labels):
+        if _targets_other_field(name, value, labels, reading):
             item.classes.append(FIELD_TARGETING)
         if any(is_partial(value, truth) for truth in accepted):
             item.classes.append(TRUNCATION_ARTIFACT)
@@ -285,16 +294,22 @@ def value_text(value: str | int | float | None) -> str | None:
     return text if text.strip() else None
 
 
-def supported(value: str, field_type: FieldType, labels: LabelRevision, document_text: str) -> bool:
+def supported(
+    value: str,
+    field_type: FieldType,
+    labels: LabelRevision,
+    document_text: str,
+    reading: Reading | None = None,
+) -> bool:
     """The document backs the value: its text holds it (as written, or in any form equal for
     the field's type: "2024-03-03" where it says "March 3, 2024"), or a labelled value equals it."""
     if find_value(document_text, value, FieldType.text):
         return True
-    if field_type is not FieldType.text and find_value(document_text, value, field_type):
+    if field_type is not FieldType.text and find_value(document_text, value, field_type, reading):
         return True
     for other in labels.fields.values():
         known = [v for v in (other.value, other.evidence_text, *other.variants) if v]
-        if matches_any(value, known, other.type):
+        if matches_any(value, known, other.type, reading):
             return True
     return False
 
@@ -316,11 +331,13 @@ def is_truncation(mutation: str) -> bool:
     return mutation.startswith("truncat")
 
 
-def _targets_other_field(name: str, value: str, labels: LabelRevision) -> bool:
+def _targets_other_field(
+    name: str, value: str, labels: LabelRevision, reading: Reading | None
+) -> bool:
     for other_name, other in labels.fields.items():
         if other_name == name or other.expected_absent:
             continue
-        if matches_any(value, [other.value or "", *other.variants], other.type):
+        if matches_any(value, [other.value or "", *other.variants], other.type, reading):
             return True
     return False
 

@@ -7,6 +7,7 @@ and benchmarks/eval.py run the real HTTP judge against it. Policies:
     reader      reads like a careful judge: a rubric passes when what it declares (amounts,
                 dates, @mentions, quoted phrases) is in the output; statements are supported
                 when their amounts and dates are in the source; evidence quoted verbatim
+                (a statement's: the source line holding its value)
     lenient     passes everything (a judge that would pass known-bad answers)
     good        passes, quoting the output          failing     fails, quoting the output
     unverified  passes, quoting text found nowhere  malformed   broken JSON json-repair can fix
@@ -15,6 +16,12 @@ and benchmarks/eval.py run the real HTTP judge against it. Policies:
     echo401     HTTP 401 whose message repeats the Authorization header (as some servers do)
     flip        fails answers stamped "(run N)" with an odd N, passes the rest: the verdicts flip
                 between repetitions
+    one_letter  passes, quoting "e"             elided      passes, quoting "a ... e"
+    trickle     a valid passing reply, sent one byte every TRICKLE_SECONDS (no read ever waits
+                long enough to time out)
+    huge        a valid reply of HUGE_BYTES, chunked (no length declared)
+    huge_declared  the same with its content-length declared
+    verbose     passes, quoting the output, with 4 KiB of reasoning
 
     python tests/eval/judge_server.py --policy reader [--latency 0.05] [--port 0]
 prints `http://127.0.0.1:PORT/v1` once listening, and serves until killed.
@@ -45,10 +52,19 @@ POLICIES = (
     "slow",
     "flip",
     "echo401",
+    "one_letter",
+    "elided",
+    "trickle",
+    "huge",
+    "huge_declared",
+    "verbose",
 )
 _TAG = re.compile(r"<(Source|Output|Rubric)>\n?(.*?)\n?</\1>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _RUN = re.compile(r"\(run (\d+)\)")
+TRICKLE_SECONDS = 0.25
+HUGE_BYTES = 50 * 1024 * 1024
+HUGE_CHUNK = 64 * 1024
 
 
 class JudgeServer(ThreadingHTTPServer):
@@ -117,33 +133,66 @@ class _Handler(BaseHTTPRequestHandler):
         system, user = body["messages"][0]["content"], body["messages"][1]["content"]
         parts = {name: text for name, text in _TAG.findall(user)}
         statements = "Split the output" in system
-        status, content = reply(self.server.policy, number, statements, parts)
+        policy = self.server.policy
+        if policy in ("huge", "huge_declared"):
+            return self._send_huge(number, body.get("model"), declared=policy == "huge_declared")
+        status, content = reply(policy, number, statements, parts)
         if status != 200:
             return self._send(status, {"error": {"message": "scripted failure"}})
-        self._send(
-            200,
-            {
-                "id": f"chatcmpl-{number}",
-                "object": "chat.completion",
-                "model": body.get("model"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": content},
-                    }
-                ],
-                "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": len(content) // 4},
-            },
-        )
+        completion = _completion(number, body.get("model"), content, len(user))
+        if policy == "trickle":
+            return self._send(200, completion, trickle=True)
+        self._send(200, completion)
 
-    def _send(self, status: int, data: dict[str, Any]) -> None:
+    def _send(self, status: int, data: dict[str, Any], trickle: bool = False) -> None:
         raw = json.dumps(data).encode()
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(raw)))
         self.end_headers()
-        self.wfile.write(raw)
+        if not trickle:
+            self.wfile.write(raw)
+            return
+        for byte in range(len(raw)):
+            self.wfile.write(raw[byte : byte + 1])
+            self.wfile.flush()
+            time.sleep(TRICKLE_SECONDS)
+
+    def _send_huge(self, number: int, model: str | None, *, declared: bool) -> None:
+        """A chat completion whose content is HUGE_BYTES of text, written 64 KiB at a time."""
+        head, tail = (
+            json.dumps(_completion(number, model, "@@CONTENT@@", 0)).encode().split(b"@@CONTENT@@")
+        )
+        filler = b"a" * HUGE_CHUNK
+        size = len(head) + HUGE_BYTES + len(tail)
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        if declared:
+            self.send_header("content-length", str(size))
+        else:
+            self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        pieces = [head, *(filler for _ in range(HUGE_BYTES // HUGE_CHUNK)), tail]
+        for piece in pieces:
+            self.wfile.write(piece if declared else b"%x\r\n%s\r\n" % (len(piece), piece))
+        if not declared:
+            self.wfile.write(b"0\r\n\r\n")
+
+
+def _completion(number: int, model: str | None, content: str, prompt_chars: int) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content},
+            }
+        ],
+        "usage": {"prompt_tokens": prompt_chars // 4, "completion_tokens": len(content) // 4},
+    }
 
 
 def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> tuple[int, str]:
@@ -180,8 +229,18 @@ def reply(policy: str, number: int, statements: bool, parts: dict[str, str]) -> 
         "slow": True,
         "flip": not stamp or int(stamp.group(1)) % 2 == 0,
         "flaky500": True,
+        "one_letter": True,
+        "elided": True,
+        "trickle": True,
+        "verbose": True,
     }[policy]
-    evidence = "words that appear nowhere at all" if policy == "unverified" else quote
+    if policy == "verbose":
+        return 200, _verdict(True, "because " * 512, quote)
+    evidence = {
+        "unverified": "words that appear nowhere at all",
+        "one_letter": "e",
+        "elided": "a ... e",
+    }.get(policy, quote)
     return 200, _verdict(passed, f"scripted {policy}", evidence)
 
 
@@ -223,9 +282,15 @@ def _statements(policy: str, source: str, output: str) -> list[dict[str, Any]]:
         if supported:
             spans = [find_value(source, value, kind)[0] for kind, value in values]
             start, end = spans[0] if spans else (0, min(len(source), 30))
-            evidence = source[start:end]
+            evidence = _line_of(source, start, end)
         found.append({"statement": sentence, "supported": supported, "evidence": evidence})
     return found
+
+
+def _line_of(source: str, start: int, end: int) -> str:
+    """The source line holding [start, end): a quote of a few words, as a judge gives."""
+    line_end = source.find("\n", end)
+    return source[source.rfind("\n", 0, start) + 1 : line_end if line_end >= 0 else None].strip()
 
 
 def main() -> None:

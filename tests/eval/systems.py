@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from curator.eval import Answer, EvalItem
 
@@ -85,3 +87,38 @@ def by_task(item: EvalItem) -> Answer:
 def summary_everywhere(item: EvalItem) -> Answer:
     """Ignores the task: the summary for every prompt (its action items fail)."""
     return Answer(text=TASK_ANSWERS["summary"])
+
+
+SYSTEM_EXIT_ON = "invoice-5ceef8fb"
+KEYBOARD_INTERRUPT_ON = "residential-lease-agreement-0f35b496"
+
+
+def exits(item: EvalItem) -> Answer:
+    """SystemExit on one fixture, KeyboardInterrupt on another (raised by the system's own
+    code, not a Ctrl-C); perfect on the rest."""
+    if item.id == SYSTEM_EXIT_ON:
+        raise SystemExit(3)
+    if item.id == KEYBOARD_INTERRUPT_ON:
+        raise KeyboardInterrupt
+    return perfect(item)
+
+
+_calls = 0
+
+
+def stalls_on_third_call(item: EvalItem) -> Answer:
+    """Perfect twice, then writes $CURATOR_TEST_MARKER and hangs: the moment a test sends
+    the run a real Ctrl-C."""
+    global _calls
+    _calls += 1
+    if _calls == 3:
+        Path(os.environ["CURATOR_TEST_MARKER"]).write_text("stalled")
+        time.sleep(120)
+    return perfect(item)
+
+
+def rambling(item: EvalItem) -> Answer:
+    """Perfect on documents; on threads, a 50 MiB answer."""
+    if item.kind == "thread":
+        return Answer(text="a" * (50 * 1024 * 1024))
+    return perfect(item)

@@ -16,6 +16,7 @@ from curator.bundle import load
 from curator.bundle.manifest import read_manifest
 from curator.judge.calibration import find, record_path, wilson
 from curator.judge.known_answers import field_question, known_answers
+from curator.judge.rules import PROMPT_VERSION as RULES_VERSION
 from curator.model import CalibrationRecord, Rubric
 from curator.normalise import matches_any
 from tests.conftest import run_cli
@@ -156,11 +157,11 @@ def test_a_record_moved_under_another_bundle_is_no_calibration_of_it(sample_bund
     run = calibrate(sample_bundle, "--judge", "rules", "--json")
     written = Path(json.loads(run.stdout)["record"])
     folder, digest = written.parents[2], read_manifest(sample_bundle).content_sha256
-    moved = record_path(folder, "f" * 64, "rules", "rules-1")
+    moved = record_path(folder, "f" * 64, "rules", RULES_VERSION)
     moved.parent.mkdir(parents=True)
     shutil.copyfile(written, moved)
-    assert find(folder, digest, "rules", "rules-1") is not None
-    assert find(folder, "f" * 64, "rules", "rules-1") is None
+    assert find(folder, digest, "rules", RULES_VERSION) is not None
+    assert find(folder, "f" * 64, "rules", RULES_VERSION) is None
 
 
 def test_rubrics_nobody_reviewed_are_refused_though_fields_could_calibrate(

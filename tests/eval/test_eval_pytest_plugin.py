@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from curator.eval.items import load_items
-from tests.conftest import REPO, subprocess_env
+from tests.conftest import REPO, run_cli, subprocess_env
 from tests.eval.conftest import PLANTED_KEY
 
 EXAMPLES = REPO / "examples" / "evals"
@@ -217,3 +217,25 @@ def test_without_a_bundle_the_eval_tests_are_skipped(suite):
     assert run.returncode == 0 and "2 skipped" in run.stdout
     assert "no bundle: run pytest --curator-bundle PATH" in run.stdout
     assert not (suite / "evals.jsonl").exists()
+
+
+def test_a_session_over_a_bundle_that_recorded_nothing_fails(sample_bundle, tmp_path):
+    folder = tmp_path / "silent"
+    folder.mkdir()
+    (folder / "test_silent.py").write_text(
+        "def test_looks_but_asserts_nothing(curator_item):\n    assert curator_item.id\n"
+    )
+    stale = '{"name": "x", "timestamp": "t", "run_number": 0, "rubric": "r", "pass": true}\n'
+    (folder / "evals.jsonl").write_text(stale)  # an earlier, green run's file
+    run = pytest_run(folder, "--curator-bundle", str(sample_bundle), "--curator-kind", "thread")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert outcomes(run)["passed"] >= 1  # every test passed, and still no pass
+    assert run.stderr.strip().splitlines()[-1] == (
+        "curator: error: evals.jsonl: no results were recorded (no test over the bundle called "
+        "assert_fields or assert_rubric)"
+    )
+    assert (folder / "evals.jsonl").read_text() == ""  # the stale results do not stand in
+    check = run_cli("view", str(folder / "evals.jsonl"), "--check")
+    assert check.exit_code == 2 and "no results were recorded" in check.stderr
+    listed = pytest_run(folder, "--curator-bundle", str(sample_bundle), "--co")
+    assert listed.returncode == 0  # collecting only records nothing, and that is no error

@@ -4,13 +4,17 @@ chat-completions server: calls, caching, evals.jsonl, predictions the gate accep
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 from curator.bundle.manifest import read_manifest
 from curator.eval.items import load_items
 from curator.judge.prompts import PROMPT_VERSION
 from curator.model import EvalLine, Prediction
-from tests.conftest import run_cli
+from tests.conftest import CURATOR, run_cli, subprocess_env
+from tests.eval import systems
 from tests.eval.conftest import JUDGE_MODEL
 
 MATTERMOST_MEMBERS = (
@@ -270,3 +274,59 @@ def test_faithfulness_is_measured_and_its_drop_fails_the_gate(
     assert bad.exit_code == 1
     assert next(c for c in report["gates"] if c["name"] == "faithfulness_drop")["status"] == "fail"
     assert report["quality"]["composite"] is not None  # 0.35/0.40/0.25 over the three metrics
+
+
+def test_a_system_raising_system_exit_or_keyboard_interrupt_is_that_fixtures_error(
+    sample_bundle, eval_env
+):
+    run = eval_run(sample_bundle, "exits", "--judge", "rules", "--json")
+    assert (run.exit_code, run.stderr) == (0, "")  # no traceback, no abort
+    lines = read_lines(Path("out/evals.jsonl"))
+    errors = {line["fixture_id"]: line["error"] for line in lines if line["error"]}
+    assert errors == {
+        systems.SYSTEM_EXIT_ON: "system raised SystemExit: 3",
+        systems.KEYBOARD_INTERRUPT_ON: "system raised KeyboardInterrupt",
+    }
+    assert all(line["failure_class"] == "system_error" for line in lines if line["error"])
+    others = [line for line in lines if line["fixture_id"] not in errors]
+    assert others and all(line["pass"] for line in others)  # the others scored
+    assert {line["fixture_id"] for line in lines} == {i.id for i in load_items(sample_bundle).items}
+    assert json.loads(run.stdout)["system_errors"] == 2
+
+
+def test_ctrl_c_stops_the_run_writes_what_is_done_and_exits_130(sample_bundle, eval_env, tmp_path):
+    marker = tmp_path / "stalled"
+    child = subprocess.Popen(
+        [
+            *CURATOR,
+            "eval",
+            "run",
+            str(sample_bundle),
+            "--system",
+            "tests.eval.systems:stalls_on_third_call",
+            "--judge",
+            "rules",
+            "--concurrency",
+            "1",
+            "--out",
+            "out",
+        ],
+        env=subprocess_env(CURATOR_TEST_MARKER=str(marker)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while not marker.exists():
+            assert child.poll() is None, child.communicate()
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        stdout, stderr = child.communicate(timeout=60)  # the hung call does not hold it
+    finally:
+        child.kill()
+    total = len(load_items(sample_bundle).items)
+    assert child.returncode == 130 and stdout == ""
+    assert stderr == f"curator: error: interrupted: 2 of {total} run(s) done, written to out\n"
+    done = {line["fixture_id"] for line in read_lines(Path("out/evals.jsonl"))}
+    predicted = [json.loads(line)["fixture_id"] for line in Path("out/predictions.jsonl").open()]
+    assert len(done) == 2 and sorted(predicted) == sorted(done)

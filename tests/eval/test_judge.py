@@ -12,7 +12,7 @@ import pytest
 from curator.judge.cache import CachedJudge, VerdictCache
 from curator.judge.openai import OpenAIJudge
 from curator.judge.rules import RulesJudge, checks
-from curator.judge.verdict import RubricCase, quoted_in
+from curator.judge.verdict import EvidenceRule, RubricCase, quoted_in
 from curator.model import CalibrationRecord, JudgeSettings
 from tests.conftest import run_cli
 from tests.eval.conftest import PLANTED_KEY
@@ -49,11 +49,24 @@ def http_judge(judge_server, monkeypatch):
         ("good", True, True, None, None, 1),
         ("failing", False, True, "omission", None, 1),
         ("unverified", False, False, "unverified", None, 1),  # a quote from nowhere never passes
+        ("one_letter", False, False, "unverified", None, 1),  # "e" is in every text
+        ("elided", False, False, "unverified", None, 1),  # "a ... e": each part too short
         ("malformed", True, True, None, None, 1),  # repaired once by json-repair
         ("garbage", False, False, "judge_error", "not a JSON object", 1),
         ("error500", False, False, "judge_error", "answered 500 (after 2 retries)", 3),
         ("flaky500", True, True, None, None, 2),  # the retry succeeds
         ("slow", False, False, "judge_error", "did not answer within 0.5s", 3),
+        # A total deadline: a reply one byte at a time is cut off, every attempt.
+        ("trickle", False, False, "judge_error", "did not answer within 0.5s (after 2 retries)", 3),
+        ("huge", False, False, "judge_error", "reply is over the cap of 1.0 MiB", 1),
+        (
+            "huge_declared",
+            False,
+            False,
+            "judge_error",
+            "reply is 50.0 MiB, over the cap of 1.0 MiB",
+            1,
+        ),
         (
             "echo401",
             False,
@@ -113,6 +126,9 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
     output = "The rent goes up to 2050 USD on March 1, 2025; @ben.w sends the letter."
     verdict = judge.judge(RubricCase("x-0000000a", "a" * 64, rubric, output, SOURCE))
     assert verdict.passed and verdict.score == 1 and verdict.verified
+    assert verdict.evidence == output  # the sentence holding the first check, not "@ben.w"
+    terse = judge.judge(RubricCase("x-0000000a", "a" * 64, "mentions @ben.w", "@ben.w", SOURCE))
+    assert terse.score == 1 and not terse.passed and terse.failure_class == "unverified"
     half = judge.judge(
         RubricCase("x-0000000a", "a" * 64, rubric, "@ben.wu: the letter, rent rises.", SOURCE)
     )
@@ -131,10 +147,41 @@ def test_the_rules_judge_checks_what_the_rubric_declares():
 def test_evidence_must_be_quoted_from_the_fixture_or_the_output():
     assert quoted_in('"The new  MONTHLY rent is $2,050.00"', SOURCE)
     assert quoted_in("The new monthly rent … March 1, 2025", SOURCE)  # elided, parts in order
+    assert quoted_in("... I will send the letter.", SOURCE)  # a leading cut is no part
     assert not quoted_in("March 1, 2025 ... The new monthly rent", SOURCE)
     assert not quoted_in("", SOURCE) and not quoted_in(
         "the rent is $3,000.00", SOURCE, "another text"
     )
+
+
+@pytest.mark.parametrize(
+    ("quote", "found_when_short"),
+    [
+        ("e", True),  # one letter
+        ("a ... e", True),  # elided, every part one letter
+        ("a … e", True),  # the same with the ellipsis character
+        ("The new monthly rent ... e", True),  # one part long, the other a letter
+        ("$2,050.00", True),  # one word of nine characters
+        ("rent ... 2025", True),  # two one-word parts
+        ("... ... ...", False),  # nothing but ellipses
+        ("-- -- -- -- -- -- --", False),  # long, but no letter or digit
+    ],
+)
+def test_a_quote_too_short_to_prove_anything_is_unverified(quote, found_when_short):
+    assert not quoted_in(quote, SOURCE, CASE.output)
+    # Found in the texts: with no minimum it would verify, so the minimum is what refuses it.
+    assert quoted_in(quote, SOURCE, CASE.output, rule=EvidenceRule(1, 1)) is found_when_short
+
+
+def test_the_evidence_minimum_is_a_judge_setting(http_judge):
+    assert quoted_in("new monthly rent", SOURCE)  # three words
+    assert quoted_in("$2,050.00, starting", SOURCE)  # two words, 19 characters
+    assert not quoted_in("new monthly rent", SOURCE, rule=EvidenceRule(min_words=4, min_chars=20))
+    judge, _ = http_judge("one_letter")
+    assert not judge.judge(CASE).verified
+    judge.evidence = EvidenceRule.of(JudgeSettings(evidence_min_words=1, evidence_min_chars=1))
+    verdict = judge.judge(CASE)
+    assert verdict.verified and verdict.passed
 
 
 def test_the_cache_keys_on_line_rubric_output_judge_and_prompt(tmp_path):
@@ -254,3 +301,22 @@ def test_the_api_key_is_never_printed_logged_or_written(
     leaks += [f"output {i}" for i, text in enumerate(outputs) if PLANTED_KEY in text]
     leaks += ["log"] if PLANTED_KEY in caplog.text else []
     assert leaks == []
+
+
+def test_retries_stay_within_the_verdicts_budget(judge_server, monkeypatch):
+    server = judge_server("trickle")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    settings = JudgeSettings(timeout=0.5, max_retries=10, backoff=0.01, verdict_budget=1.2)
+    verdict = OpenAIJudge("m", settings).judge(CASE)
+    assert verdict.failure_class == "judge_error" and "budget 1.2s spent" in verdict.error
+    assert server.calls == 3  # 0.5 s, 0.5 s, then the 0.2 s left: not the 11 attempts allowed
+
+
+def test_the_reply_cap_is_a_setting(judge_server, monkeypatch):
+    server = judge_server("verbose")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    small = OpenAIJudge("m", FAST.model_copy(update={"max_reply_bytes": 1024}))
+    assert small.judge(CASE).error.startswith(
+        "the judge server's reply is 4 KiB, over the cap of 1 KiB"
+    )
+    assert OpenAIJudge("m", FAST).judge(CASE).passed

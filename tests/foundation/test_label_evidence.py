@@ -10,6 +10,7 @@ import pytest
 from curator.model import Status
 from tests.conftest import run_cli, snapshot
 from tests.factories import add_lease, add_thread
+from tests.mattermost_exports import write_thread_export
 
 
 def _error(result) -> str:
@@ -220,3 +221,32 @@ def test_retired_fixtures_never_fail_validate(store, broken):
     assert run_cli("status", lease, "--to", "retired", store=store.root).exit_code == 0
     assert store.load_fixture(lease).status is Status.retired
     assert run_cli("validate", store=store.root).exit_code == 0
+
+
+def test_an_original_post_id_names_its_post_through_the_vault_and_is_never_stored(store, tmp_path):
+    written = write_thread_export(tmp_path / "developers_webapp.json")
+    imported = run_cli("import", str(written.path), "--json", store=store.root)
+    assert imported.exit_code == 0, imported.stderr
+    thread = json.loads(imported.stdout)["created"][0]["id"]
+    stored = [p.id for p in store.load(thread).content.export.ordered_posts()]
+    original = written.post_ids[2]  # as the source export (and Mattermost's permalink) has it
+    assert original not in stored
+
+    result = run_cli(
+        "label", "set", thread, "--rubric", "says who raised the timeout",
+        "--evidence-post", original, "--evidence-post", stored[3], "--json",
+        store=store.root,
+    )  # fmt: skip
+
+    assert result.exit_code == 0, result.stderr
+    assert store.load(thread).labels.rubrics[-1].evidence_posts == [stored[2], stored[3]]
+    for path in store.root.rglob("*"):
+        if path.is_file() and path.name != "vault.json":  # the vault keeps the mapping
+            assert original.encode() not in path.read_bytes(), path
+    # an id neither stored nor known to the vault is refused as before
+    line = _error(
+        run_cli(
+            "label", "set", thread, "--rubric", "x", "--evidence-post", "q" * 26, store=store.root
+        )
+    )
+    assert f"no post '{'q' * 26}' in this thread" in line

@@ -1,5 +1,6 @@
 """Go eval suites read bundles: `go test` in tests/go/ loads every thread file of a bundle of
-the sample store in the layout of Mattermost's eval package and prints it as its String() does."""
+the sample store in the layout of Mattermost's eval package and prints it as its String() does,
+and loads imported threads by their source file names, as Mattermost's suites name them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from curator.bundle.manifest import read_manifest
+from tests.conftest import run_cli
 from tests.eval.tasked import RUBRICS, build_tasked
+from tests.mattermost_exports import write_thread_export
 
 HERE = Path(__file__).resolve().parent
 GO = shutil.which("go")
@@ -86,3 +89,25 @@ def test_a_go_suite_reads_the_rubrics_of_a_named_task_of_a_thread_file(tmp_path)
     # a task the thread does not have fails the suite
     run = go_test(bundle, CURATOR_THREAD=name, CURATOR_TASK="translation")
     assert run.returncode != 0 and 'has no rubrics for the task "translation"' in run.stdout
+
+
+def test_go_loads_each_kind_of_thread_export_by_its_source_name(store, tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    write_thread_export(folder / "developers_webapp.json", channel=True)  # one channel, whole
+    write_thread_export(folder / "summarize_thread.json", legacy=True)
+    rubric = ("--rubric", "contains the usernames involved as @mentions if referenced")
+    assert run_cli("import", str(folder), *rubric, store=store.root).exit_code == 0
+    assert (
+        run_cli("status", "--to", "active", "--where", "status=draft", store=store.root).exit_code
+        == 0
+    )
+    built = run_cli("bundle", "build", "1.0.0", "--format", "jsonl,mattermost", store=store.root)
+    assert built.exit_code == 0, built.stderr
+
+    run = go_test(store.root / "bundles" / "1.0.0", CURATOR_NAMED_THREADS="1")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    for name in ("developers_webapp_channel", "thread_in_the_older_layout"):
+        assert f"--- PASS: TestThreadFilesLoadByTheirSourceNames/{name}" in run.stdout
+    assert "checked 2 thread files" in run.stdout

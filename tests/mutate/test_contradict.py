@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 
@@ -200,3 +201,46 @@ def test_a_template_with_an_unknown_placeholder_is_a_config_error(samples_store)
         "mutate", samples_store.lease, "--contradict", "monthly_rent", store=samples_store.root
     )
     assert result.exit_code == 2 and "unknown placeholder {signed_on}" in result.stderr
+
+
+GERMAN_LEASE = (
+    "RESIDENTIAL LEASE AGREEMENT\n"
+    "Tenant: Dana Whitfield\n"
+    "Landlord: Oakridge Holdings LLC\n"
+    "Premises Address: 42 Quill Lane, Springfield\n"
+    "Lease Start Date: 03/04/2024\n"
+    "Lease End Date: 02/04/2025\n"
+    "Monthly Rent: 1.250 €\n"
+    "Security Deposit: 2.500 €\n"
+)
+
+
+def test_a_german_lease_is_contradicted_in_its_own_reading(store):
+    """In a de_DE store "1.250 €" is twelve hundred and fifty and "02/04/2025" the 2nd of
+    April: the amendment moves them from there and writes them the same way."""
+    from curator.reading import Reading
+    from curator.store import Store
+    from tests.factories import add_lease
+
+    config = store.root / "curator.toml"
+    config.write_text(config.read_text().replace('locale = "en_US"', 'locale = "de_DE"'))
+    german = Store.open(store.root)
+    values = {"monthly_rent": "1.250 €", "lease_end_date": "02/04/2025"}
+    lease = add_lease(german, GERMAN_LEASE, values)
+    reading = Reading("de_DE")
+    for field, extra in (("monthly_rent", ()), ("lease_end_date", ("--seed", "3"))):
+        result = run_cli(
+            "mutate", lease, "--contradict", field, *extra, "--json", store=german.root
+        )
+        assert result.exit_code == 0, result.stderr
+        variant = german.load(variant_of(result.stdout)["id"])
+        assert variant.labels.locale == "de_DE"
+        assert truth_problems(variant.content, variant.labels) == []
+        new = variant.labels.fields[field].value
+        if field == "monthly_rent":
+            amount = parse_amount(new, reading)
+            assert re.fullmatch(r"\d\.\d{3} €", new) and 0.03 <= abs(amount - 1250) / 1250 <= 0.17
+        else:
+            assert re.fullmatch(r"\d\d/\d\d/\d{4}", new)
+            moved = (parse_date(new, reading) - date(2025, 4, 2)).days
+            assert moved % 30 == 0 and 90 <= moved <= 360  # moved by whole "months", day first

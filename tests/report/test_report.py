@@ -62,7 +62,7 @@ def test_failing_fixtures_show_excerpt_truth_and_answer(sample_runs, tmp_path):
     first = first[: first.index("</details>")]
     assert '<pre class="excerpt">' in first and ">truth</th>" in first and ">answer</th>" in first
     assert "<mark>" in failures  # the evidence of a wrong field, highlighted in its page
-    assert "Eval run evals-regressed.jsonl: " in failures and "judge timed out" in failures
+    assert "Eval run evals-regressed: " in failures and "judge timed out" in failures
 
 
 def test_bundle_alone_says_what_is_missing(sample_runs, tmp_path):
@@ -104,3 +104,53 @@ def test_bad_input_is_exit_2_and_writes_nothing(sample_runs, tmp_path, option, p
 def test_no_bundle_is_exit_2(tmp_path):
     run = run_cli("report", "--bundle", str(tmp_path / "none"), "--out", str(tmp_path / "r.html"))
     assert run.exit_code == 2 and "no bundle at" in run.stderr
+
+
+def _runs_in_folders(sample_runs, tmp_path, folders):
+    """The good run as evals.jsonl in each folder, as `curator eval run --out` writes it."""
+    paths = []
+    for folder in folders:
+        (tmp_path / folder).mkdir(parents=True)
+        paths.append(tmp_path / folder / "evals.jsonl")
+        paths[-1].write_bytes(sample_runs["evals_good"].read_bytes())
+    return paths
+
+
+def _run_rows(page):
+    table = page[page.index('id="runs"') :]
+    return re.findall(r"<tr><td>([^<]*)</td>", table[: table.index("</table>")])
+
+
+def test_runs_are_named_by_their_folder_not_all_evals_jsonl(sample_runs, tmp_path):
+    paths = _runs_in_folders(sample_runs, tmp_path, ["monday", "tuesday", "wednesday"])
+    extra = [arg for path in (paths[0], paths[1], paths[2].parent) for arg in ("--runs", str(path))]
+    page = _report(sample_runs, tmp_path, *extra)
+    assert _run_rows(page) == ["monday", "tuesday", "wednesday"]
+    assert "wednesday against tuesday" in page
+
+
+def test_a_name_names_a_run_and_clashing_folders_keep_their_paths(sample_runs, tmp_path):
+    paths = _runs_in_folders(sample_runs, tmp_path, ["a/eval-out", "b/eval-out", "c/eval-out"])
+    extra = [arg for path in paths for arg in ("--runs", str(path))]
+    page = _report(sample_runs, tmp_path, *extra, "--name", "baseline")
+    assert _run_rows(page) == ["baseline", str(paths[1]), str(paths[2])]
+
+
+@pytest.mark.parametrize(
+    "names, problem",
+    [(["a", "b"], "2 --name for 1 --runs"), (["  "], "--name cannot be empty")],
+)
+def test_bad_run_names_are_exit_2_and_write_nothing(sample_runs, tmp_path, names, problem):
+    out = tmp_path / "report.html"
+    extra = [arg for name in names for arg in ("--name", name)]
+    run = run_cli(
+        "report",
+        "--bundle",
+        str(sample_runs["bundle"]),
+        "--runs",
+        str(sample_runs["evals_good"]),
+        *extra,
+        "--out",
+        str(out),
+    )
+    assert run.exit_code == 2 and problem in run.stderr and not out.exists()

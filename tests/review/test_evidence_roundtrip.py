@@ -13,6 +13,7 @@ from curator.model import Status
 from curator.review import configs
 from tests import samples
 from tests.conftest import run_cli, snapshot
+from tests.mattermost_exports import write_thread_export
 
 pytestmark = pytest.mark.labelstudio
 
@@ -145,6 +146,34 @@ def test_evidence_posts_ticked_in_label_studio_keep_a_cut_thread_honest(
     variant = json.loads(made.stdout)["variants"][0]
     # every rubric names its posts, so the cut decides each one by rule: no one must look
     assert variant["status"] == Status.active.value and variant["warnings"] == []
+
+
+def test_a_result_naming_posts_by_their_source_ids_is_mapped_through_the_vault(
+    review_store, ls_server, admin, alice, tmp_path
+):
+    written = write_thread_export(tmp_path / "developers_webapp.json")
+    imported = run_cli("import", str(written.path), "--json", store=review_store.root)
+    thread = json.loads(imported.stdout)["created"][0]["id"]
+    run_cli("label", "set", thread, "--rubric", "says who reran it", store=review_store.root)
+    task = _task(review_store, ls_server, admin, thread, "thread")
+    stored = [p.id for p in review_store.load(thread).content.export.ordered_posts()]
+    result = prediction_result(admin, task.id)
+    result.append(
+        {
+            "id": "posts_1",
+            "from_name": configs.posts_control(1),
+            "to_name": configs.rubric_object(1),
+            "type": "choices",
+            "value": {"choices": [written.post_ids[3]]},  # the export's id, not the stored one
+        }
+    )
+    alice.annotate(task.id, result)
+
+    assert _cli(review_store, ls_server, "pull").exit_code == 0
+
+    assert review_store.load(thread).labels.rubrics[0].evidence_posts == [stored[3]]
+    labels = (review_store.root / "goldens" / thread / "labels.jsonl").read_text()
+    assert written.post_ids[3] not in labels
 
 
 def test_a_value_kept_without_evidence_keeps_its_reason_through_review(

@@ -184,3 +184,15 @@ def test_bundle_archive_scores_like_its_directory(built_bundle, good, tmp_path):
     from_dir = json.loads(gate(built_bundle, good, tmp_path / "d", "--json").stdout)
     from_archive = json.loads(gate(archive, good, tmp_path / "a", "--json").stdout)
     assert from_archive["fixtures"] == from_dir["fixtures"] and from_archive["passed"]
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", " \n\t\n"])
+def test_an_empty_or_blank_predictions_file_is_no_results_not_a_pass(built_bundle, tmp_path, text):
+    empty = tmp_path / "predictions.jsonl"
+    empty.write_text(text)
+    run = gate(built_bundle, empty, tmp_path / "out")
+    assert (run.exit_code, run.stdout) == (2, "")
+    assert run.stderr == (
+        f"curator: error: {empty}: no results were recorded (the file has no prediction)\n"
+    )
+    assert not (tmp_path / "out").exists()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import run_cli
 from tests.view.conftest import line, write_run
 
@@ -93,3 +95,24 @@ def test_bad_input_is_one_line_exit_2_and_no_comment_written(tmp_path):
     assert not target.exists()
     missing = run_cli("view", str(tmp_path / "nope.jsonl"), "--check")
     assert missing.exit_code == 2 and "nope.jsonl: no such file" in missing.stderr
+
+
+@pytest.mark.parametrize("text", ["", "\n", "  \n\n\t\n"])
+def test_an_empty_or_blank_run_is_no_results_not_a_pass(tmp_path, runs, text):
+    empty = tmp_path / "evals.jsonl"
+    empty.write_text(text)
+    target = tmp_path / "comment.md"
+    for args in (
+        ("--check",),
+        ("--check", "--json"),
+        ("--comment", str(target)),
+        ("--check", "--compare", str(runs[0])),
+    ):
+        result = run_cli("view", str(empty), *args)
+        assert (result.exit_code, result.stdout) == (2, ""), args
+        assert result.stderr == (
+            f"curator: error: {empty}: no results were recorded (the file has no eval line)\n"
+        )
+    assert not target.exists()
+    against_empty = run_cli("view", str(runs[1]), "--check", "--compare", str(empty))
+    assert against_empty.exit_code == 2 and "no results were recorded" in against_empty.stderr
