@@ -11,6 +11,7 @@ of "the truth agrees with its text": `label set`, every mutation step, review pu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from curator.config import doc_type as lookup_doc_type
 from curator.config import field_spec, value_locale
 from curator.errors import CuratorError
 from curator.model import (
+    TASK_NAME_PATTERN,
     Content,
     DocumentContent,
     FieldLabel,
@@ -28,6 +30,7 @@ from curator.model import (
     Rubric,
     Span,
     StoreConfig,
+    Task,
     ThreadContent,
 )
 from curator.normalise import (
@@ -82,6 +85,7 @@ class LabelEdit:
     evidence_posts: Sequence[str] = ()  # the posts the rubrics given in add_rubrics are judged on
     doc_type: str | None = None  # set or change the fixture's doc type
     reference: str | None = None  # a reviewed answer meeting every rubric; "" removes it
+    task: str | None = None  # the named task the rubrics, reference and fields belong to
 
     @property
     def empty(self) -> bool:
@@ -106,6 +110,7 @@ def revise(
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
     reference: str | None = None,
+    task: str | None = None,
     author: str,
     source: str = "manual",
     reason: str | None = None,
@@ -119,6 +124,7 @@ def revise(
         drop_rubrics=drop_rubrics,
         no_evidence=no_evidence,
         reference=reference,
+        task=task,
     )
     return apply_edit(
         config, doc_type, content, previous, edit, author=author, source=source, reason=reason
@@ -141,6 +147,9 @@ def apply_edit(
     Unknown fields, values that do not parse for their type, a value that is not in the
     content without a `no_evidence` reason, and dropping what is not there are errors.
     `edit.reference` sets the reviewed reference answer ("" removes it; None keeps it).
+    With `edit.task` the rubrics and reference are that named task's, and the fields it
+    assigns are ones the task asks for; a fixture's rubrics are either all in named tasks or
+    all in its default task.
     Values are read in the locale of the fixture's doc type, which the revision records.
     """
     chosen = doc_type
@@ -189,13 +198,22 @@ def apply_edit(
         fields[name] = with_variants(fields, name, values, config, chosen, reading)
     for name, values in edit.drop_accept.items():
         fields[name] = without_variants(fields, name, values)
-    rubrics = _revised_rubrics(content, list(previous.rubrics) if previous else [], edit)
-    kept = previous.reference if previous else None
-    answer = kept if edit.reference is None else (edit.reference.strip() or None)
-    if answer is not None and not rubrics:
-        raise CuratorError(
-            "a reference answer is judged against rubrics, and this fixture has none"
-        )
+    tasks = dict(previous.tasks) if previous else {}
+    if edit.task is not None:
+        task = _revised_task(content, previous, tasks.get(edit.task, Task()), edit)
+        if task.rubrics or task.fields:
+            tasks[edit.task] = task
+        else:  # its last rubric dropped: the task is gone
+            tasks.pop(edit.task, None)
+        rubrics, answer = [], None
+    else:
+        if tasks and (edit.add_rubrics or edit.drop_rubrics or edit.reference is not None):
+            raise CuratorError(
+                f"this fixture's rubrics belong to its tasks ({', '.join(tasks)}): "
+                "name one with --task"
+            )
+        rubrics = _revised_rubrics(content, list(previous.rubrics) if previous else [], edit)
+        answer = _revised_reference(previous.reference if previous else None, rubrics, edit)
     return LabelRevision(
         rev=(previous.rev + 1) if previous else 1,
         time=clock.now_iso(),
@@ -207,7 +225,40 @@ def apply_edit(
         rubrics=rubrics,
         locale=recorded_locale(locale),
         reference=answer,
+        tasks=tasks,
     )
+
+
+def _revised_task(
+    content: Content, previous: LabelRevision | None, task: Task, edit: LabelEdit
+) -> Task:
+    """A named task with `edit` applied: its rubrics, its reference, and the fields the edit
+    assigns (it asks for them from now on)."""
+    if edit.task is None or not re.fullmatch(TASK_NAME_PATTERN, edit.task):
+        raise CuratorError(
+            f"task name {edit.task!r}: lower-case letters and digits, words joined by - or _"
+        )
+    if previous is not None and (previous.rubrics or previous.reference):
+        raise CuratorError(
+            "this fixture's rubrics belong to no task: drop them (--drop-rubric) before "
+            "giving it named tasks"
+        )
+    rubrics = _revised_rubrics(content, list(task.rubrics), edit)
+    return Task(
+        rubrics=rubrics,
+        reference=_revised_reference(task.reference, rubrics, edit),
+        fields=list(dict.fromkeys([*task.fields, *edit.assignments])),
+    )
+
+
+def _revised_reference(kept: str | None, rubrics: Sequence[Rubric], edit: LabelEdit) -> str | None:
+    answer = kept if edit.reference is None else (edit.reference.strip() or None)
+    if answer is not None and not rubrics:
+        raise CuratorError(
+            "a reference answer is judged against rubrics, and this fixture has none"
+            + (f" in task {edit.task}" if edit.task else "")
+        )
+    return answer
 
 
 NO_EVIDENCE_HINT = 'give --no-evidence "why" to keep it without evidence'
@@ -485,7 +536,7 @@ def truth_problems(content: Content, revision: LabelRevision) -> list[str]:
                 f"which is neither {label.value!r} nor an accepted variant"
             )
     if isinstance(content, ThreadContent):
-        for rubric in revision.rubrics:
+        for rubric in revision.all_rubrics():
             missing = [p for p in rubric.evidence_posts if p not in content.export.posts]
             if missing:
                 problems.append(
@@ -555,6 +606,7 @@ def set_labels(
     add_rubrics: Sequence[str] = (),
     drop_rubrics: Sequence[str] = (),
     reference: str | None = None,
+    task: str | None = None,
     reason: str | None = None,
     author: str | None = None,
     no_evidence: str | None = None,
@@ -573,6 +625,7 @@ def set_labels(
         drop_rubrics=drop_rubrics,
         no_evidence=no_evidence,
         reference=reference,
+        task=task,
     )
     if edit.empty:
         raise CuratorError(

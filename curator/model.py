@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Final, Literal, Self
 
@@ -550,8 +550,35 @@ class Rubric(Strict):
     )
 
 
+TASK_NAME_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+
+
+class Task(Strict):
+    """One thing a system is asked of a fixture's input (a thread's summary, its action
+    items), with the truth it is judged on. Mattermost's suites run one thread through
+    several prompts, each with its own rubrics: a task is one of those prompts."""
+
+    rubrics: list[Rubric] = Field(default_factory=list)
+    reference: str | None = Field(
+        default=None,
+        min_length=1,
+        exclude_if=lambda value: value is None,
+        description="a reviewed answer to this task that meets its every rubric",
+    )
+    fields: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description="the revision's fields this task asks for (documents)",
+    )
+
+
 class LabelRevision(Strict):
-    """One line of labels.jsonl: a revision of the fixture's truth; the last line is current."""
+    """One line of labels.jsonl: a revision of the fixture's truth; the last line is current.
+
+    Without `tasks` the fixture has one default task: its rubrics, reference and fields.
+    With named tasks each holds its own rubrics and reference and names the fields it asks
+    for; the fields themselves stay here (one value per field, whichever task asks).
+    """
 
     rev: int = Field(ge=1)
     time: str
@@ -580,6 +607,90 @@ class LabelRevision(Strict):
         description="a reviewed answer that meets every rubric (judge calibration's must-pass "
         "case)",
     )
+    tasks: dict[Annotated[str, Field(pattern=TASK_NAME_PATTERN)], Task] = Field(
+        default_factory=dict,
+        exclude_if=lambda value: not value,
+        description="named tasks, each with its own rubrics; left out when the fixture has "
+        "only its default task",
+    )
+
+    @model_validator(mode="after")
+    def _tasks_hold_the_truth(self) -> LabelRevision:
+        if not self.tasks:
+            return self
+        if self.rubrics or self.reference is not None:
+            raise ValueError("a revision with named tasks keeps its rubrics in its tasks")
+        for name, task in self.tasks.items():
+            unknown = [f for f in task.fields if f not in self.fields]
+            if unknown:
+                raise ValueError(f"task {name}: asks for field {unknown[0]!r}, which has no label")
+        return self
+
+    def task_names(self) -> list[str | None]:
+        """Its tasks in label order; [None] (the default task) when it names none."""
+        return list(self.tasks) if self.tasks else [None]
+
+    def for_task(self, name: str | None) -> LabelRevision:
+        """The truth one task is judged on, as a revision without tasks (None: the default)."""
+        if name is None and not self.tasks:
+            return self
+        if name not in self.tasks:
+            raise KeyError(name)
+        task = self.tasks[name]
+        return self.model_copy(
+            update={
+                "rubrics": list(task.rubrics),
+                "reference": task.reference,
+                "fields": {field: self.fields[field] for field in task.fields},
+                "tasks": {},
+            }
+        )
+
+    def all_rubrics(self) -> list[Rubric]:
+        """Every rubric of every task."""
+        return [*self.rubrics, *(r for task in self.tasks.values() for r in task.rubrics)]
+
+    def with_truth_texts(
+        self, rubric: Callable[[Rubric], Rubric], text: Callable[[str], str]
+    ) -> LabelRevision:
+        """A copy with every rubric (`rubric`) and reference answer (`text`) of every task
+        rewritten: how anonymisation reaches the truth, whichever task holds it."""
+        tasks = {
+            name: task.model_copy(
+                update={
+                    "rubrics": [rubric(r) for r in task.rubrics],
+                    "reference": None if task.reference is None else text(task.reference),
+                }
+            )
+            for name, task in self.tasks.items()
+        }
+        return self.model_copy(
+            update={
+                "rubrics": [rubric(r) for r in self.rubrics],
+                "reference": None if self.reference is None else text(self.reference),
+                "tasks": tasks,
+            }
+        )
+
+
+def task_truths(labels: LabelRevision | None) -> list[tuple[str | None, LabelRevision | None]]:
+    """(task, the truth it is judged on) for each task of a fixture, in label order: one
+    (None, labels) for a fixture without named tasks, or without labels."""
+    if labels is None:
+        return [(None, None)]
+    return [(task, labels.for_task(task)) for task in labels.task_names()]
+
+
+def rubric_item(text: str, task: str | None = None) -> str:
+    """How a rubric is named among the items a person decides or disagrees on (a variant's
+    `to_review`, a review's conflicts): `rubric: TEXT`, `TASK rubric: TEXT` of a named task."""
+    return f"rubric: {text}" if task is None else f"{task} rubric: {text}"
+
+
+def task_label(fixture_id: str, task: str | None) -> str:
+    """A result's name: the fixture id, `fixture/task` for a named task (as Mattermost names
+    a test by its suite and prompt)."""
+    return fixture_id if task is None else f"{fixture_id}/{task}"
 
 
 # ---------------------------------------------------------------- helpers
@@ -956,6 +1067,12 @@ class Prediction(Strict):
     """One line of a predictions JSONL file: a system's output for one bundle fixture."""
 
     fixture_id: str = Field(min_length=1, description="the id of a fixture in the bundle")
+    task: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the fixture's named task answered (one line per task); absent for a "
+        "fixture without named tasks",
+    )
     fields: dict[str, FieldPrediction] = Field(default_factory=dict)
     rubrics: list[RubricVerdict] = Field(default_factory=list)
     metrics: PredictionMetrics | None = None
@@ -1007,6 +1124,13 @@ measure."""
         description="a judge whose false-pass rate on known-bad answers may be above this (the "
         "upper bound of its 95 % interval, per rubric kind): refused",
     )
+    task_accuracy: dict[
+        Annotated[str, Field(pattern=TASK_NAME_PATTERN)], Annotated[float, Field(ge=0, le=1)]
+    ] = Field(
+        default_factory=dict,
+        exclude_if=lambda value: not value,
+        description="named task -> minimum item accuracy on that task ([floors.task_accuracy])",
+    )
 
 
 class QualityWeights(Strict):
@@ -1052,6 +1176,10 @@ class ItemScore(Strict):
 
 class FixtureScore(Strict):
     id: str
+    # Left out when unset, so reports of fixtures without named tasks keep their bytes.
+    task: str | None = Field(
+        default=None, exclude_if=lambda value: value is None, description="the named task scored"
+    )
     kind: Kind
     category: str
     adversarial: bool
@@ -1067,6 +1195,11 @@ class FixtureScore(Strict):
     pass_rate: float | None = Field(default=None, description="share of repeated runs it passed")
     flaky: bool = Field(default=False, description="passed in some runs and failed in others")
     items: list[ItemScore] = Field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The fixture id, `fixture/task` for a named task."""
+        return task_label(self.id, self.task)
 
 
 class GateCheck(Strict):
@@ -1125,7 +1258,10 @@ class EvalLine(BaseModel):
 
     model_config = ConfigDict(extra="allow", populate_by_name=True, **DEFERRED)
 
-    name: str = Field(description="the test: the fixture id (Mattermost: the Go test name)")
+    name: str = Field(
+        description="the test: the fixture id, `fixture/task` for a named task (Mattermost: "
+        "the Go test name)"
+    )
     timestamp: str = Field(description="RFC 3339 time the verdict was recorded")
     run_number: int = Field(
         default=0, ge=0, description="repetition, 0-based (GOEVALS / CURATOR_EVALS)"
@@ -1165,6 +1301,12 @@ class EvalLine(BaseModel):
     test: str | None = Field(
         default=None, description="the pytest node id that recorded it (pytest plugin)"
     )
+    # Left out when unset, so lines of fixtures without named tasks keep their bytes.
+    task: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the fixture's named task the result is of (summary, action_items, ...)",
+    )
 
 
 # ---- judge calibration (curator judge calibrate; read by curator gate)
@@ -1191,6 +1333,9 @@ class CalibrationCase(Strict):
     (must fail; `answer` says how it was made, see curator.judge.known_answers)."""
 
     fixture_id: str
+    task: str | None = Field(
+        default=None, exclude_if=lambda value: value is None, description="its named task"
+    )
     rubric: str
     answer: CalibrationAnswer
     expected_pass: bool

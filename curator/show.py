@@ -70,9 +70,12 @@ def _label_lines(record: FixtureRecord) -> list[str]:
             + (f"  (no evidence: {label.no_evidence})" if label.no_evidence else "")
             + (f"  (unanswerable: {label.unanswerable})" if label.unanswerable else "")
         )
-    for rubric in labels.rubrics:
-        posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
-        lines.append(f"    rubric: {rubric.text}{posts}")
+    for task in labels.task_names():
+        if task is not None:
+            lines.append(f"    task {task}:")
+        for rubric in labels.for_task(task).rubrics:
+            posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+            lines.append(f"    {'  ' if task else ''}rubric: {rubric.text}{posts}")
     return lines
 
 

@@ -60,7 +60,7 @@ def anonymise(
     """
     revisions = list(revisions)
     detector = detector if detector is not None else detector_for()
-    rubric_texts = [r.text for rev in revisions for r in rev.rubrics]
+    rubric_texts = [r.text for rev in revisions for r in rev.all_rubrics()]
     if isinstance(content, ThreadContent):
         export = content.model_dump(mode="json")["export"]
         threads = ThreadRewriter(export, vault, detector, rubric_texts, keep=keep)
@@ -194,16 +194,17 @@ def _revision(
             no_evidence=None if label.no_evidence is None else rewriter.text(label.no_evidence),
             unanswerable=None if label.unanswerable is None else rewriter.text(label.unanswerable),
         )
-    rubrics = [
-        Rubric(text=rewriter.text(r.text), evidence_posts=[post_id(p) for p in r.evidence_posts])
-        for r in revision.rubrics
-    ]
-    return revision.model_copy(
+
+    def rubric(r: Rubric) -> Rubric:
+        return Rubric(
+            text=rewriter.text(r.text), evidence_posts=[post_id(p) for p in r.evidence_posts]
+        )
+
+    return revision.with_truth_texts(rubric, rewriter.text).model_copy(
         update={
             "author": rewriter.text(revision.author),
             "reason": None if revision.reason is None else rewriter.text(revision.reason),
             "fields": fields,
-            "rubrics": rubrics,
         }
     )
 

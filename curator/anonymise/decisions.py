@@ -293,15 +293,12 @@ def _revision(
         )
         for name, label in revision.fields.items()
     }
-    rubrics = [Rubric(text=text(r.text), evidence_posts=r.evidence_posts) for r in revision.rubrics]
-    return revision.model_copy(
-        update={
-            "author": text(revision.author),
-            "reason": maybe(revision.reason),
-            "reference": maybe(revision.reference),
-            "fields": fields,
-            "rubrics": rubrics,
-        }
+
+    def rubric(r: Rubric) -> Rubric:
+        return Rubric(text=text(r.text), evidence_posts=r.evidence_posts)
+
+    return revision.with_truth_texts(rubric, text).model_copy(
+        update={"author": text(revision.author), "reason": maybe(revision.reason), "fields": fields}
     )
 
 

@@ -79,6 +79,6 @@ def reserved_document_terms(
 ) -> TermIndex:
     """The labelled values as terms, after every name in `texts` and the rubrics is reserved."""
     revisions = list(revisions)
-    reserved = [*texts, *(r.text for revision in revisions for r in revision.rubrics)]
+    reserved = [*texts, *(r.text for revision in revisions for r in revision.all_rubrics())]
     reserve_hits(vault, detector, reserved)
     return document_terms(revisions, vault, doc_spec)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.bundle.formats import hf
-from curator.bundle.formats.columns import COLUMNS
+from curator.bundle.formats.columns import described
 from curator.bundle.stats import kind_of, tabulate
 from curator.model import StoreSettings
 
@@ -47,7 +47,7 @@ def render(settings: StoreSettings, facts: CardFacts, columns: dict[str, list[An
             *_summary(settings, facts, columns),
             *_loading(facts),
             *_composition(settings, columns),
-            *_columns(),
+            *_columns(columns),
             *_making(columns),
         ]
     )
@@ -67,11 +67,11 @@ def _metadata(
         "size_categories": [_size_category(total)],
     }
     if facts.splits is not None:
-        meta.update(_hf_metadata(facts.splits))
+        meta.update(_hf_metadata(facts.splits, "tasks" in columns))
     return meta
 
 
-def _hf_metadata(splits: dict[str, SplitSize]) -> dict[str, Any]:
+def _hf_metadata(splits: dict[str, SplitSize], tasks: bool) -> dict[str, Any]:
     """`configs` and `dataset_info` exactly as the `datasets` library reads and writes them."""
     from datasets import DatasetInfo, SplitDict, SplitInfo
     from datasets.info import DatasetInfosDict
@@ -83,7 +83,7 @@ def _hf_metadata(splits: dict[str, SplitSize]) -> dict[str, Any]:
     for name, size in filled.items():
         split_dict.add(SplitInfo(name=name, num_bytes=size.num_bytes, num_examples=size.rows))
     info = DatasetInfo(
-        features=hf.features(),
+        features=hf.features(tasks),
         splits=split_dict,
         dataset_size=sum(size.num_bytes for size in filled.values()),
     )
@@ -197,9 +197,9 @@ def _composition(settings: StoreSettings, columns: dict[str, list[Any]]) -> list
     return lines
 
 
-def _columns() -> list[str]:
+def _columns(columns: dict[str, list[Any]]) -> list[str]:
     lines = ["## Columns", "", "| column | what it holds |", "|---|---|"]
-    lines += [f"| `{name}` | {what} |" for name, what in COLUMNS.items()]
+    lines += [f"| `{name}` | {what} |" for name, what in described(columns).items()]
     lines += [
         "",
         "`fixtures.jsonl` holds the same fixtures in curator's own shape",

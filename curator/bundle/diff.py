@@ -184,13 +184,21 @@ def _relabel(fixture_id: str, old: dict | None, new: dict | None) -> Relabel | N
         change = _field_change(name, old_fields.get(name), new_fields.get(name), reading)
         if change is not None:
             changes.append(change)
-    old_rubrics = [r["text"] for r in old.get("rubrics", [])]
-    new_rubrics = [r["text"] for r in new.get("rubrics", [])]
+    old_rubrics, new_rubrics = _rubric_texts(old), _rubric_texts(new)
     added = [t for t in new_rubrics if t not in old_rubrics]
     removed = [t for t in old_rubrics if t not in new_rubrics]
     if not (changes or added or removed):
         return None
     return Relabel(fixture_id, old.get("rev"), new.get("rev"), changes, added, removed)
+
+
+def _rubric_texts(expected: dict) -> list[str]:
+    """Its rubric statements, those of a named task as `task: statement`."""
+    return [r["text"] for r in expected.get("rubrics", [])] + [
+        f"{name}: {r['text']}"
+        for name, task in expected.get("tasks", {}).items()
+        for r in task.get("rubrics", [])
+    ]
 
 
 def _field_change(

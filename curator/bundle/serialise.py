@@ -72,6 +72,11 @@ class Serialised:
         return self.texts["rubrics"]
 
     @property
+    def tasks(self) -> dict[str, list[str]]:
+        """Named task -> its rubric statements; empty for a fixture with only its default task."""
+        return self.texts.get("tasks") or {}
+
+    @property
     def id(self) -> str:
         return self.entry["id"]
 
@@ -136,11 +141,15 @@ def serialise(record: FixtureRecord, source_sha256: dict[str, str]) -> Serialise
         "source_sha256": dict(source_sha256),
     }
     thread = record.content if isinstance(record.content, ThreadContent) else None
-    texts = {
+    texts: dict[str, Any] = {
         "line": line,
         "thread": thread_file.dump(thread_file.go_export(thread, fixture)) if thread else None,
         "thread_name": thread_file.base_name(fixture) if thread else None,
         "thread_renamed": bool(thread and fixture.provenance.source_name_anonymised),
         "rubrics": [r.text for r in labels.rubrics] if labels else [],
     }
+    if labels and labels.tasks:
+        texts["tasks"] = {
+            name: [r.text for r in task.rubrics] for name, task in labels.tasks.items()
+        }
     return Serialised(entry, labels.time if labels else fixture.created_at, texts=texts)

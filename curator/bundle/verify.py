@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from curator.bundle.formats.mattermost import FOLDER as MATTERMOST
-from curator.bundle.formats.mattermost import RUBRICS
+from curator.bundle.formats.mattermost import RUBRICS, RubricMap
 from curator.bundle.layout import layout_problems
 from curator.bundle.manifest import content_digest
 from curator.bundle.reader import FIXTURES, MANIFEST, BundleFiles, open_bundle
@@ -27,7 +27,7 @@ from curator.json_input import JsonInputError, lines, parse, parse_model
 from curator.limits import DEFAULT
 from curator.model import BundleLine, BundleManifest, LimitSettings, ThreadExport
 
-_RUBRIC_MAP = TypeAdapter(dict[str, list[str]])
+_RUBRIC_MAP: TypeAdapter[RubricMap] = TypeAdapter(RubricMap)
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,19 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--rubrics",
-    "rubric_file",
+    "rubric_files",
+    multiple=True,
     type=click.Path(dir_okay=False),
     metavar="FILE",
-    help="A file of rubric statements, one per line.",
+    help="A file of rubric statements, one per line (repeatable: one per --task).",
+)
+@click.option(
+    "--task",
+    "tasks",
+    multiple=True,
+    metavar="NAME",
+    help="The rubrics are this named task's (summary, action_items, ...); repeat with one "
+    "--rubrics FILE each to give one input several tasks.",
 )
 @click.option(
     "--ocr",
@@ -79,7 +88,8 @@ def import_sources(
     doc_type: str | None,
     category: str,
     rubrics: tuple[str, ...],
-    rubric_file: str | None,
+    rubric_files: tuple[str, ...],
+    tasks: tuple[str, ...],
     ocr: str,
     split_threads: bool,
     per_channel: bool,
@@ -99,18 +109,26 @@ def import_sources(
     a source imported before is skipped. A workspace export (bulk, Slack) gives one fixture
     per thread, filtered by --channel, --since, --until and --min-replies.
 
-    Example: curator import examples/threads --split-threads --rubric "The answer cites the lease"
+    \b
+    Examples:
+      curator import examples/threads --split-threads --rubric "The answer cites the lease"
+      curator import thread.json --task summary --rubrics summary.txt \
+--task action_items --rubrics action_items.txt
     """
-    from curator.ingest import Selection, read_rubric_file
+    from curator.ingest import Selection, read_rubric_file, task_rubrics
     from curator.ingest import import_sources as run_import
 
-    all_rubrics = list(rubrics) + (read_rubric_file(rubric_file) if rubric_file else [])
+    by_task = task_rubrics(tasks, rubrics, rubric_files) if tasks else {}
+    all_rubrics = (
+        [] if tasks else [*rubrics, *(t for f in rubric_files for t in read_rubric_file(f))]
+    )
     report = run_import(
         env.store(),
         sources,
         doc_type=doc_type,
         category=category,
         rubrics=all_rubrics,
+        tasks=by_task,
         ocr=ocr,
         split_threads=split_threads,
         workers=workers,

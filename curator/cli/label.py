@@ -11,7 +11,7 @@ from curator.cli.common import prints_result
 from curator.cli.env import Env, pass_env
 
 if TYPE_CHECKING:
-    from curator.model import LabelRevision
+    from curator.model import LabelRevision, Rubric
 
 
 @click.group()
@@ -91,6 +91,12 @@ class Written:
     help='A reviewed answer that meets every rubric (judge calibration must pass it); "" '
     "removes it.",
 )
+@click.option(
+    "--task",
+    metavar="NAME",
+    help="The named task (summary, action_items, ...) the rubrics, reference and fields "
+    "belong to; without it, the fixture's default task.",
+)
 @click.option("--reason", help="Why the labels change (kept in the revision).")
 @click.option("--author", help="Who labels (default: $CURATOR_AUTHOR or the login name).")
 @prints_result
@@ -107,6 +113,7 @@ def set_command(
     dropped: tuple[str, ...],
     doc_type: str | None,
     reference: str | None,
+    task: str | None,
     reason: str | None,
     author: str | None,
 ) -> Written:
@@ -122,6 +129,7 @@ def set_command(
 --accept tenant='DANA WHITFIELD'
       curator label set thread-deploy-9f8e7d6c --rubric "names who rolls back" --evidence-post p3
       curator label set scan-0c1d2e3f --doc-type invoice
+      curator label set thread-deploy-9f8e7d6c --task action_items --rubric "lists the rollback"
     """
     from curator.labels import LabelEdit, parse_assignments, parse_variants, set_labels
 
@@ -136,6 +144,7 @@ def set_command(
         evidence_posts=posts,
         doc_type=doc_type,
         reference=reference,
+        task=task,
     )
     revision = set_labels(env.store(), fixture_id, edit=edit, reason=reason, author=author)
     return Written(fixture_id, revision, list(values))
@@ -165,14 +174,22 @@ class History:
                     + (f"  [no evidence: {value.no_evidence}]" if value.no_evidence else "")
                     + (f"  [unanswerable: {value.unanswerable}]" if value.unanswerable else "")
                 )
-            for rubric in r.rubrics:
-                posts = (
-                    f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
-                )
-                lines.append(f"    rubric: {rubric.text}{posts}")
-            if r.reference:
-                lines.append(f"    reference: {r.reference}")
+            lines += _truth_lines(r.rubrics, r.reference, "    ")
+            for name, task in r.tasks.items():
+                asks = f" (fields {', '.join(task.fields)})" if task.fields else ""
+                lines.append(f"    task {name}{asks}:")
+                lines += _truth_lines(task.rubrics, task.reference, "      ")
         return "\n".join(lines) or "no label revisions"
+
+
+def _truth_lines(rubrics: list[Rubric], reference: str | None, indent: str) -> list[str]:
+    lines = []
+    for rubric in rubrics:
+        posts = f"  (posts {', '.join(rubric.evidence_posts)})" if rubric.evidence_posts else ""
+        lines.append(f"{indent}rubric: {rubric.text}{posts}")
+    if reference:
+        lines.append(f"{indent}reference: {reference}")
+    return lines
 
 
 @label.command("history")

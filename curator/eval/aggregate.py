@@ -22,7 +22,7 @@ from curator.score.scoring import value_text
 
 
 def fold(runs: Sequence[RunResult]) -> Prediction:
-    """One fixture's runs (all of the same item) as its predictions line."""
+    """One fixture's (or one task's) runs, all of the same item, as its predictions line."""
     first = runs[0]
     labels = first.item.labels
     types = {name: label.type for name, label in labels.fields.items()} if labels else {}
@@ -49,6 +49,7 @@ def fold(runs: Sequence[RunResult]) -> Prediction:
             metrics[name] = fmean(present)
     return Prediction(
         fixture_id=first.item.id,
+        task=first.item.task,
         fields=fields,
         rubrics=rubrics,
         metrics=PredictionMetrics(**metrics) if metrics else None,

@@ -74,8 +74,8 @@ def assert_fields(item: EvalItem, prediction: Mapping[str, Any] | Answer) -> Non
     except BadAnswer as error:
         raise AssertionError(f"{item.id}: {error}") from None
     scored = score_fixture(
-        SimpleCase(item.fixture, item.content, item.labels),
-        Prediction(fixture_id=item.id, fields=fields),
+        SimpleCase(item.fixture, item.content, item.labels, item.task),
+        Prediction(fixture_id=item.id, task=item.task, fields=fields),
     )
     wrong = []
     for result in scored.items:

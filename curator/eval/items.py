@@ -1,4 +1,4 @@
-"""A bundle as a system under evaluation sees it: one EvalItem per fixture.
+"""A bundle as a system under evaluation sees it: one EvalItem per fixture and task.
 
 An item carries the input (document pages and text, the thread in the layout Mattermost's
 Go eval package reads, as the bundle's thread files hold it, or a conversation's messages
@@ -6,14 +6,18 @@ as a chat API takes them), the doc type
 and its field definitions (names and types, never values), and, for the assertions and the
 judge, the truth: the label revision and its rubric statements. The item also pins where
 it came from (bundle version, the sha256 of its bundle line), which every result carries.
+
+A fixture with named tasks (a thread summarised, its action items listed) is one item per
+task, in label order: `task` names it (a system picks its prompt from it), and the item's
+rubrics, fields and labels are that task's alone. A fixture without is one item, task None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from curator.model import (
     ConversationContent,
@@ -21,7 +25,14 @@ from curator.model import (
     Fixture,
     LabelRevision,
     ThreadContent,
+    task_label,
+    task_truths,
 )
+
+if TYPE_CHECKING:
+    from curator.bundle import BundledFixture
+
+DEFAULT_TASK = "default"  # how filters and views name the task of a fixture without named ones
 
 
 @dataclass(frozen=True)
@@ -41,10 +52,16 @@ class EvalItem:
     fixture_sha256: str  # sha256 of the fixture's bundle line: a relabel changes it
     fixture: Fixture = field(repr=False)
     content: DocumentContent | ThreadContent | ConversationContent = field(repr=False)
-    labels: LabelRevision | None = field(repr=False)
+    labels: LabelRevision | None = field(repr=False)  # the task's truth (LabelRevision.for_task)
     run_number: int = 0  # the repetition, 0-based (CURATOR_EVALS / --repeat)
     # A conversation's messages ({"role", "content", ...} as written); () for other kinds.
     messages: tuple[dict[str, Any], ...] = ()
+    task: str | None = None  # the named task asked of the input; None: the fixture's only one
+
+    @property
+    def name(self) -> str:
+        """What its results are called: the fixture id, or `fixture/task`."""
+        return task_label(self.id, self.task)
 
     @property
     def text(self) -> str:
@@ -77,8 +94,8 @@ def load_items(bundle: str | Path) -> EvalBundle:
     manifest = read_manifest(path)
     line_sha256 = {entry.id: entry.line_sha256 for entry in manifest.fixtures}
     items = []
-    for bundled in load(path):
-        fixture, content, labels = bundled.fixture, bundled.content, bundled.labels
+    for bundled, task, labels in _tasks(load(path)):
+        fixture, content = bundled.fixture, bundled.content
         threaded = isinstance(content, ThreadContent)
         items.append(
             EvalItem(
@@ -105,9 +122,19 @@ def load_items(bundle: str | Path) -> EvalBundle:
                 content=content,
                 labels=labels,
                 messages=tuple(content.chat()) if isinstance(content, ConversationContent) else (),
+                task=task,
             )
         )
     return EvalBundle(path, manifest.bundle_version, manifest.content_sha256, items)
+
+
+def _tasks(
+    bundled: Iterable[BundledFixture],
+) -> Iterator[tuple[BundledFixture, str | None, LabelRevision | None]]:
+    """Each fixture once per task, with that task's truth."""
+    for fixture in bundled:
+        for task, truth in task_truths(fixture.labels):
+            yield fixture, task, truth
 
 
 def select(
@@ -118,8 +145,10 @@ def select(
     mutations: Sequence[str] = (),
     doc_types: Sequence[str] = (),
     adversarial: bool | None = None,
+    tasks: Sequence[str] = (),
 ) -> list[EvalItem]:
-    """The items that match every filter given (an empty filter matches all)."""
+    """The items that match every filter given (an empty filter matches all; the task
+    'default' is that of fixtures without named tasks)."""
     return [
         item
         for item in items
@@ -132,4 +161,5 @@ def select(
         )
         and (not doc_types or item.doc_type in doc_types)
         and (adversarial is None or item.adversarial == adversarial)
+        and (not tasks or (item.task or DEFAULT_TASK) in tasks)
     ]

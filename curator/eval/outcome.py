@@ -62,7 +62,9 @@ def judge_run(
                     RubricCase(item.id, item.fixture_sha256, "", output, context)
                 )
     prediction = run_prediction(item, answer, verdicts, faithfulness, threshold, judge)
-    scored = score_fixture(SimpleCase(item.fixture, item.content, item.labels), prediction)
+    scored = score_fixture(
+        SimpleCase(item.fixture, item.content, item.labels, item.task), prediction
+    )
     return RunResult(
         item=item,
         answer=answer,
@@ -105,6 +107,7 @@ def run_prediction(
     ]
     return Prediction(
         fixture_id=item.id,
+        task=item.task,
         fields=answer.field_predictions() if answer is not None else {},
         rubrics=rubrics,
         metrics=PredictionMetrics(**metrics) if metrics else None,

@@ -2,15 +2,17 @@
 
     pytest --curator-bundle bundles/1.2.0 --curator-judge rules
 
-A test that asks for the `curator_item` fixture runs once per bundle fixture (test ids are
-fixture ids; with CURATOR_EVALS=N, N times each: `<id>-run<k>`), narrowed by
-`--curator-category`, `--curator-mutation`, `--curator-doc-type`, `--curator-kind`,
+A test that asks for the `curator_item` fixture runs once per bundle fixture and task (test
+ids are fixture ids, `<id>[<task>]` for a named task, `curator_item.task` its name; with
+CURATOR_EVALS=N, N times each: `<id>-run<k>`), narrowed by `--curator-category`,
+`--curator-mutation`, `--curator-doc-type`, `--curator-kind`, `--curator-task`,
 `--curator-adversarial/--curator-golden` and by a `@pytest.mark.curator(kind=..., ...)`
-marker. Without a bundle those tests are skipped, as Mattermost's evals skip without
-GOEVALS. `assert_fields` and `assert_rubric` record evals.jsonl lines (`--curator-evals`,
-default ./evals.jsonl); under pytest-xdist each worker writes its part and the controller
-merges them, sorted, when the session ends. A session over a bundle that recorded no line
-is an error (exit 2, one line), never a pass, and leaves an empty evals.jsonl, which
+marker (`task="summary"`: a test that runs one prompt takes that task's items only).
+Without a bundle those tests are skipped, as Mattermost's evals skip without GOEVALS.
+`assert_fields` and `assert_rubric` record evals.jsonl lines (`--curator-evals`, default
+./evals.jsonl); under pytest-xdist each worker writes its part and the controller merges
+them, sorted, when the session ends. A session over a bundle that recorded no line is an
+error (exit 2, one line), never a pass, and leaves an empty evals.jsonl, which
 `curator view --check` refuses too: a stale file from an earlier run must not stand in.
 """
 
@@ -32,6 +34,7 @@ _MARKER_FILTERS = {
     "category": "categories",
     "mutation": "mutations",
     "doc_type": "doc_types",
+    "task": "tasks",
 }
 
 
@@ -69,6 +72,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ("mutation", "mutation kind ('none': goldens)"),
         ("doc-type", "doc type"),
         ("kind", "kind (document, thread)"),
+        ("task", "named task ('default': fixtures without named tasks)"),
     ):
         group.addoption(
             f"--curator-{name}",
@@ -96,7 +100,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(kind=, category=, mutation=, doc_type=, adversarial=): "
+        f"{MARKER}(kind=, category=, mutation=, doc_type=, task=, adversarial=): "
         "narrow the bundle fixtures curator_item runs over",
     )
     session = _Session(config)
@@ -140,13 +144,21 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     repeat = repetitions(None)
     params = [item.for_run(number) for item in chosen for number in range(repeat)]
-    ids = [item.id if repeat == 1 else f"{item.id}-run{item.run_number}" for item in params]
+    ids = [
+        _test_id(item) if repeat == 1 else f"{_test_id(item)}-run{item.run_number}"
+        for item in params
+    ]
     metafunc.parametrize("curator_item", params, ids=ids, indirect=True)
+
+
+def _test_id(item: Any) -> str:
+    return item.id if item.task is None else f"{item.id}[{item.task}]"
 
 
 @pytest.fixture
 def curator_item(request: pytest.FixtureRequest) -> Any:
-    """One bundle fixture as an EvalItem (curator.eval.items): input, field definitions, rubrics."""
+    """One bundle fixture (or one of its named tasks) as an EvalItem (curator.eval.items):
+    input, task, field definitions, rubrics."""
     recorder = request.config.stash[_STATE].recorder()
     recorder.test = request.node.nodeid
     yield request.param
@@ -188,6 +200,7 @@ class _Session:
             "mutations": option("curator_mutation"),
             "doc_types": option("curator_doc_type"),
             "kinds": option("curator_kind"),
+            "tasks": option("curator_task"),
             "adversarial": option("curator_adversarial"),
         }
 

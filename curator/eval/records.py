@@ -149,8 +149,10 @@ def write(path: Path, lines: Iterable[EvalLine]) -> None:
 
 
 def _about(item: EvalItem, timestamp: str) -> dict[str, object]:
+    task = {} if item.task is None else {"task": item.task}
     return {
-        "name": item.id,
+        **task,
+        "name": item.name,
         "timestamp": timestamp,
         "run_number": item.run_number,
         "fixture_id": item.id,

@@ -1,8 +1,9 @@
 """Per-item results of a run, what the viewer, `--check`, `--comment` and the report count.
 
-An item is one (fixture, rubric) pair, the fixture named by the sha256 of its bundle line
+An item is one (fixture, task, rubric), the fixture named by the sha256 of its bundle line
 (a fixture whose content changed is another item) or, for plain Mattermost lines that
-carry none, by the test name. Its result over the repetitions (run_number):
+carry none, by the test name (`fixture/task` for a named task). Its result over the
+repetitions (run_number):
 
 - `error`: a line has `error` set (the system or judge failed; no verdict);
 - `flaky`: it passed in some repetitions and failed in others;
@@ -21,6 +22,7 @@ from curator.model import EvalLine
 
 RESULTS = ("pass", "fail", "flaky", "error")
 UNCATEGORISED = "(none)"
+DEFAULT_TASK = "default"  # the task group of a fixture without named tasks
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,16 @@ class Item:
         return self.line.category or UNCATEGORISED
 
     @property
+    def task(self) -> str:
+        """The named task, or 'default' for a fixture without named tasks."""
+        return self.line.task or DEFAULT_TASK
+
+    @property
+    def fixture(self) -> str:
+        """The fixture, whichever of its tasks the item is of."""
+        return self.line.fixture_id or self.line.name
+
+    @property
     def mutation(self) -> str:
         """'none', 'promoted' or the mutations joined by '+', as `curator stats` names them."""
         return kind_of(self.line.mutations, bool(self.line.adversarial))
@@ -86,6 +98,7 @@ class Item:
             line.failure_class,
             line.field,
             line.expected,
+            line.task,
             self.result,
         ]
         return "\n".join(part for part in parts if part).lower()
@@ -121,7 +134,14 @@ def items_of(lines: Iterable[EvalLine]) -> list[Item]:
 
 
 def item_key(line: EvalLine) -> tuple[str, str]:
-    return (line.fixture_sha256 or line.name, line.rubric)
+    fixture = line.fixture_sha256 or line.name
+    # the same rubric asked of two tasks of one fixture is two items
+    return (fixture if line.task is None else f"{fixture}/{line.task}", line.rubric)
+
+
+def has_tasks(items: Sequence[Item]) -> bool:
+    """Whether any item is of a named task: only then do views group by task and fixture."""
+    return any(item.line.task is not None for item in items)
 
 
 def counts(items: Sequence[Item]) -> Counts:
@@ -159,8 +179,15 @@ class PassRate:
         return self.passed / self.total if self.total else 0.0
 
 
+def groupings(items: Sequence[Item]) -> tuple[str, ...]:
+    """What pass rates are shown by: category and mutation, and task and fixture when the
+    run has named tasks."""
+    return ("category", "mutation", *(("task", "fixture") if has_tasks(items) else ()))
+
+
 def pass_rates(items: Sequence[Item], by: str) -> list[PassRate]:
-    """Pass rate per `category` or per `mutation`, groups sorted by name ('none' first).
+    """Pass rate per `category`, `mutation`, `task` or `fixture` (over its tasks), groups
+    sorted by name ('none' first).
 
     By mutation as `curator gate` counts accuracy: an item made by several mutations counts
     under each, one no mutation made under 'none'.
@@ -169,9 +196,9 @@ def pass_rates(items: Sequence[Item], by: str) -> list[PassRate]:
     passed: Counter[str] = Counter()
     for item in items:
         groups = (
-            [item.category]
-            if by == "category"
-            else sorted(set(item.line.mutations)) or [NO_MUTATION]
+            sorted(set(item.line.mutations)) or [NO_MUTATION]
+            if by == "mutation"
+            else [getattr(item, by)]
         )
         for group in groups:
             totals[group] += 1

@@ -1,12 +1,14 @@
 """`curator eval run` as a library call: a system over a bundle, N times, judged and recorded.
 
-Each (item, repetition) is one task on a pool of `concurrency` threads: call the system
+An item is a fixture, or one named task of a fixture (curator.eval.items): the system is
+called once per item and repetition, and learns the task from `item.task`.
+Each (item, repetition) is one job on a pool of `concurrency` threads: call the system
 (with a timeout), judge its rubrics, score the run. A system error (whatever the system
 raised) is a result for that item and run; a missing verdict under --offline stops the run
 with nothing written. At the end `predictions.jsonl` (one majority line per fixture, with
-its run counts) and `evals.jsonl` (one line per field or rubric per repetition) are
-written whole. Ctrl-C stops the run: the runs done are written, then `Interrupted` (exit
-130) says how many (see curator.eval.interrupt).
+its run counts) and `evals.jsonl` (one line per field or rubric per repetition, named
+`fixture/task` for a named task) are written whole. Ctrl-C stops the run: the runs done
+are written, then `Interrupted` (exit 130) says how many (see curator.eval.interrupt).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from curator.eval.items import EvalBundle, EvalItem
 from curator.eval.outcome import RunResult, judge_run
 from curator.eval.system import System, call_system
 from curator.judge.cache import CachedJudge
-from curator.model import EvalLine, Prediction
+from curator.model import EvalLine, Prediction, task_label
 
 REPEAT_ENV = "CURATOR_EVALS"  # as GOEVALS for Mattermost's Go evals
 STOP_POLL = 0.1  # seconds between looks at the Ctrl-C flag while tasks run
@@ -54,25 +56,30 @@ class EvalRun:
 
     @property
     def flaky(self) -> list[str]:
-        """Fixtures that passed in some runs and failed in others."""
+        """Fixtures (`fixture/task` for named tasks) that passed in some runs and failed in
+        others."""
         return [
-            p.fixture_id
+            task_label(p.fixture_id, p.task)
             for p in self.predictions
             if p.runs and 0 < p.runs.passed < p.runs.repetitions
         ]
 
     def pass_rates(self) -> dict[str, float]:
         return {
-            p.fixture_id: p.runs.passed / p.runs.repetitions for p in self.predictions if p.runs
+            task_label(p.fixture_id, p.task): p.runs.passed / p.runs.repetitions
+            for p in self.predictions
+            if p.runs
         }
 
     def summary(self) -> dict[str, Any]:
         items = [item for run in self.runs for item in run.scored.items]
         rates = self.pass_rates()
         counts = self.judge.counts if self.judge else None
+        tasks = sum(p.task is not None for p in self.predictions)
         return {
             "bundle": self.bundle.version,
-            "fixtures": len(self.predictions),
+            "fixtures": len({p.fixture_id for p in self.predictions}),
+            **({"tasks": tasks} if tasks else {}),
             "repetitions": self.repetitions,
             "items_right": sum(item.right for item in items),
             "items": len(items),
@@ -90,7 +97,9 @@ class EvalRun:
     def render(self) -> str:
         s = self.summary()
         lines = [
-            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures x {s['repetitions']} "
+            f"eval run on bundle {s['bundle']}: {s['fixtures']} fixtures"
+            + (f" ({s['tasks']} named tasks)" if "tasks" in s else "")
+            + f" x {s['repetitions']} "
             f"run(s), {s['items_right']}/{s['items']} items right, mean pass rate "
             f"{_rate(s['pass_rate'])}",
         ]
@@ -158,10 +167,10 @@ def run_eval(
 
         runs = _evaluate_all(tasks, evaluate, concurrency, stop)
         interrupted = stop.is_set() and len(runs) < len(tasks)
-        by_fixture: dict[str, list[RunResult]] = {}
+        by_task: dict[str, list[RunResult]] = {}
         for run in runs:
-            by_fixture.setdefault(run.item.id, []).append(run)
-        predictions = [aggregate.fold(group) for group in by_fixture.values()]
+            by_task.setdefault(run.item.name, []).append(run)
+        predictions = [aggregate.fold(group) for group in by_task.values()]
         lines = [line for run in runs for line in records.run_lines(run)]
         result = EvalRun(bundle, repeat, runs, predictions, lines, judge)
         if out is not None and (runs or not interrupted):

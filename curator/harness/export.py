@@ -15,6 +15,7 @@ from curator import atomic
 from curator.errors import CuratorError
 from curator.harness import for_deepeval, for_inspect, for_langfuse, for_promptfoo, for_ragas
 from curator.harness.samples import HarnessSample, make_sample
+from curator.model import task_truths
 
 Writer = Callable[[list[HarnessSample], str], dict[str, str]]
 
@@ -84,8 +85,9 @@ def verified_samples(bundle: Path) -> tuple[str, list[HarnessSample]]:
     entries = {entry.id: entry for entry in manifest.fixtures}
     version = manifest.bundle_version
     samples = [
-        make_sample(item.fixture, item.content, item.labels, entries[item.id], version)
+        make_sample(item.fixture, item.content, truth, entries[item.id], version, task)
         for item in load(bundle)
+        for task, truth in task_truths(item.labels)
     ]
     return version, samples
 

@@ -25,7 +25,7 @@ def files(samples: list[HarnessSample]) -> dict[str, str]:
             "context": sample.contexts,
             "additional_metadata": {**sample.metadata, "content": sample.content},
             "custom_column_key_values": {
-                "fixture_id": sample.id,
+                "fixture_id": sample.metadata["fixture_id"],
                 "fixture_sha256": sample.metadata["fixture_sha256"],
                 "bundle_version": sample.metadata["bundle_version"],
                 "category": sample.metadata["category"],

@@ -25,8 +25,8 @@ from curator.harness.samples import HASH_PREFIX
 from curator.harness.verdicts import prediction_of
 from curator.json_input import parse
 from curator.limits import DEFAULT
-from curator.model import LabelRevision, LimitSettings, Prediction, RubricVerdict
-from curator.score.scoring import Case
+from curator.model import LabelRevision, LimitSettings, Prediction, RubricVerdict, task_label
+from curator.score.scoring import Case, SimpleCase
 
 ZIP_MAGIC = b"PK\x03\x04"
 ZIP_ZSTANDARD = 93  # the zip compression method number of Zstandard
@@ -54,33 +54,46 @@ def predictions_from(
     limits: LimitSettings = DEFAULT,
     line_hashes: dict[str, str] | None = None,
 ) -> dict[str, Prediction]:
-    """fixture id -> its prediction, from an inspect_ai log or promptfoo results file.
+    """case name (fixture id, `fixture/task` for a named task) -> its prediction, from an
+    inspect_ai log or promptfoo results file.
 
     With `line_hashes` (fixture id -> its fixtures.jsonl line's sha256, from the manifest),
     a sample whose metadata names another sha256 was run on other content than this
     bundle's (a stale export): refused rather than scored against labels it never had."""
-    labels = {case.fixture.id: case.labels for case in cases}
+    by_name = {task_label(case.fixture.id, _task_of(case)): case for case in cases}
     answers = _inspect_answers(data, path, limits) if kind == "inspect" else None
     if answers is None:
         answers = _promptfoo_answers(data, path, limits)
     predictions: dict[str, Prediction] = {}
-    for fixture_id, output, verdicts, digest in answers:
-        if fixture_id not in labels:
-            raise CuratorError(f"{path}: fixture {fixture_id!r} is not in the bundle")
+    for name, output, verdicts, digest in answers:
+        if name not in by_name:
+            raise CuratorError(f"{path}: fixture {name!r} is not in the bundle")
+        case = by_name[name]
+        fixture_id = case.fixture.id
         known = (line_hashes or {}).get(fixture_id)
         if digest is not None and known is not None and digest != HASH_PREFIX + known:
             raise CuratorError(
                 f"{path}: fixture {fixture_id!r} was run on other content than this bundle's "
                 "(its sha256 differs: a stale export?); export this bundle and run it again"
             )
-        if fixture_id in predictions:
-            raise CuratorError(f"{path}: fixture {fixture_id!r} is answered twice")
-        truth = labels[fixture_id] or LabelRevision(rev=1, time="", author="", source="manual")
-        predictions[fixture_id] = prediction_of(fixture_id, output, truth, verdicts)
+        if name in predictions:
+            raise CuratorError(f"{path}: fixture {name!r} is answered twice")
+        truth = case.labels or LabelRevision(rev=1, time="", author="", source="manual")
+        predictions[name] = prediction_of(fixture_id, output, truth, verdicts, _task_of(case))
     return predictions
 
 
-# fixture id, the output, rubric verdicts, the fixture_sha256 its metadata names (or None)
+def _task_of(case: Case) -> str | None:
+    return case.task if isinstance(case, SimpleCase) else None
+
+
+def _name(metadata: dict[str, Any], fixture_id: str) -> str:
+    """The case a sample answers: its fixture, and the named task its metadata gives."""
+    task = metadata.get("task")
+    return task_label(fixture_id, task if isinstance(task, str) else None)
+
+
+# case name, the output, rubric verdicts, the fixture_sha256 its metadata names (or None)
 Answer = tuple[str, Any, list[RubricVerdict], str | None]
 
 
@@ -89,9 +102,9 @@ def _inspect_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterator
         if not isinstance(sample, dict) or sample.get("epoch", 1) != 1:
             continue
         metadata = sample.get("metadata") or {}
-        fixture_id = str(metadata.get("fixture_id") or sample.get("id"))
+        name = _name(metadata, str(metadata.get("fixture_id") or sample.get("id")))
         output = (sample.get("output") or {}).get("completion")
-        yield fixture_id, output if isinstance(output, str) else None, [], _digest(metadata)
+        yield name, output if isinstance(output, str) else None, [], _digest(metadata)
 
 
 def _inspect_samples(data: bytes, path: Path, limits: LimitSettings) -> list[Any]:
@@ -145,7 +158,8 @@ def _promptfoo_answers(data: bytes, path: Path, limits: LimitSettings) -> Iterat
         output = (result.get("response") or {}).get("output")
         components = (result.get("gradingResult") or {}).get("componentResults") or []
         verdicts = [_rubric_verdict(c) for c in components if _is_rubric(c)]
-        yield fixture_id, output if isinstance(output, str) else None, verdicts, _digest(metadata)
+        answer = output if isinstance(output, str) else None
+        yield _name(metadata, fixture_id), answer, verdicts, _digest(metadata)
 
 
 def _digest(metadata: Any) -> str | None:

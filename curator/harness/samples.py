@@ -5,6 +5,9 @@ The metadata names the exact fixture content (its fixtures.jsonl line's sha256, 
 version, the category, adversarial flag, mutations and parent, and for every field its
 type, accepted answers and whether it is expected absent or unanswerable, so that a result
 can be scored by type and traced back (curator.harness.verdicts reads it back).
+
+A fixture with named tasks is one sample per task, its id `fixture/task` and its metadata
+naming the `task`; its fields, rubrics and reference are that task's.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from curator.harness.render import chat_messages, input_text
-from curator.model import BundleEntry, Content, Fixture, LabelRevision
+from curator.model import BundleEntry, Content, Fixture, LabelRevision, task_label
 
 HASH_PREFIX = "sha256:"
 
@@ -44,11 +47,15 @@ def make_sample(
     labels: LabelRevision | None,
     entry: BundleEntry,
     bundle_version: str,
+    task: str | None = None,
 ) -> HarnessSample:
+    """The sample of one fixture, or of one of its named tasks (`labels` then that task's
+    truth, LabelRevision.for_task)."""
     target, from_rubrics = reference_answer(labels)
     lineage = fixture.lineage
     metadata: dict[str, Any] = {
         "fixture_id": fixture.id,
+        **({} if task is None else {"task": task}),
         "fixture_sha256": HASH_PREFIX + entry.line_sha256,
         "bundle_version": bundle_version,
         "kind": str(fixture.kind),
@@ -69,7 +76,7 @@ def make_sample(
     if labels is not None and labels.locale:  # left out for en_US: exports keep their bytes
         metadata["locale"] = labels.locale
     return HarnessSample(
-        id=fixture.id,
+        id=task_label(fixture.id, task),
         input=input_text(content, fixture),
         messages=chat_messages(content),
         target=target,

@@ -73,6 +73,7 @@ def prediction_of(
     output: str | dict[str, Any] | None,
     labels: LabelRevision,
     rubric_verdicts: list[RubricVerdict] | None = None,
+    task: str | None = None,
 ) -> Prediction:
     """A curator prediction from a system's output, as leniently as a harness needs: a value
     that is not a curator field value is kept as its JSON text (so it scores wrong, not as
@@ -89,7 +90,9 @@ def prediction_of(
         key = normalise_text(verdict.rubric) if verdict else ""
         if verdict and key in known:
             verdicts[key] = verdict  # a harness's own verdict (given last) wins
-    return Prediction(fixture_id=fixture_id, fields=fields, rubrics=list(verdicts.values()))
+    return Prediction(
+        fixture_id=fixture_id, task=task, fields=fields, rubrics=list(verdicts.values())
+    )
 
 
 def score_answer(

@@ -8,7 +8,7 @@ threads; suggest proposes labels; api's `import_sources` anonymises and writes, 
 nothing (or, with keep_going, every good source).
 """
 
-from curator.ingest.api import ImportReport, import_sources, read_rubric_file
+from curator.ingest.api import ImportReport, import_sources, read_rubric_file, task_rubrics
 from curator.ingest.selection import Selection
 
-__all__ = ["ImportReport", "Selection", "import_sources", "read_rubric_file"]
+__all__ = ["ImportReport", "Selection", "import_sources", "read_rubric_file", "task_rubrics"]

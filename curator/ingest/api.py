@@ -9,7 +9,7 @@ imported (same sha256) is skipped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -143,6 +143,7 @@ def import_sources(
     doc_type: str | None = None,
     category: str = "clean",
     rubrics: Sequence[str] = (),
+    tasks: Mapping[str, Sequence[str]] | None = None,
     ocr: str = "auto",
     split_threads: bool = False,
     workers: int | None = None,
@@ -161,9 +162,19 @@ def import_sources(
 
     `keep`: terms kept as written for this run, on top of `[anonymise] keep` in curator.toml.
 
+    `tasks`: task name -> its rubrics, for inputs a system is asked several things of (a
+    thread's summary, its action items); `rubrics` are then not given.
+
     Example: import_sources(store, ["thread.json", "lease.pdf"], doc_type="lease", keep=["Linn"])
     """
-    _check_options(store, doc_type, category, rubrics, ocr)
+    if tasks and rubrics:
+        raise CuratorError("give rubrics to a task, or to the default task, not both")
+    by_task: dict[str | None, list[str]] = (
+        {name: list(texts) for name, texts in tasks.items()}
+        if tasks
+        else ({None: list(rubrics)} if rubrics else {})
+    )
+    _check_options(store, doc_type, category, [t for ts in by_task.values() for t in ts], ocr)
     limits = store.limits
     report = ImportReport()
     outcomes = _Outcomes(report, keep_going)
@@ -217,7 +228,7 @@ def import_sources(
                         vault,
                         doc_type=doc_type,
                         category=category,
-                        rubrics=rubrics,
+                        rubrics=by_task,
                         author=author,
                         keep=kept,
                     )
@@ -424,6 +435,30 @@ def read_rubric_file(path: str | Path) -> list[str]:
     ]
 
 
+def task_rubrics(
+    tasks: Sequence[str], texts: Sequence[str], files: Sequence[str | Path]
+) -> dict[str, list[str]]:
+    """`--task NAME` with the rubrics given for it: one task takes every `--rubric` and
+    `--rubrics FILE`; several take one file each, in the order given."""
+    if len(set(tasks)) != len(tasks):
+        raise CuratorError("a task is named twice with --task")
+    if len(tasks) == 1:
+        every = [*texts, *(t for f in files for t in read_rubric_file(f))]
+        if not every:
+            raise CuratorError(f"task {tasks[0]}: give its rubrics (--rubrics FILE or --rubric)")
+        return {tasks[0]: every}
+    if texts or len(files) != len(tasks):
+        raise CuratorError(
+            f"{len(tasks)} tasks need {len(tasks)} rubric files (--task NAME --rubrics FILE "
+            "for each, in order) and no --rubric"
+        )
+    given = {task: read_rubric_file(file) for task, file in zip(tasks, files, strict=True)}
+    empty = [task for task, texts in given.items() if not texts]
+    if empty:
+        raise CuratorError(f"task {empty[0]}: its rubric file holds no rubric")
+    return given
+
+
 def _check_options(
     store: Store, doc_type: str | None, category: str, rubrics: Sequence[str], ocr: str
 ) -> None:
@@ -448,7 +483,7 @@ def _build(
     *,
     doc_type: str | None,
     category: str,
-    rubrics: Sequence[str],
+    rubrics: Mapping[str | None, Sequence[str]],
     author: str,
     keep: Keep,
 ) -> tuple[Fixture, Content, list[LabelRevision]]:
@@ -473,18 +508,22 @@ def _build(
         chosen = doc_type  # its fields are the user's to label: none is suggested
     if rubrics:
         previous = revisions[-1] if revisions else None
-        revisions.append(
-            revise(
+        given = previous
+        for task, texts in rubrics.items():
+            given = revise(
                 config,
                 chosen,
                 content,
-                previous,
-                add_rubrics=rubrics,
+                given,
+                add_rubrics=texts,
+                task=task,
                 author=author,
                 source="manual",
                 reason="rubrics given at import",
             )
-        )
+        assert given is not None
+        # one revision holds every task's rubrics given at import
+        revisions.append(given.model_copy(update={"rev": previous.rev + 1 if previous else 1}))
     anonymised = anonymise_one(raw.name, content, revisions, vault, spec, keep)
     source_name = anonymise_file_name(raw.name, vault, keep=keep)
     content, revisions = anonymised.content, list(anonymised.revisions)
@@ -559,6 +598,10 @@ def _summary(
         "suggested_fields": sorted(revisions[0].fields) if revisions else [],
         "rubrics": [r.text for r in revisions[-1].rubrics] if revisions else [],
     }
+    if revisions and revisions[-1].tasks:
+        summary["tasks"] = {
+            name: [r.text for r in task.rubrics] for name, task in revisions[-1].tasks.items()
+        }
     # what an importer wants to see differs per kind: pages with their origin, or post counts
     if isinstance(content, DocumentContent):
         summary["pages"] = [

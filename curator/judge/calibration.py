@@ -83,6 +83,7 @@ def calibrate(
         verdict = judge.judge(case)
         return CalibrationCase(
             fixture_id=answer.fixture_id,
+            task=answer.task,
             rubric=answer.rubric,
             answer=answer.made,
             expected_pass=answer.expected_pass,
@@ -130,7 +131,7 @@ def _enough(
     kinds = [
         kind
         for kind, present in (
-            ("rubric", any(item.labels and item.labels.rubrics for item in items)),
+            ("rubric", any(item.labels and item.labels.all_rubrics() for item in items)),
             ("field", any(answer.kind == "field" for answer in answers)),
         )
         if present

@@ -27,6 +27,10 @@ A derived negative is kept only when it visibly lacks something the rubric decla
 curator.judge.rules) or the rubric declares nothing, and never when it equals an accepted
 value: a "known-bad" answer that might be right is no calibration. The same bundle and seed
 give the same answers.
+
+A fixture with named tasks gives each task's rubrics the answers of that task (its own
+reference, and what is derived from it), each recorded with its `task`; its fields are the
+fixture's, asked once.
 """
 
 from __future__ import annotations
@@ -41,7 +45,15 @@ from curator.bundle import BundledFixture
 from curator.errors import CuratorError
 from curator.judge.context import fixture_context
 from curator.judge.rules import Check, checks
-from curator.model import CalibrationAnswer, FieldLabel, FieldType, LabelRevision, ThreadContent
+from curator.model import (
+    CalibrationAnswer,
+    FieldLabel,
+    FieldType,
+    LabelRevision,
+    ThreadContent,
+    task_label,
+    task_truths,
+)
 from curator.normalise import find_value, matches_any, typed_values
 
 Kind = Literal["rubric", "field"]
@@ -70,6 +82,7 @@ class KnownAnswer:
     made: CalibrationAnswer  # how: one of the names in this module's docstring
     detail: str = ""  # what exactly was done ("$950.00 -> $1,900.00 of the same thread")
     field: str | None = None
+    task: str | None = None  # the named task whose rubric it is
 
     @property
     def expected_pass(self) -> bool:
@@ -82,9 +95,10 @@ def known_answers(
     """Every known answer of the bundle's fixtures, in fixture then rubric order."""
     fixtures = [item for item in items if item.labels is not None]
     references = [
-        (_family(item), item.id, item.labels.reference)
+        (_family(item), task_label(item.id, task), truth.reference)
         for item in fixtures
-        if item.labels is not None and item.labels.reference
+        for task, truth in task_truths(item.labels)
+        if truth is not None and truth.reference
     ]
     answers: list[KnownAnswer] = []
     for item in fixtures:
@@ -92,12 +106,16 @@ def known_answers(
         assert labels is not None
         sha = line_sha256[item.id]
         others = [(i, text) for family, i, text in references if family != _family(item)]
-        for rubric in labels.rubrics:
-            made = _rubric_answers(item, labels, rubric.text, rubric.evidence_posts, others, seed)
-            answers += [
-                KnownAnswer(item.id, sha, "rubric", rubric.text, text, how, detail)
-                for how, text, detail in made
-            ]
+        for task, truth in task_truths(labels):
+            assert truth is not None
+            for rubric in truth.rubrics:
+                made = _rubric_answers(
+                    item, truth, rubric.text, rubric.evidence_posts, others, seed, task
+                )
+                answers += [
+                    KnownAnswer(item.id, sha, "rubric", rubric.text, text, how, detail, task=task)
+                    for how, text, detail in made
+                ]
         for name, label in labels.fields.items():
             if label.value is None or label.unanswerable:
                 continue
@@ -125,6 +143,7 @@ def _rubric_answers(
     evidence_posts: list[str],
     others: list[tuple[str, str]],
     seed: int,
+    task: str | None = None,
 ) -> list[Made]:
     made: list[Made] = [
         ("known-bad", bad.text, bad.failure_mode) for bad in item.fixture.known_bad if bad.text
@@ -135,7 +154,7 @@ def _rubric_answers(
     if not reference and not evidence_posts:
         return made
     declared = checks(rubric)
-    rng = _rng(seed, item.id, rubric)
+    rng = _rng(seed, item.id, rubric) if task is None else _rng(seed, item.id, task, rubric)
     derived = _without_evidence(item, reference, declared, evidence_posts)
     if reference:
         derived += _contradicted(item, labels, reference, rubric, rng)

@@ -28,6 +28,8 @@ from curator.model import (
     Provenance,
     Status,
     StoreConfig,
+    Task,
+    rubric_item,
     slugify,
 )
 from curator.mutate._textops import settle_evidence_text
@@ -97,7 +99,10 @@ def apply_chain(
         outcome = mutation.apply(subject, _rng(seed, index, step), dict(step.params))
         content = outcome.content
         fields = settle_evidence_text(content, outcome.fields)
-        current = current.model_copy(update={"fields": fields, "rubrics": outcome.rubrics})
+        tasks = current.tasks if outcome.tasks is None else outcome.tasks
+        current = current.model_copy(
+            update={"fields": fields, "rubrics": outcome.rubrics, "tasks": tasks}
+        )
         problems = truth_problems(content, current)
         if problems:
             raise CuratorError(
@@ -124,9 +129,21 @@ def apply_chain(
         reason=f"{recipe} of {parent.fixture.id} rev {labels.rev}, seed {seed}",
         fields=current.fields,
         rubrics=current.rubrics,
+        tasks=_variant_tasks(current.tasks),
         locale=labels.locale,
     )
     return Variant(fixture=fixture, content=content, revision=revision, to_review=to_review)
+
+
+def _variant_tasks(tasks: dict[str, Task]) -> dict[str, Task]:
+    """A variant's tasks: as its rubrics and fields left them, without reference answers
+    (as its default task: a reviewed answer holds for the parent's text), and without a task
+    left with nothing to ask."""
+    return {
+        name: task.model_copy(update={"reference": None})
+        for name, task in tasks.items()
+        if task.rubrics or task.fields
+    }
 
 
 def _variant_fixture(
@@ -172,7 +189,12 @@ def _undecided(variant: Variant, record: FixtureRecord) -> list[str]:
     reviewed or active variant's reviewers decided on every rubric its truth already had."""
     if record.fixture.status not in (Status.reviewed, Status.active) or record.labels is None:
         return variant.to_review
-    decided = {f"rubric: {rubric.text}" for rubric in record.labels.rubrics}
+    labels = record.labels
+    decided = {rubric_item(rubric.text) for rubric in labels.rubrics} | {
+        rubric_item(rubric.text, name)
+        for name, task in labels.tasks.items()
+        for rubric in task.rubrics
+    }
     return [item for item in variant.to_review if item not in decided]
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.errors import CuratorError
-from curator.model import Content, FieldLabel, Fixture, LabelRevision, Rubric, StoreConfig
+from curator.model import Content, FieldLabel, Fixture, LabelRevision, Rubric, StoreConfig, Task
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class Outcome:
     fields: dict[str, FieldLabel]
     rubrics: list[Rubric]
     measured: dict[str, Any] = field(default_factory=dict)
+    # The named tasks with their rubrics transformed; None: they hold as they were.
+    tasks: dict[str, Task] | None = None
     # What a person must decide because no rule can (a rubric naming no evidence posts
     # after a cut): a variant with any goes to needs-review.
     to_review: list[str] = field(default_factory=list)

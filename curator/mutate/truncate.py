@@ -6,7 +6,9 @@ cut removed is looked for again in the kept text (the same value may be written 
 and becomes expected-absent (a system must not invent it) only when it is not there.
 Threads keep the first fraction of posts by create_at; a rubric whose evidence posts are
 all cut is dropped, and rubrics that name no evidence posts are for a person to decide
-(`to_review`), since nobody can tell mechanically whether they still hold.
+(`to_review`), since nobody can tell mechanically whether they still hold. Each named task's
+rubrics are cut by the same rule, so a cut that removes one task's evidence leaves the
+other tasks whole.
 Conversations keep their first fraction of turns (messages), never parting a tool call
 from its results: the cut moves back to before the assistant message that made the call.
 Their rubrics are for a person to decide, as a thread's that name no posts.
@@ -20,7 +22,15 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.labels import locate
-from curator.model import Content, ConversationContent, DocumentContent, FieldLabel, ThreadContent
+from curator.model import (
+    Content,
+    ConversationContent,
+    DocumentContent,
+    FieldLabel,
+    Rubric,
+    ThreadContent,
+    rubric_item,
+)
 from curator.mutate._textops import rewrite
 from curator.mutate.registry import Option, Outcome, Subject, register
 from curator.spans import Edit
@@ -243,37 +253,39 @@ def _truncate_thread(subject: Subject, fraction: float) -> Outcome:
         new_content, subject.labels.fields, subject.labels.fields, cut_off
     )
 
-    rubrics, dropped = [], []
-    for rubric in subject.labels.rubrics:
-        if not rubric.evidence_posts:
-            rubrics.append(rubric)
-            continue
-        remaining = [p for p in rubric.evidence_posts if p in kept_ids]
-        if remaining:
-            rubrics.append(rubric.model_copy(update={"evidence_posts": remaining}))
-        else:
-            dropped.append(rubric.text)
-    unanchored_rubrics = [r.text for r in rubrics if not r.evidence_posts]
+    rubrics, dropped = _cut_rubrics(subject.labels.rubrics, kept_ids)
+    unanchored = [rubric_item(r.text) for r in rubrics if not r.evidence_posts]
+    tasks, dropped_by_task = {}, {}
+    for name, task in subject.labels.tasks.items():
+        kept, cut = _cut_rubrics(task.rubrics, kept_ids)
+        tasks[name] = task.model_copy(update={"rubrics": kept})
+        if cut:
+            dropped_by_task[name] = cut
+        unanchored += [rubric_item(r.text, name) for r in kept if not r.evidence_posts]
     warnings = (
         [
-            f"{len(unanchored_rubrics)} rubric(s) name no evidence posts; check they still hold "
+            f"{len(unanchored)} rubric(s) name no evidence posts; check they still hold "
             "after the cut (name them with curator label set --rubric TEXT --evidence-post ID)"
         ]
-        if unanchored_rubrics
+        if unanchored
         else []
     )
+    measured: dict[str, Any] = {
+        "kept_posts": keep,
+        "total_posts": len(ordered),
+        "dropped_rubrics": dropped,
+        "expected_absent": absent,
+        "relocated": relocated,
+    }
+    if tasks:  # only for fixtures with named tasks: other variants keep their bytes
+        measured["dropped_task_rubrics"] = dropped_by_task
     return Outcome(
         content=new_content,
         fields=fields,
         rubrics=rubrics,
-        measured={
-            "kept_posts": keep,
-            "total_posts": len(ordered),
-            "dropped_rubrics": dropped,
-            "expected_absent": absent,
-            "relocated": relocated,
-        },
-        to_review=[f"rubric: {text}" for text in unanchored_rubrics],
+        measured=measured,
+        tasks=tasks or None,
+        to_review=unanchored,
         warnings=warnings,
     )
 
@@ -325,3 +337,19 @@ def _truncate_conversation(subject: Subject, fraction: float) -> Outcome:
         if rubrics
         else [],
     )
+
+
+def _cut_rubrics(rubrics: list[Rubric], kept_ids: set[str]) -> tuple[list[Rubric], list[str]]:
+    """The rubrics still answerable after the cut (their kept evidence posts), and the texts
+    of those whose evidence posts were all cut. A rubric naming no posts stays, for a person."""
+    kept, dropped = [], []
+    for rubric in rubrics:
+        if not rubric.evidence_posts:
+            kept.append(rubric)
+            continue
+        remaining = [p for p in rubric.evidence_posts if p in kept_ids]
+        if remaining:
+            kept.append(rubric.model_copy(update={"evidence_posts": remaining}))
+        else:
+            dropped.append(rubric.text)
+    return kept, dropped

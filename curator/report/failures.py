@@ -90,7 +90,7 @@ def _thread_excerpt(fixture: BundledFixture, content: ThreadContent, rubric: str
     if fixture.labels:
         wanted = {
             post
-            for r in fixture.labels.rubrics
+            for r in fixture.labels.all_rubrics()
             if _same(r.text, rubric)
             for post in r.evidence_posts
         }
@@ -133,7 +133,7 @@ def _gate_fixture(score: FixtureScore, fixture: BundledFixture | None, first: bo
         numeric=(5,),
         free=(0, 1, 2),
     )
-    return _details(f"<code>{escape(score.id)}</code> {escape(meta)}", body, open_=first)
+    return _details(f"<code>{escape(score.name)}</code> {escape(meta)}", body, open_=first)
 
 
 def _run_item(item: Item, fixture: BundledFixture | None, first: bool) -> str:

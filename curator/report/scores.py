@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from curator import palette
-from curator.eval.results import pass_rates
+from curator.eval.results import groupings, pass_rates
 from curator.report import svg
 from curator.report.inputs import ReportInputs
 from curator.report.markup import figure, number, paragraph, percent, section, table
@@ -53,9 +53,21 @@ def accuracy(inputs: ReportInputs) -> str:
             body += figure(
                 svg.bar_chart(bars, svg.percent_axis("items right"), f"accuracy by {name}"), caption
             )
+    if gate is not None and gate.accuracy.get("by_task"):
+        by_task = gate.accuracy["by_task"]
+        bars = [
+            _tally_bar(task, by_task[task], palette.BLUE, gate.floors.task_accuracy.get(task))
+            for task in sorted(by_task)
+        ]
+        body += figure(
+            svg.bar_chart(bars, svg.percent_axis("items right"), "accuracy by task"),
+            "Gate: items right by named task (the fixtures asked several things, each judged "
+            "on its own rubrics).",
+            floor_legend,
+        )
     if inputs.runs:
         latest = inputs.runs[-1]
-        for by in ("category", "mutation"):
+        for by in groupings(latest.items):
             rates = pass_rates(latest.items, by)
             bars = [
                 svg.Bar(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from typing import Any
 
 from curator.model import DocTypeSpec
 
@@ -71,6 +72,27 @@ def posts_control(slot: int) -> str:
 
 def rubric_object(slot: int) -> str:
     return f"rubric_{slot}"
+
+
+# A thread with named tasks shows each rubric as "task: statement", grouped by task; its
+# task's data keeps the task and the bare statement per slot, which pull reads back.
+def task_key(slot: int) -> str:
+    return f"task_{slot}"
+
+
+def statement_key(slot: int) -> str:
+    return f"statement_{slot}"
+
+
+def shown_rubric(text: str, task: str | None) -> str:
+    return text if task is None else f"{task}: {text}"
+
+
+def slot_rubric(data: dict[str, Any], slot: int) -> tuple[str, str | None]:
+    """(the rubric statement, its named task or None) a task's data holds in a slot."""
+    task = data.get(task_key(slot)) or None
+    text = data.get(statement_key(slot)) if task else data.get(rubric_object(slot))
+    return str(text or ""), task
 
 
 def field_line(field: str, spec_type: str, description: str) -> str:

@@ -27,7 +27,9 @@ from curator.model import (
     LabelRevision,
     Rubric,
     Span,
+    Task,
     ThreadContent,
+    rubric_item,
 )
 from curator.normalise import UnparsableValue, check, same_value
 from curator.reading import recorded_locale
@@ -410,6 +412,7 @@ def _document_revision(
         source="manual",
         fields=fields,
         rubrics=list(previous.rubrics) if previous else [],
+        tasks=dict(previous.tasks) if previous else {},
         locale=recorded_locale(locale),
     )
     return said, revision
@@ -426,15 +429,19 @@ def _thread_revision(
     where: str,
 ) -> tuple[dict[str, Said], LabelRevision]:
     answer = read_thread_answer(annotation.get("result") or [])
-    rubrics = list(previous.rubrics) if previous else []
+    named = previous.tasks if previous else {}
+    # task (None: the default task) -> its rubrics, as the verdicts leave them
+    by_task: dict[str | None, list[Rubric]] = {None: list(previous.rubrics) if previous else []}
+    by_task.update({name: list(task.rubrics) for name, task in named.items()})
     said: dict[str, Said] = {}
     for slot, verdict in sorted(answer.verdicts.items()):
-        text = data.get(configs.rubric_object(slot)) or ""
+        text, task = configs.slot_rubric(data, slot)
         if not text:
             continue
-        said[f"rubric: {text}"] = Said(verdict, "text")
+        said[rubric_item(text, task)] = Said(verdict, "text")
+        rubrics = by_task.setdefault(task, [])
         if verdict == configs.FAIL:
-            rubrics = [r for r in rubrics if r.text != text]
+            by_task[task] = [r for r in rubrics if r.text != text]
             continue
         # the posts ticked beside it are its evidence (a post no longer in the thread is
         # refused); a result made elsewhere may name the export's original ids
@@ -451,16 +458,46 @@ def _thread_revision(
             rubrics.append(judged)
         else:
             rubrics[index] = judged
-    for text in (typed.text(t) for t in answer.new_rubrics):
-        if not any(r.text == text for r in rubrics):
-            rubrics.append(Rubric(text=text))
+    for line in (typed.text(t) for t in answer.new_rubrics):
+        task, statement = _new_rubric(line, list(named), strict=strict, where=where)
+        rubrics = by_task.setdefault(task, [])
+        if statement and not any(r.text == statement for r in rubrics):
+            rubrics.append(Rubric(text=statement))
+    if named and by_task[None]:
+        raise CuratorError(
+            f"{where}: the task shows rubrics of no task, but the fixture now has named tasks "
+            "(run curator review push again)"
+        )
     revision = LabelRevision(
         rev=1,
         time=clock.now_iso(),
         author="labelstudio",
         source="manual",
         fields=dict(previous.fields) if previous else {},
-        rubrics=rubrics,
+        rubrics=by_task.pop(None),
+        tasks={
+            name: Task(rubrics=rubrics, fields=named[name].fields if name in named else [])
+            for name, rubrics in by_task.items()
+            if name is not None and (rubrics or (name in named and named[name].fields))
+        },
         locale=previous.locale if previous else None,
     )
     return said, revision
+
+
+def _new_rubric(
+    line: str, tasks: list[str], *, strict: bool, where: str
+) -> tuple[str | None, str | None]:
+    """(task, statement) of a new rubric line: a thread with named tasks takes
+    `TASK: statement` (a line naming no task of it is refused, or skipped when not strict)."""
+    if not tasks:
+        return None, line
+    name, sep, text = line.partition(":")
+    if sep and name.strip() in tasks and text.strip():
+        return name.strip(), text.strip()
+    if strict:
+        raise CuratorError(
+            f"{where}: new rubric {line!r}: this thread's rubrics belong to its tasks "
+            f"({', '.join(tasks)}); write it as TASK: statement"
+        )
+    return None, None

@@ -22,6 +22,7 @@ from curator.model import (
     Fixture,
     Kind,
     LabelRevision,
+    Rubric,
     ThreadContent,
 )
 from curator.review import configs
@@ -69,11 +70,13 @@ def build_task(
         raise CuratorError(f"{fixture.id}: a conversation is not reviewed in Label Studio")
     else:
         data = {"dialogue": dialogue_html(content)}
-        rubrics = labels.rubrics if labels else []
         options = post_options(content)
         result = []
-        for slot, rubric in enumerate(rubrics, start=1):
-            data[configs.rubric_object(slot)] = rubric.text
+        for slot, (task, rubric) in enumerate(rubrics_by_task(labels), start=1):
+            data[configs.rubric_object(slot)] = configs.shown_rubric(rubric.text, task)
+            if task is not None:
+                data[configs.task_key(slot)] = task
+                data[configs.statement_key(slot)] = rubric.text
             data[f"verdicts_{slot}"] = [{"value": configs.PASS}, {"value": configs.FAIL}]
             data[f"posts_{slot}"] = options
             result.append(
@@ -94,6 +97,16 @@ def build_task(
     prediction = {"model_version": MODEL_VERSION, "score": 1.0, "result": result}
     data["curator_digest"] = digest(data, prediction)
     return {"data": data, "predictions": [prediction]}
+
+
+def rubrics_by_task(labels: LabelRevision | None) -> list[tuple[str | None, Rubric]]:
+    """Every rubric with its task (None: the default task), grouped by task in label order:
+    the order a thread's task shows them in, one slot each."""
+    if labels is None:
+        return []
+    return [(None, r) for r in labels.rubrics] + [
+        (name, r) for name, task in labels.tasks.items() for r in task.rubrics
+    ]
 
 
 def suspect_options(suspects: Sequence[Suspect]) -> list[dict[str, str]]:

@@ -24,11 +24,12 @@ from curator.model import (
     GateCheck,
     GateReport,
     Prediction,
+    task_label,
 )
 from curator.score import metrics
 from curator.score.predictions import load_predictions
 from curator.score.report import fixture_score, load_baseline, regressions, render_json
-from curator.score.scoring import Case, score_fixture
+from curator.score.scoring import SimpleCase, score_fixture
 
 # Accuracies are exact fractions and floors decimals: 0.9 must pass a 9/10 run.
 TOLERANCE = 1e-9
@@ -82,7 +83,7 @@ def load_floors(path: Path | None) -> FloorsFile:
 
 
 def build_report(
-    cases: list[Case],
+    cases: list[SimpleCase],
     predictions: dict[str, Prediction],
     *,
     floors: FloorsFile | None = None,
@@ -100,13 +101,17 @@ def build_report(
     """
     floors = floors or FloorsFile()
     weights = floors.weights.model_dump()
-    results = [score_fixture(case, predictions.get(case.fixture.id)) for case in cases]
-    scores = [fixture_score(result, weights, predictions.get(result.id)) for result in results]
+    results = [
+        score_fixture(case, predictions.get(task_label(case.fixture.id, case.task)))
+        for case in cases
+    ]
+    scores = [fixture_score(result, weights, predictions.get(result.name)) for result in results]
     accuracy = metrics.accuracy_table(results)
     pairs = metrics.confidence_pairs(results)
     brier = metrics.brier(pairs)
     checks = gate_checks(accuracy, brier, scores, baseline, floors.floors)
     checks += [
+        *task_checks(accuracy.get("by_task", {}), floors.floors),
         *repetition_checks(scores, floors.floors),
         calibration_check(calibrations or {}, floors.floors),
     ]
@@ -122,7 +127,7 @@ def build_report(
         accuracy=accuracy,
         fixtures_passed=sum(score.passed for score in scores),
         fixtures_total=len(scores),
-        missing_fixtures=[score.id for score in scores if score.missing],
+        missing_fixtures=[score.name for score in scores if score.missing],
         failure_classes=metrics.failure_counts(results),
         calibration={
             "brier": brier,
@@ -161,11 +166,25 @@ def gate_checks(
     ]
 
 
+def task_checks(by_task: dict, floors: Floors) -> list[GateCheck]:
+    """One check per task a floor names (`[floors.task_accuracy]`): that task's item accuracy."""
+    return [
+        _at_least(
+            f"task_accuracy:{task}",
+            by_task.get(task, metrics.tally([])),
+            floor,
+            "skip",
+            f"no fixture has the task {task}",
+        )
+        for task, floor in sorted(floors.task_accuracy.items())
+    ]
+
+
 def repetition_summary(scores: list[FixtureScore]) -> dict | None:
     repeated = [s for s in scores if s.pass_rate is not None]
     if not repeated:
         return None
-    flaky = [s.id for s in repeated if s.flaky]
+    flaky = [s.name for s in repeated if s.flaky]
     return {
         "fixtures": len(repeated),
         "pass_rate": sum(s.pass_rate or 0.0 for s in repeated) / len(repeated),
@@ -260,13 +279,13 @@ def faithfulness_check(
     if baseline is None:
         return GateCheck(name=name, status="skip", threshold=max_drop, detail="no baseline")
     before = {
-        f.id: f.metrics["faithfulness"] for f in baseline.fixtures if "faithfulness" in f.metrics
+        f.name: f.metrics["faithfulness"] for f in baseline.fixtures if "faithfulness" in f.metrics
     }
     if not before:
         return GateCheck(
             name=name, status="skip", threshold=max_drop, detail="the baseline has no faithfulness"
         )
-    now = {s.id: s.metrics["faithfulness"] for s in scores if "faithfulness" in s.metrics}
+    now = {s.name: s.metrics["faithfulness"] for s in scores if "faithfulness" in s.metrics}
     paired = sorted(set(before) & set(now))
     if not paired:
         return GateCheck(

@@ -28,20 +28,28 @@ def tally(items: Iterable[ItemResult]) -> dict[str, Any]:
 
 
 def accuracy_table(results: list[FixtureResult]) -> dict[str, Any]:
-    """Accuracy overall, for the adversarial and golden subsets, by category and by mutation."""
+    """Accuracy overall, for the adversarial and golden subsets, by category, by mutation and
+    (when fixtures have named tasks) by task."""
     by_category: dict[str, list[ItemResult]] = {}
     by_mutation: dict[str, list[ItemResult]] = {}
     for result in results:
         by_category.setdefault(result.category, []).extend(result.items)
         for name in sorted(set(result.mutations)) or [NO_MUTATION]:
             by_mutation.setdefault(name, []).extend(result.items)
-    return {
+    table = {
         "overall": tally(i for r in results for i in r.items),
         "adversarial": tally(i for r in results if r.adversarial for i in r.items),
         "golden": tally(i for r in results if not r.adversarial for i in r.items),
         "by_category": {name: tally(by_category[name]) for name in sorted(by_category)},
         "by_mutation": {name: tally(by_mutation[name]) for name in sorted(by_mutation)},
     }
+    by_task: dict[str, list[ItemResult]] = {}
+    for result in results:
+        if result.task is not None:
+            by_task.setdefault(result.task, []).extend(result.items)
+    if by_task:  # only bundles with named tasks: other reports keep their bytes
+        table["by_task"] = {name: tally(by_task[name]) for name in sorted(by_task)}
+    return table
 
 
 def confidence_pairs(results: list[FixtureResult]) -> list[tuple[float, bool]]:

@@ -19,37 +19,51 @@ from pydantic import ValidationError
 from curator.errors import CuratorError, first_problem
 from curator.json_input import parse_lines
 from curator.limits import DEFAULT, read_limited
-from curator.model import LimitSettings, Prediction
+from curator.model import LimitSettings, Prediction, task_label
 from curator.normalise import normalise_text
-from curator.score.scoring import Case
+from curator.score.scoring import Case, SimpleCase
 
 
 def load_predictions(
     path: Path,
-    cases: Iterable[Case],
+    cases: Iterable[SimpleCase],
     limits: LimitSettings = DEFAULT,
     line_hashes: dict[str, str] | None = None,
 ) -> dict[str, Prediction]:
-    """fixture id -> its prediction, for a predictions file scored against `cases`
-    (`line_hashes`: the manifest's fixture line hashes, that harness results are checked
-    against)."""
+    """case name (fixture id, `fixture/task` for a named task) -> its prediction, for a
+    predictions file scored against `cases` (`line_hashes`: the manifest's fixture line
+    hashes, that harness results are checked against)."""
     data = read_limited(path, limits.json_bytes, "max_json_mb")
     from curator.harness.results import harness_format, predictions_from
 
     if kind := harness_format(data):  # an inspect_ai eval log or promptfoo results JSON
         return _some(predictions_from(data, kind, path, cases, limits, line_hashes), path)
-    by_id = {case.fixture.id: case for case in cases}
+    by_name = {task_label(case.fixture.id, case.task): case for case in cases}
+    fixtures = {case.fixture.id for case in by_name.values()}
     predictions: dict[str, Prediction] = {}
     for number, line in parse_lines(data, str(path), limits):
         where = f"{path}:{number}"
         prediction = parse_line(line, where)
-        case = by_id.get(prediction.fixture_id)
+        name = task_label(prediction.fixture_id, prediction.task)
+        case = by_name.get(name)
         if case is None:
-            raise CuratorError(f"{where}: fixture {prediction.fixture_id!r} is not in the bundle")
-        if prediction.fixture_id in predictions:
-            raise CuratorError(f"{where}: fixture {prediction.fixture_id!r} is predicted twice")
+            if prediction.fixture_id not in fixtures:
+                raise CuratorError(
+                    f"{where}: fixture {prediction.fixture_id!r} is not in the bundle"
+                )
+            tasks = [
+                c.task or "(none)"
+                for c in by_name.values()
+                if c.fixture.id == prediction.fixture_id
+            ]
+            raise CuratorError(
+                f"{where}: fixture {prediction.fixture_id!r} has no task "
+                f"{prediction.task or '(none)'} (its tasks: {', '.join(tasks)})"
+            )
+        if name in predictions:
+            raise CuratorError(f"{where}: {_named(prediction)} is predicted twice")
         _check_rubrics(prediction, case, where)
-        predictions[prediction.fixture_id] = prediction
+        predictions[name] = prediction
     return _some(predictions, path)
 
 
@@ -59,6 +73,12 @@ def _some(predictions: dict[str, Prediction], path: Path) -> dict[str, Predictio
     if not predictions:
         raise CuratorError(f"{path}: no results were recorded (the file has no prediction)")
     return predictions
+
+
+def _named(prediction: Prediction) -> str:
+    return f"fixture {prediction.fixture_id!r}" + (
+        f" task {prediction.task}" if prediction.task else ""
+    )
 
 
 def parse_line(data: Any, where: str) -> Prediction:
@@ -77,9 +97,7 @@ def _check_rubrics(prediction: Prediction, case: Case, where: str) -> None:
     for verdict in prediction.rubrics:
         key = normalise_text(verdict.rubric)
         if key not in known:
-            raise CuratorError(
-                f"{where}: fixture {prediction.fixture_id!r} has no rubric {verdict.rubric!r}"
-            )
+            raise CuratorError(f"{where}: {_named(prediction)} has no rubric {verdict.rubric!r}")
         if key in seen:
             raise CuratorError(f"{where}: rubric {verdict.rubric!r} is judged twice")
         seen.add(key)

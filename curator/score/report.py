@@ -19,6 +19,7 @@ def fixture_score(
     flaky = runs is not None and 0 < runs.passed < runs.repetitions
     return FixtureScore(
         id=result.id,
+        task=result.task,
         kind=result.kind,
         category=result.category,
         adversarial=result.adversarial,
@@ -41,15 +42,15 @@ def regressions(now: list[FixtureScore], baseline: GateReport | None) -> list[Re
     """Fixtures that got fewer items right than in the baseline (fixtures new to it are not)."""
     if baseline is None:
         return []
-    before = {f.id: f for f in baseline.fixtures}
+    before = {f.name: f for f in baseline.fixtures}
     found = []
     for fixture in now:
-        old = before.get(fixture.id)
+        old = before.get(fixture.name)
         if old is None or _share(fixture) >= _share(old):
             continue
         found.append(
             Regression(
-                id=fixture.id,
+                id=fixture.name,
                 before=f"{old.right}/{old.total}",
                 after=f"{fixture.right}/{fixture.total}",
                 classes=fixture.classes,

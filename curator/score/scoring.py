@@ -11,6 +11,7 @@ defines each one and tests/score/test_gate_scoring.py checks each on a hand-buil
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -22,6 +23,8 @@ from curator.model import (
     Fixture,
     LabelRevision,
     Prediction,
+    task_label,
+    task_truths,
 )
 from curator.normalise import find_value, matches_any, normalise_text
 from curator.reading import Reading, reading_of
@@ -72,11 +75,27 @@ class Case(Protocol):
 
 @dataclass(frozen=True)
 class SimpleCase:
-    """A Case built directly: tests and the fallback loader use it."""
+    """A Case built directly: tests and the fallback loader use it. With `task`, the case
+    is that named task of the fixture and `labels` its truth (LabelRevision.for_task)."""
 
     fixture: Fixture
     content: Content
     labels: LabelRevision | None
+    task: str | None = None
+
+    @property
+    def name(self) -> str:
+        return task_label(self.fixture.id, self.task)
+
+
+def task_cases(cases: Iterable[Case]) -> list[SimpleCase]:
+    """Each fixture once per task (in label order), with that task's truth; a fixture without
+    named tasks is one case, as it was."""
+    return [
+        SimpleCase(case.fixture, case.content, truth, task)
+        for case in cases
+        for task, truth in task_truths(case.labels)
+    ]
 
 
 @dataclass
@@ -127,6 +146,11 @@ class FixtureResult:
     items: list[ItemResult]
     metrics: dict[str, float] = field(default_factory=dict)
     extra_fields: list[str] = field(default_factory=list)  # predicted fields the labels lack
+    task: str | None = None  # the named task scored; None: the fixture's only one
+
+    @property
+    def name(self) -> str:
+        return task_label(self.id, self.task)
 
     @property
     def right(self) -> int:
@@ -147,6 +171,7 @@ class FixtureResult:
 
 
 def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
+    """One case's items judged; a SimpleCase of a named task scores as that task."""
     fixture = case.fixture
     labels = case.labels or LabelRevision(rev=1, time="", author="", source="manual")
     mutations = [step.name for step in fixture.lineage.mutations] if fixture.lineage else []
@@ -158,6 +183,7 @@ def score_fixture(case: Case, prediction: Prediction | None) -> FixtureResult:
         mutations=mutations,
         missing=prediction is None,
         items=[],
+        task=case.task if isinstance(case, SimpleCase) else None,
     )
     # An unanswerable field (noise garbled its value past recovery) is no item: no system
     # could answer it from this text.

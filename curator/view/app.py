@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from curator.eval.compare import Comparison, visible_changes
 from curator.eval.results import Item, counts, visible
 from curator.view.detail import sections
+from curator.view.summary import by_task_line
 
 ITEM_COLUMNS = ("TEST", "RUBRIC", "RESULT", "SCORE", "CATEGORY", "MUTATION")
 CHANGE_COLUMNS = ("CHANGE", "TEST", "RUBRIC", "BEFORE", "NOW", "CATEGORY", "MUTATION")
@@ -91,7 +92,8 @@ class EvalViewer(App[None]):
         yield Static(id="counts")
         yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
         yield Input(
-            placeholder="search test, rubric, output, reasoning, category, mutation", id="search"
+            placeholder="search test, task, rubric, output, reasoning, category, mutation",
+            id="search",
         )
         yield Footer()
 
@@ -137,6 +139,9 @@ class EvalViewer(App[None]):
 
     def header_text(self) -> str:
         lines = [counts(self.items).header()]
+        tasks = by_task_line(self.items)
+        if tasks is not None:
+            lines.append(tasks)
         if self.comparison is not None:
             state = "shown" if self.comparing else "hidden: c shows it"
             lines.append(f"against {self.against}: {self.comparison.header()} ({state})")

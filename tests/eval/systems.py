@@ -69,6 +69,26 @@ def troubled(item: EvalItem) -> Answer:
     return perfect(item)
 
 
+# What a system asked each task of the renewal thread answers (tests/eval/test_tasks.py):
+# a system picks its prompt from `item.task`, as Mattermost's suites run one prompt per test.
+TASK_ANSWERS = {
+    "summary": "The monthly rent is $950.00 and the deposit was $1,900.00.",
+    "action_items": "Action items: check the lease; the renewal reminder is scheduled.",
+    "open_questions": "Open question: the start date of the lease.",
+}
+
+
+def by_task(item: EvalItem) -> Answer:
+    """Answers each named task with its own prompt's answer."""
+    assert item.task in TASK_ANSWERS, item.task
+    return Answer(text=TASK_ANSWERS[item.task])
+
+
+def summary_everywhere(item: EvalItem) -> Answer:
+    """Ignores the task: the summary for every prompt (its action items fail)."""
+    return Answer(text=TASK_ANSWERS["summary"])
+
+
 SYSTEM_EXIT_ON = "invoice-5ceef8fb"
 KEYBOARD_INTERRUPT_ON = "residential-lease-agreement-0f35b496"
 

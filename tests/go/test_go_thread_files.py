@@ -14,6 +14,7 @@ import pytest
 
 from curator.bundle.manifest import read_manifest
 from tests.conftest import run_cli
+from tests.eval.tasked import RUBRICS, build_tasked
 from tests.mattermost_exports import write_thread_export
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +66,29 @@ def test_a_thread_file_without_its_team_or_an_author_fails_the_go_test(sample_bu
     path.write_text(json.dumps(data))
     run = go_test(broken)
     assert run.returncode != 0 and "team or channel missing" in run.stdout
+
+
+def test_a_go_suite_reads_the_rubrics_of_a_named_task_of_a_thread_file(tmp_path):
+    tasked = build_tasked(tmp_path)
+    bundle = tasked["bundle"]
+    entries = {e.id: e for e in read_manifest(bundle).fixtures}
+    name = Path(entries[tasked["golden"]].files[0]).name
+    rubrics = json.loads((bundle / "mattermost" / "rubrics.json").read_text())
+    assert rubrics[name] == RUBRICS  # thread file -> task -> its rubrics
+    run = go_test(bundle, CURATOR_THREAD=name, CURATOR_TASK="action_items")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "--- PASS: TestNamedTaskRubrics" in run.stdout
+    assert f"task action_items of {name} (6 posts): 2 rubrics" in run.stdout
+    for rubric in RUBRICS["action_items"]:
+        assert f"rubric: {rubric}\n" in run.stdout
+    assert f"rubric: {RUBRICS['summary'][0]}" not in run.stdout
+    # the truncated variant's file lists the action item its cut left answerable
+    variant = Path(entries[tasked["variant"]].files[0]).name
+    run = go_test(bundle, CURATOR_THREAD=variant, CURATOR_TASK="action_items")
+    assert f"task action_items of {variant} (3 posts): 1 rubrics" in run.stdout, run.stdout
+    # a task the thread does not have fails the suite
+    run = go_test(bundle, CURATOR_THREAD=name, CURATOR_TASK="translation")
+    assert run.returncode != 0 and 'has no rubrics for the task "translation"' in run.stdout
 
 
 def test_go_loads_each_kind_of_thread_export_by_its_source_name(store, tmp_path):

@@ -196,13 +196,9 @@ func TestBundleThreadFilesLoadLikeTheEvalPackage(t *testing.T) {
 		t.Skip("set CURATOR_BUNDLE to a built bundle directory")
 	}
 	folder := filepath.Join(bundle, "mattermost")
-	var rubrics map[string][]string
-	data, err := os.ReadFile(filepath.Join(folder, "rubrics.json"))
+	rubrics, err := readRubrics(folder)
 	if err != nil {
-		t.Fatalf("rubrics.json: %v", err)
-	}
-	if err := json.Unmarshal(data, &rubrics); err != nil {
-		t.Fatalf("rubrics.json: %v", err)
+		t.Fatal(err)
 	}
 	files, err := filepath.Glob(filepath.Join(folder, "*.json"))
 	if err != nil {
@@ -231,6 +227,8 @@ func TestBundleThreadFilesLoadLikeTheEvalPackage(t *testing.T) {
 			}
 			if _, listed := rubrics[name]; !listed {
 				t.Errorf("%s is not listed in rubrics.json", name)
+			} else if _, err := tasksOf(rubrics[name]); err != nil {
+				t.Errorf("rubrics.json: %s: %v", name, err)
 			}
 		})
 	}
@@ -238,4 +236,70 @@ func TestBundleThreadFilesLoadLikeTheEvalPackage(t *testing.T) {
 		t.Fatalf("%d thread files, %d entries in rubrics.json", threads, len(rubrics))
 	}
 	fmt.Printf("checked %d thread files\n", threads)
+}
+
+// readRubrics reads rubrics.json: thread file name -> its entry (see tasksOf).
+func readRubrics(folder string) (map[string]json.RawMessage, error) {
+	data, err := os.ReadFile(filepath.Join(folder, "rubrics.json"))
+	if err != nil {
+		return nil, fmt.Errorf("rubrics.json: %w", err)
+	}
+	var rubrics map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rubrics); err != nil {
+		return nil, fmt.Errorf("rubrics.json: %w", err)
+	}
+	return rubrics, nil
+}
+
+// tasksOf reads one rubrics.json entry: a thread with named tasks maps task -> its rubric
+// statements; any other thread lists its rubric statements, returned as the task "".
+func tasksOf(entry json.RawMessage) (map[string][]string, error) {
+	var plain []string
+	if err := json.Unmarshal(entry, &plain); err == nil {
+		return map[string][]string{"": plain}, nil
+	}
+	var tasks map[string][]string
+	if err := json.Unmarshal(entry, &tasks); err != nil {
+		return nil, fmt.Errorf("neither a list of rubrics nor task -> rubrics: %w", err)
+	}
+	return tasks, nil
+}
+
+// TestNamedTaskRubrics is what a suite running one prompt over a thread does: load the
+// thread by its file name, then take the rubrics of its task from rubrics.json.
+//
+//	CURATOR_BUNDLE=... CURATOR_THREAD=name.json CURATOR_TASK=action_items go test ./...
+func TestNamedTaskRubrics(t *testing.T) {
+	bundle, name, task := os.Getenv("CURATOR_BUNDLE"), os.Getenv("CURATOR_THREAD"), os.Getenv("CURATOR_TASK")
+	if bundle == "" || name == "" || task == "" {
+		t.Skip("set CURATOR_BUNDLE, CURATOR_THREAD and CURATOR_TASK")
+	}
+	folder := filepath.Join(bundle, "mattermost")
+	export, order, err := load(filepath.Join(folder, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := render(export, order); err != nil {
+		t.Fatal(err)
+	}
+	rubrics, err := readRubrics(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, listed := rubrics[name]
+	if !listed {
+		t.Fatalf("%s is not listed in rubrics.json", name)
+	}
+	tasks, err := tasksOf(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statements, found := tasks[task]
+	if !found || len(statements) == 0 {
+		t.Fatalf("%s has no rubrics for the task %q", name, task)
+	}
+	fmt.Printf("task %s of %s (%d posts): %d rubrics\n", task, name, len(order), len(statements))
+	for _, statement := range statements {
+		fmt.Printf("rubric: %s\n", statement)
+	}
 }

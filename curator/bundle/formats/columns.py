@@ -5,6 +5,9 @@ provenance, known-bad answers) as structs and lists of structs, so users filter 
 instead of decoding JSON. The only free-form values, mutation parameters and
 measurements and a known-bad answer's field values, become name/value pairs whose value
 is text (a string as it is, anything else as its JSON).
+
+A bundle with fixtures that have named tasks gets one more column, `tasks` (TASKS_COLUMN);
+other bundles keep exactly the columns they had, so their files keep their bytes.
 """
 
 from __future__ import annotations
@@ -47,11 +50,25 @@ COLUMNS: dict[str, str] = {
 }
 
 
+TASKS_COLUMN = {
+    "tasks": "named tasks asked of the input (summary, action items, ...), each with its "
+    "rubrics, their evidence posts, a reference answer and the fields it asks for; empty for "
+    "a fixture with only its default task (then `rubrics` and `reference` are its task's)"
+}
+
+
+def described(columns: dict[str, list[Any]]) -> dict[str, str]:
+    """column -> what it holds, for the columns these rows have."""
+    return {**COLUMNS, **(TASKS_COLUMN if "tasks" in columns else {})}
+
+
 def rows(items: Sequence[Serialised]) -> dict[str, list[Any]]:
-    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    columns: dict[str, list[Any]] = {name: [] for name in [*COLUMNS, *TASKS_COLUMN]}
     for item in items:
         for name, value in _row(item).items():
             columns[name].append(value)
+    if not any(columns["tasks"]):
+        del columns["tasks"]
     return columns
 
 
@@ -80,9 +97,23 @@ def _row(item: Serialised) -> dict[str, Any]:
             for r in expected.get("rubrics", [])
         ],
         "reference": expected.get("reference"),
+        "tasks": [_task(name, task) for name, task in expected.get("tasks", {}).items()],
         "known_bad": [_known_bad(bad) for bad in line["known_bad"]],
         "lineage": _lineage(line["lineage"]),
         "provenance": _provenance(line["metadata"]["provenance"]),
+    }
+
+
+def _task(name: str, task: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "rubrics": [r["text"] for r in task.get("rubrics", [])],
+        "rubric_evidence": [
+            {"rubric": r["text"], "posts": r.get("evidence_posts", [])}
+            for r in task.get("rubrics", [])
+        ],
+        "reference": task.get("reference"),
+        "fields": task.get("fields", []),
     }
 
 

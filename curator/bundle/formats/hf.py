@@ -21,11 +21,23 @@ SPLITS = {
 DATA_FILE = "data-00000-of-00001.arrow"  # save_to_disk's one shard per split
 
 
-def features() -> Any:  # datasets.Features, imported lazily
+def features(tasks: bool = False) -> Any:  # datasets.Features, imported lazily
+    """The columns' types; `tasks`: with the column of named tasks (bundles that have some)."""
     from datasets import Features, List, Value
 
     text = Value("string")
     pairs = List({"name": text, "value": text})
+    named_tasks = {
+        "tasks": List(
+            {
+                "name": text,
+                "rubrics": List(text),
+                "rubric_evidence": List({"rubric": text, "posts": List(text)}),
+                "reference": text,
+                "fields": List(text),
+            }
+        )
+    }
     return Features(
         {
             "id": text,
@@ -111,6 +123,7 @@ def features() -> Any:  # datasets.Features, imported lazily
                 "trace_id": text,
                 "vault_id": text,
             },
+            **(named_tasks if tasks else {}),
         }
     )
 
@@ -119,7 +132,7 @@ def arrow_table(columns: dict[str, list[Any]]) -> Any:  # pyarrow.Table
     """The rows (`columns.rows`) as an Arrow table typed by `features()`: parquet shares it."""
     import pyarrow as pa
 
-    return pa.Table.from_pydict(columns, schema=features().arrow_schema)
+    return pa.Table.from_pydict(columns, schema=features("tasks" in columns).arrow_schema)
 
 
 def split_tables(table: Any) -> dict[str, Any]:
@@ -144,7 +157,7 @@ def write(directory: Path, splits: dict[str, Any], fingerprint: str) -> list[str
     from datasets.table import InMemoryTable
 
     datasets.disable_progress_bars()
-    info = DatasetInfo(features=features())
+    info = DatasetInfo(features=features("tasks" in next(iter(splits.values())).column_names))
     dataset = DatasetDict(
         {
             name: Dataset(

@@ -3,7 +3,9 @@
 Each file is a fixture's thread file (`curator.bundle.thread_file`) under the name that
 file gives it, the source file's; fixtures of one bundle that would share a name, also in
 another case (threads split from one channel export), each add the 8 hex digits of their
-id. rubrics.json maps file name -> rubric statements, as a Go suite's table lists them.
+id. rubrics.json maps file name -> rubric statements, as a Go suite's table lists them; a
+thread with named tasks maps to task -> its rubric statements instead, so a suite running
+one prompt picks that task's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from curator.bundle.serialise import Serialised
 
 FOLDER = "mattermost"
 RUBRICS = f"{FOLDER}/rubrics.json"
+# rubrics.json: thread file -> its rubric statements, or task -> its rubric statements
+RubricMap = dict[str, list[str] | dict[str, list[str]]]
 
 
 def file_names(items: Sequence[Serialised]) -> dict[str, str]:
@@ -49,12 +53,12 @@ def render(items: Sequence[Serialised]) -> dict[str, bytes]:
     """Bundle path -> bytes for every thread fixture and the rubric map."""
     names = file_names(items)
     files: dict[str, bytes] = {}
-    rubrics: dict[str, list[str]] = {}
+    rubrics: RubricMap = {}
     for item in items:
         if item.id not in names:
             continue
         files[names[item.id]] = item.thread.encode("utf-8")  # type: ignore[union-attr]
-        rubrics[names[item.id].removeprefix(f"{FOLDER}/")] = list(item.rubrics)
+        rubrics[names[item.id].removeprefix(f"{FOLDER}/")] = item.tasks or list(item.rubrics)
     files[RUBRICS] = (
         json.dumps(rubrics, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
     ).encode("utf-8")
