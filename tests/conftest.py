@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +69,23 @@ def start_until_marker(script: str, marker: Path, *args: str) -> subprocess.Pope
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     return Store.init(tmp_path / "store")
+
+
+def secrets_left_in(root: Path, secrets: Iterable[str]) -> list[str]:
+    """Each of `secrets` found, as a whole word in any case, in a file under `root` other than
+    the vault (which holds them by design): "path: secret" for each."""
+    words = [
+        (secret, re.compile(rf"(?<!\w){re.escape(secret)}(?!\w)", re.IGNORECASE))
+        for secret in secrets
+    ]
+    found = []
+    for file in sorted(root.rglob("*")):
+        if file.is_file() and file.name != "vault.json":
+            text = file.read_bytes().decode("utf-8", errors="replace")
+            found += [
+                f"{file.relative_to(root)}: {secret}" for secret, word in words if word.search(text)
+            ]
+    return found
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

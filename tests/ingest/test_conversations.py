@@ -8,29 +8,14 @@ guide, the Chat Completions API reference and the Batch API guide, cited there.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from curator.anonymise import Vault
 from curator.model import CHAT_ROLES
-from tests.conftest import run_cli, snapshot
+from tests.conftest import run_cli, secrets_left_in, snapshot
 from tests.ingest import conversation_samples as sample
-
-
-def _left_in(root: Path) -> list[str]:
-    """Secrets found in any file under `root` but the vault (which holds them by design)."""
-    found = []
-    for file in root.rglob("*"):
-        if file.is_file() and file.name != "vault.json":
-            text = file.read_bytes().decode("utf-8", errors="replace")
-            found += [
-                f"{file.relative_to(root)}: {secret}"
-                for secret in sample.secrets()
-                if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", text, re.IGNORECASE)
-            ]
-    return found
 
 
 def _import(store, *sources: Path) -> list[dict]:
@@ -96,7 +81,7 @@ def test_no_person_is_left_in_the_store_or_a_bundle_and_roles_teach_the_vault_no
         "bundle", "build", "1.0.0", "--format", "jsonl,hf,parquet,mattermost", store=store.root
     )
     assert built.exit_code == 0, built.stderr
-    assert _left_in(store.root) == []
+    assert secrets_left_in(store.root, sample.secrets()) == []
     audit = run_cli("audit", store=store.root)
     assert audit.exit_code == 0, audit.stdout + audit.stderr
 

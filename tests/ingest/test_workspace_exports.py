@@ -9,7 +9,6 @@ files, link previews, DMs, group DMs, emoji, an empty channel and people named i
 from __future__ import annotations
 
 import json
-import re
 import zipfile
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from curator.ingest.archive import read_folder
 from curator.ingest.selection import EVERYTHING, Selection
 from curator.ingest.slack_text import to_mattermost
 from curator.limits import DEFAULT
-from tests.conftest import run_cli, snapshot
+from tests.conftest import run_cli, secrets_left_in, snapshot
 from tests.ingest import workspace_exports as sample
 
 
@@ -29,20 +28,6 @@ def _parsed(path: Path, selection: Selection = EVERYTHING):
 
     raw, kind = _read_checked(path, DEFAULT)
     return kind, _workspace(raw, kind, selection, DEFAULT)
-
-
-def _left_in(root: Path) -> list[str]:
-    """Secrets found in any stored file but the vault (which holds them by design)."""
-    found = []
-    for file in root.rglob("*"):
-        if file.is_file() and file.name != "vault.json":
-            text = file.read_text(encoding="utf-8", errors="replace")
-            found += [
-                f"{file.name}: {s}"
-                for s in sample.secrets()
-                if re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text, re.IGNORECASE)
-            ]
-    return found
 
 
 def _imported(store, *sources: Path, args: tuple[str, ...] = ()) -> list[dict]:
@@ -163,7 +148,7 @@ def test_slack_markup_becomes_mattermost_markup():
 def test_import_leaves_no_name_username_or_email_and_audit_is_clean(store, tmp_path, make):
     created = _imported(store, make(tmp_path))
     assert created
-    assert _left_in(store.root) == []
+    assert secrets_left_in(store.root, sample.secrets()) == []
     audit = run_cli("audit", store=store.root)
     assert audit.exit_code == 0, audit.stdout + audit.stderr
     # structure is kept through anonymisation: types, replies' roots

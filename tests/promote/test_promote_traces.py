@@ -10,12 +10,11 @@ comment as its note, trace and span ids in provenance, nobody named left anywher
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, snapshot
+from tests.conftest import run_cli, secrets_left_in, snapshot
 from tests.promote import trace_samples as sample
 from tests.shapes import mangled
 
@@ -36,21 +35,8 @@ def _by_trace(store, summary: dict) -> dict[str, tuple[dict, dict]]:
     return {p["trace_id"]: _fixture(store, p["fixture_id"]) for p in summary["promoted"]}
 
 
-def _left_in(root: Path) -> list[str]:
-    found = []
-    for file in root.rglob("*"):
-        if file.is_file() and file.name != "vault.json":
-            text = file.read_bytes().decode("utf-8", errors="replace")
-            found += [
-                f"{file.relative_to(root)}: {secret}"
-                for secret in sample.secrets()
-                if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", text, re.IGNORECASE)
-            ]
-    return found
-
-
 def _clean(store) -> None:
-    assert _left_in(store.root) == []
+    assert secrets_left_in(store.root, sample.secrets()) == []
     audit = run_cli("audit", store=store.root)
     assert audit.exit_code == 0, audit.stdout + audit.stderr
 
