@@ -4,18 +4,20 @@ A PDF page's text comes from its text layer (curator/ingest/pdf.py); a page with
 usable one, and every page of a scanned image (curator/ingest/image.py), is read by OCR
 (curator/ingest/ocr.py). The OCR pages of every document of an import share one pool of
 workers. `ocr` is "auto" (OCR only pages whose text layer is missing or garbage), "always"
-or "never". Every page records its origin, OCR confidence and detected language.
+or "never". Every page records its origin, OCR confidence and detected language. A PDF
+form's filled fields (curator/ingest/forms.py) follow their page's text, however it was
+read, as "name: value" lines after a blank line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 from curator.errors import CuratorError
-from curator.ingest import image, pdf
+from curator.ingest import forms, image, pdf
 from curator.ingest.language import detect_language
 from curator.ingest.source import Parsed, RawSource
 from curator.limits import DEFAULT
@@ -37,6 +39,7 @@ class DocumentPlan:
     importer: str
     texts: list[str]  # each page's text layer; "" for an image's pages
     to_ocr: list[int]
+    form: forms.FormText = field(default_factory=lambda: forms.FormText([]))
 
 
 def is_image(path: PurePath) -> bool:
@@ -73,7 +76,7 @@ def plan_document(
         if ocr == "always" or (ocr == "auto" and not pdf.usable_text(text))
     ]
     pdf.check_page_images(source, to_ocr, limits)
-    return DocumentPlan(source, pdf.IMPORTER, texts, to_ocr)
+    return DocumentPlan(source, pdf.IMPORTER, texts, to_ocr, forms.read_form(source, len(texts)))
 
 
 def parse_documents(
@@ -159,8 +162,11 @@ def finish(plan: DocumentPlan, results: dict[int, OcrResult]) -> Parsed:
             page = Page(number=number, text=text, origin="text-layer")
             if not pdf.usable_text(text):
                 warnings.append(f"page {number}: no usable text layer and --ocr never; kept as is")
+        if index < len(plan.form.lines) and plan.form.lines[index]:
+            page.text = "\n\n".join(filter(None, [page.text, "\n".join(plan.form.lines[index])]))
         page.language = detect_language(page.text)
         pages.append(page)
+    warnings += plan.form.warnings
     return Parsed(DocumentContent(pages=pages), plan.importer, warnings=warnings)
 
 

@@ -43,7 +43,9 @@ def _phrase_patterns(spec: DocTypeSpec) -> list[tuple[str, re.Pattern[str]]]:
     """(field, pattern) for every label phrase, longest phrase first so "Monthly Rent" beats "Rent".
 
     The phrase starts a line (after an optional bullet) and is followed by a colon or a
-    column gap; the value runs to the end of the line or the next column gap.
+    column gap; the value runs to the end of the line or the next column gap. Its words may
+    be joined by "_" too: a PDF form's field line names the field as the form does, often
+    "monthly_rent: $1,250.00" (curator/ingest/forms.py).
     """
     pairs = [(name, phrase) for name, field in spec.fields.items() for phrase in field.labels]
     pairs.sort(key=lambda pair: -len(pair[1]))
@@ -52,7 +54,7 @@ def _phrase_patterns(spec: DocTypeSpec) -> list[tuple[str, re.Pattern[str]]]:
             name,
             re.compile(
                 r"^[ \t]*(?:[-*\u2022][ \t]*)?"
-                + re.escape(phrase)
+                + "[ _]".join(re.escape(word) for word in phrase.split(" "))
                 + r"(?:[ \t]*[:\uff1a][ \t]*|[ \t]{2,}|\t[ \t]*)"
                 r"(?P<value>\S.*?)[ \t]*(?:[ \t]{3,}.*)?$",
                 re.IGNORECASE | re.MULTILINE,

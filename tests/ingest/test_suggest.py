@@ -55,6 +55,18 @@ def test_value_stops_at_a_column_gap():
     assert fields["invoice_date"].value == "March 3, 2024"
 
 
+def test_a_form_field_named_with_underscores_is_its_label_phrase():
+    """A PDF form's field line spells the name as the form does (curator/ingest/forms.py)."""
+    fields = suggest_fields(
+        page("Security_Deposit: $1,800.00\nmonthly_rent: $900.00\nMonthly_Rental: $1\n"),
+        CONFIG.doc_types["lease"],
+    )
+    assert {name: label.value for name, label in fields.items()} == {
+        "security_deposit": "$1,800.00",
+        "monthly_rent": "$900.00",
+    }
+
+
 def test_unrelated_text_guesses_no_doc_type():
     assert guess_doc_type(page("Dear team, lunch is at noon on Friday.\nThanks"), CONFIG) is None
     assert suggest_revision(page("nothing here"), CONFIG.doc_types["lease"]) is None

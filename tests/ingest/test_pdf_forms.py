@@ -1,0 +1,169 @@
+"""PDF form fields (AcroForm) through real pdfplumber and pdfminer: a filled lease
+application's fields become lines of its page, anonymised, kept where nothing in them is
+personal, offered to label suggestions; what cannot be read is said in a warning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from curator.ingest import import_sources
+from curator.ingest.documents import parse_document
+from curator.ingest.forms import read_form
+from curator.ingest.source import RawSource, read_source
+from curator.labels import truth_problems
+from tests.conftest import run_cli, secrets_left_in, snapshot
+from tests.corpus import CORPUS_DIR
+from tests.ingest.pdf_forms import (
+    FORM_LINES,
+    KEPT_LINES,
+    PRINTED,
+    SECRETS,
+    TENANT,
+    edited,
+    form_pdf,
+    widget,
+)
+
+VAULT_KEY = "Zm9ybXMtdGVzdC1vbmx5LW5vdC1hLXNlY3JldC0wMDAwMDAwMDAwMDA="
+
+
+def parsed_form(data: bytes, folder: Path, **options):
+    """The PDF parsed from a real file (OCR workers read pages from its path)."""
+    path = folder / "application.pdf"
+    path.write_bytes(data)
+    return parse_document(read_source(path), **options)
+
+
+def test_field_values_follow_the_page_text_in_reading_order(tmp_path):
+    parsed = parsed_form(form_pdf(), tmp_path)
+    [page] = parsed.content.pages
+    assert page.origin == "text-layer" and parsed.warnings == []
+    assert page.text == "\n".join(PRINTED) + "\n\n" + "\n".join(FORM_LINES)
+    # the same PDF, the same text
+    assert parsed_form(form_pdf(), tmp_path).content == parsed.content
+
+
+def test_import_anonymises_the_people_keeps_the_rest_and_suggests_the_fields(store):
+    source = store.root.parent / "lease-application.pdf"
+    source.write_bytes(form_pdf())
+    result = run_cli("import", source, "--doc-type", "lease", "--json", store=store.root)
+    assert result.exit_code == 0, result.stderr
+    [created] = json.loads(result.stdout)["created"]
+    assert created["warnings"] == []
+    assert secrets_left_in(store.root, SECRETS) == []
+    record = store.load(created["id"])
+    [page] = record.content.pages
+    lines = page.text.splitlines()
+    assert all(line in lines for line in KEPT_LINES)
+    # the field names stay; the values after them are rewritten
+    tenant, phone, ssn = (
+        next(line for line in lines if line.startswith(f"{name}: "))
+        for name in ("Tenant", "Phone", "SSN")
+    )
+    assert tenant != f"Tenant: {TENANT}" and phone and ssn
+    [suggestion] = record.revisions
+    values = {name: label.value for name, label in suggestion.fields.items()}
+    assert values["tenant"] == tenant.removeprefix("Tenant: ")
+    assert values["monthly_rent"] == "$1,450.00"
+    assert values["lease_start_date"] == "March 1, 2026"
+    assert truth_problems(record.content, suggestion) == []
+    assert sorted(created["suggested_fields"]) == ["lease_start_date", "monthly_rent", "tenant"]
+
+
+def test_the_same_form_imports_to_byte_identical_fixtures(tmp_path, monkeypatch):
+    from curator.store import Store
+
+    monkeypatch.setenv("CURATOR_VAULT_KEY", VAULT_KEY)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    source = tmp_path / "lease-application.pdf"
+    source.write_bytes(form_pdf())
+    stores = [Store.init(tmp_path / name) for name in ("one", "two")]
+    for store in stores:
+        import_sources(store, [source], doc_type="lease")
+    one, two = (
+        {name: data for name, data in snapshot(store.root).items() if name.startswith("goldens/")}
+        for store in stores
+    )
+    assert one and one == two
+
+
+def test_a_scanned_page_with_a_form_is_ocred_and_keeps_its_fields_after_the_scan_text(tmp_path):
+    parsed = parsed_form(form_pdf(scanned=True), tmp_path, workers=1)
+    [page] = parsed.content.pages
+    assert page.origin == "ocr"
+    scan_text, form_block = page.text.rsplit("\n\n", 1)
+    assert "RESIDENTIAL LEASE APPLICATION" in scan_text
+    assert form_block.splitlines() == FORM_LINES
+
+
+def test_a_value_that_cannot_be_decoded_is_a_warning_and_the_rest_imports(store):
+    from pypdf.generic import ByteStringObject, NameObject
+
+    def break_phone(writer):
+        # a UTF-16 text string holding half a surrogate pair: no text in any reading
+        widget(writer, "Phone")[NameObject("/V")] = ByteStringObject(b"\xfe\xff\xd8\x3d\x00A")
+
+    source = store.root.parent / "lease-application.pdf"
+    source.write_bytes(edited(form_pdf(), break_phone))
+    report = import_sources(store, [source], doc_type="lease")
+    [created] = report.created
+    assert created["warnings"] == [
+        "page 1: form field 2 (in reading order) cannot be read (not valid utf-16-be text); "
+        "its value is left out"
+    ]
+    [page] = store.load(created["id"]).content.pages
+    assert not any(line.startswith("Phone:") for line in page.text.splitlines())
+    assert all(line in page.text.splitlines() for line in KEPT_LINES)
+    assert secrets_left_in(store.root, SECRETS) == []
+
+
+def test_a_filled_field_on_no_page_is_said_not_silently_dropped(tmp_path):
+    from pypdf.generic import ArrayObject, NameObject
+
+    def hide_parking(writer):
+        annotations = writer.pages[0]["/Annots"]
+        kept = [a for a in annotations if a.get_object().get("/T") != "parking"]
+        writer.pages[0][NameObject("/Annots")] = ArrayObject(kept)
+
+    parsed = parsed_form(edited(form_pdf(), hide_parking), tmp_path)
+    assert parsed.warnings == ["1 filled form field is on no page; left out"]
+    assert not parsed.content.pages[0].text.endswith("parking: garage")
+
+
+def test_an_xfa_form_without_readable_fields_says_so(tmp_path):
+    from pypdf.generic import ArrayObject, NameObject
+
+    def only_xfa(writer):
+        form = writer._root_object["/AcroForm"]
+        form[NameObject("/XFA")] = ArrayObject()
+        form[NameObject("/Fields")] = ArrayObject()
+        del writer.pages[0][NameObject("/Annots")]
+
+    parsed = parsed_form(edited(form_pdf(), only_xfa), tmp_path)
+    assert parsed.warnings == [
+        "the PDF holds an XFA form, which curator does not read; values only it holds are left out"
+    ]
+    assert parsed.content.pages[0].text == "\n".join(PRINTED)
+
+
+def test_fields_of_a_turned_page_are_read_as_the_page_is_shown():
+    """/Rotate 90: what was the left edge is the top, so the rows are the columns."""
+
+    def turn(writer):
+        writer.pages[0].rotate(90)
+
+    lines = read_form(RawSource(Path("turned.pdf"), edited(form_pdf(), turn)), 1).lines[0]
+    assert sorted(lines) == sorted(FORM_LINES)
+    # The left column (x = 140) first, bottom to top, then the right column.
+    assert lines[:3] == ["parking: garage", "payment: quarterly", "pets_allowed: Yes"]
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS_DIR / "pdfs").glob("*.pdf")), ids=lambda p: p.name)
+def test_corpus_pdfs_without_a_form_get_no_form_text(path):
+    """None of the real-world corpus PDFs is a form (pdfplumber-annotations.pdf has links and
+    notes, no widgets): reading their forms adds nothing and warns of nothing."""
+    form = read_form(RawSource(path, path.read_bytes()), 1)
+    assert form.warnings == [] and not any(form.lines)
