@@ -2,15 +2,17 @@
 
 A filled form keeps its values in the form's field dictionaries, not in the page's content
 stream, so pdfplumber's text layer never holds them. Each field with a value becomes one
-line, `name: value`, the name being the field's fully qualified name as the form spells it
-(/T of it and its parents, joined by "."). The lines follow the page's own text (see
-curator/ingest/documents.py), ordered as a reader meets the fields: by each field's first
-widget on the page, top to bottom, then left to right.
+line, `name: value`, the name being the field's name as the form spells it, after its
+parents' (/T of each, joined by " / " rather than the spec's ".": "applicant.name" reads as
+a host name to the anonymiser, ".name" being a top-level domain). The lines follow the
+page's own text (see curator/ingest/documents.py), ordered as a reader meets the fields:
+by each field's first widget on the page, top to bottom, then left to right.
 
 Values: a text field's text; a checkbox "Yes" or "No" (its on-state's name is internal to
 the PDF: "Yes", "On", "1"); a radio group its chosen option's name; a list or combo box
 its chosen options' shown texts, joined by ", ". An empty field, an unchosen radio group,
-a push button and a signature field give no line. A value that cannot be decoded, a field
+a push button, a signature and a password field (whose text is a secret no finder knows)
+give no line. A value that cannot be decoded, a field
 on no page and an XFA form (whose data curator does not read) are said in a warning; the
 import goes on without them. Warnings name a field by its page and place, never by name or
 value, since warnings are stored as they are said.
@@ -26,7 +28,9 @@ from typing import Any
 
 from curator.ingest.source import RawSource
 
-# Field flags (PDF 32000-1, 12.7.4.2.1, table 226): bit 16 radio, bit 17 push button.
+# Field flags (PDF 32000-1, 12.7.4.2.1 and 12.7.4.3, tables 226 and 228): bit 14 password,
+# bit 16 radio, bit 17 push button.
+PASSWORD = 1 << 13
 RADIO = 1 << 15
 PUSH_BUTTON = 1 << 16
 # A /Parent chain deeper than this is a loop or a hostile file, not a form.
@@ -209,7 +213,29 @@ def _terminal_fields(form: dict[str, Any]) -> Iterator[tuple[int, tuple[dict[str
 
 def _filled(chain: tuple[dict[str, Any], ...]) -> bool:
     value = _inherited(chain, "V")
-    return value is not None and _name(value) != "Off" and value not in (b"", [])
+    return (
+        _holds_text(chain)
+        and value is not None
+        and _name(value) != "Off"
+        and value not in (b"", [])
+    )
+
+
+def _kind(chain: tuple[dict[str, Any], ...]) -> tuple[str | None, int]:
+    """The field's type (/FT: "Tx", "Btn", "Ch", "Sig") and flags (/Ff)."""
+    flags = _inherited(chain, "Ff")
+    return _name(_inherited(chain, "FT")), flags if isinstance(flags, int) else 0
+
+
+def _holds_text(chain: tuple[dict[str, Any], ...]) -> bool:
+    """False for a field whose value is no text for the page: a signature, a push button,
+    a password."""
+    kind, flags = _kind(chain)
+    return not (
+        kind == "Sig"
+        or (kind == "Btn" and flags & PUSH_BUTTON)
+        or (kind == "Tx" and flags & PASSWORD)
+    )
 
 
 def _inherited(chain: tuple[dict[str, Any], ...], key: str) -> Any:
@@ -231,16 +257,14 @@ def _line(widget: _Widget) -> str | None:
 
 def _full_name(chain: tuple[dict[str, Any], ...]) -> str:
     names = [_text(node["T"]) for node in reversed(chain) if "T" in node]
-    return ".".join(name for name in names if name) or "field"
+    return " / ".join(name for name in names if name) or "field"
 
 
 def _value(widget: _Widget) -> str | None:
     """The field's value as a reader sees it; None when it holds none."""
-    kind = _name(_inherited(widget.chain, "FT"))
-    flags = _inherited(widget.chain, "Ff")
-    flags = flags if isinstance(flags, int) else 0
+    kind, flags = _kind(widget.chain)
     value = _inherited(widget.chain, "V")
-    if kind == "Sig" or (kind == "Btn" and flags & PUSH_BUTTON):
+    if not _holds_text(widget.chain):
         return None
     if kind == "Btn":
         state = _name(value if value is not None else widget.field.get("AS"))

@@ -96,6 +96,7 @@ def test_a_scanned_page_with_a_form_is_ocred_and_keeps_its_fields_after_the_scan
     assert page.origin == "ocr"
     scan_text, form_block = page.text.rsplit("\n\n", 1)
     assert "RESIDENTIAL LEASE APPLICATION" in scan_text
+    assert TENANT not in scan_text  # a page is rendered for OCR without its fields
     assert form_block.splitlines() == FORM_LINES
 
 
@@ -117,6 +118,44 @@ def test_a_value_that_cannot_be_decoded_is_a_warning_and_the_rest_imports(store)
     [page] = store.load(created["id"]).content.pages
     assert not any(line.startswith("Phone:") for line in page.text.splitlines())
     assert all(line in page.text.splitlines() for line in KEPT_LINES)
+    assert secrets_left_in(store.root, SECRETS) == []
+
+
+def test_a_field_of_a_group_is_named_after_its_parent_and_a_password_gives_no_line(store):
+    """PDF 32000-1, 12.7.3.2: a field's full name joins its ancestors' /T; kept as the form
+    spells it while the value is rewritten (joined by " / ": "applicant.name" reads as a
+    host, ".name" being a top-level domain)."""
+    from pypdf.generic import (
+        ArrayObject,
+        DictionaryObject,
+        NameObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    def group_and_hide(writer):
+        tenant = widget(writer, "Tenant")
+        parent = DictionaryObject(
+            {NameObject("/T"): TextStringObject("applicant"), NameObject("/FT"): NameObject("/Tx")}
+        )
+        parent_ref = writer._add_object(parent)
+        parent[NameObject("/Kids")] = ArrayObject([tenant.indirect_reference])
+        tenant[NameObject("/T")] = TextStringObject("name")
+        tenant[NameObject("/Parent")] = parent_ref
+        fields = writer._root_object["/AcroForm"]["/Fields"]
+        fields[[f.get_object().get("/T") for f in fields].index("name")] = parent_ref
+        widget(writer, "Phone")[NameObject("/Ff")] = NumberObject(1 << 13)  # a password
+
+    source = store.root.parent / "lease-application.pdf"
+    source.write_bytes(edited(form_pdf(), group_and_hide))
+    [created] = import_sources(store, [source], doc_type="lease").created
+    assert created["warnings"] == []
+    [page] = store.load(created["id"]).content.pages
+    lines = page.text.splitlines()
+    [name] = [line for line in lines if line.startswith("applicant / name: ")]
+    assert name != f"applicant / name: {TENANT}"
+    assert not any(line.startswith("Phone") for line in lines)
+    assert all(line in lines for line in KEPT_LINES)
     assert secrets_left_in(store.root, SECRETS) == []
 
 
