@@ -12,10 +12,10 @@ Values: a text field's text; a checkbox "Yes" or "No" (its on-state's name is in
 the PDF: "Yes", "On", "1"); a radio group its chosen option's name; a list or combo box
 its chosen options' shown texts, joined by ", ". An empty field, an unchosen radio group,
 a push button, a signature and a password field (whose text is a secret no finder knows)
-give no line. A value that cannot be decoded, a field
-on no page and an XFA form (whose data curator does not read) are said in a warning; the
-import goes on without them. Warnings name a field by its page and place, never by name or
-value, since warnings are stored as they are said.
+give no line. A value that cannot be decoded, a filled field with no place on any page (no
+widget, or one without a /Rect) and an XFA form (whose data curator does not read) are
+said in a warning; the import goes on without them. Warnings name a field by its page and
+place, never by name or value, since warnings are stored as they are said.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ def _form_text(pages: list[list[_Widget]], form: dict[str, Any]) -> FormText:
     )
     if unplaced:
         text.warnings.append(
-            f"{unplaced} filled form field{'s are' if unplaced > 1 else ' is'} on no page; left out"
+            f"{unplaced} filled form field{'s have' if unplaced > 1 else ' has'} no place on any "
+            "page; left out"
         )
     if "XFA" in form and not any(text.lines):
         text.warnings.append(
@@ -131,26 +132,41 @@ def _page_widgets(page: Any) -> list[_Widget]:
         annotation = resolve1(reference)
         if not isinstance(annotation, dict) or _name(annotation.get("Subtype")) != "Widget":
             continue
+        rect = _rect(annotation)
+        if rect is None:
+            continue  # nowhere to be shown: its field is one with no place on any page
         chain = _chain(annotation)
-        rect = [float(resolve1(v)) for v in resolve1(annotation.get("Rect")) or []]
-        if len(rect) != 4:
-            continue  # a widget with nowhere to be is not shown
         top, bottom, left = _shown_box(rect, page)
         key = _key(reference if "T" in annotation else annotation.get("Parent"), chain[0])
         widgets.append(_Widget(key, annotation, chain, top, bottom, left))
     return _reading_order(widgets)
 
 
-def _chain(annotation: dict[str, Any]) -> tuple[dict[str, Any], ...]:
-    """The widget's field, then that field's parents. A widget holding no /T is one of
-    several widgets of its /Parent field (a radio group's buttons)."""
+def _rect(annotation: dict[str, Any]) -> list[float] | None:
+    """The widget's /Rect, four numbers; None for anything else."""
     from pdfminer.pdftypes import resolve1
 
-    node: Any = annotation if "T" in annotation else resolve1(annotation.get("Parent"))
+    rect = resolve1(annotation.get("Rect"))
+    corners = [resolve1(v) for v in rect] if isinstance(rect, list) else []
+    if len(corners) != 4 or not all(isinstance(v, (int, float)) for v in corners):
+        return None
+    return [float(v) for v in corners]
+
+
+def _chain(annotation: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The widget's field, then that field's parents, each once (a hostile /Parent loop
+    ends where it comes round). A widget holding no /T is one of several widgets of its
+    /Parent field (a radio group's buttons)."""
+    from pdfminer.pdftypes import resolve1
+
+    reference: Any = annotation if "T" in annotation else annotation.get("Parent")
     chain: list[dict[str, Any]] = []
-    while isinstance(node, dict) and len(chain) < MAX_DEPTH:
+    while len(chain) < MAX_DEPTH:
+        node = resolve1(reference)
+        if not isinstance(node, dict) or any(node is seen for seen in chain):
+            break
         chain.append(node)
-        node = resolve1(node.get("Parent"))
+        reference = node.get("Parent")
     return tuple(chain) or (annotation,)
 
 

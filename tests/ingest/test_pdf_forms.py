@@ -168,8 +168,29 @@ def test_a_filled_field_on_no_page_is_said_not_silently_dropped(tmp_path):
         writer.pages[0][NameObject("/Annots")] = ArrayObject(kept)
 
     parsed = parsed_form(edited(form_pdf(), hide_parking), tmp_path)
-    assert parsed.warnings == ["1 filled form field is on no page; left out"]
+    assert parsed.warnings == ["1 filled form field has no place on any page; left out"]
     assert not parsed.content.pages[0].text.endswith("parking: garage")
+
+
+def test_a_hostile_form_never_stops_the_import(tmp_path):
+    """A /Parent loop and a widget whose /Rect is no rectangle: the import goes on, the loop
+    named once round, the widget's field said to have no place."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+
+    def damage(writer):
+        one, two = (
+            DictionaryObject({NameObject("/T"): TextStringObject(name)}) for name in ("a", "b")
+        )
+        one_ref, two_ref = writer._add_object(one), writer._add_object(two)
+        one[NameObject("/Parent")], two[NameObject("/Parent")] = two_ref, one_ref
+        widget(writer, "monthly_rent")[NameObject("/Parent")] = one_ref
+        widget(writer, "parking")[NameObject("/Rect")] = ArrayObject([NameObject("/Zero")] * 4)
+
+    parsed = parsed_form(edited(form_pdf(), damage), tmp_path)
+    assert parsed.warnings == ["1 filled form field has no place on any page; left out"]
+    lines = parsed.content.pages[0].text.splitlines()
+    assert "b / a / monthly_rent: $1,450.00" in lines
+    assert not any(line.startswith("parking") for line in lines)
 
 
 def test_an_xfa_form_without_readable_fields_says_so(tmp_path):
