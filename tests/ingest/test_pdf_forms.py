@@ -54,6 +54,8 @@ def test_import_anonymises_the_people_keeps_the_rest_and_suggests_the_fields(sto
     [created] = json.loads(result.stdout)["created"]
     assert created["warnings"] == []
     assert secrets_left_in(store.root, SECRETS) == []
+    audit = run_cli("audit", store=store.root)
+    assert audit.exit_code == 0, audit.stdout + audit.stderr
     record = store.load(created["id"])
     [page] = record.content.pages
     lines = page.text.splitlines()
@@ -88,6 +90,19 @@ def test_the_same_form_imports_to_byte_identical_fixtures(tmp_path, monkeypatch)
         for store in stores
     )
     assert one and one == two
+
+
+@pytest.mark.parametrize("algorithm", ["RC4-128", "AES-128"])
+def test_a_form_locked_only_against_editing_is_read(tmp_path, algorithm):
+    """Filled forms often come with an owner password only: they open without one, and
+    their field strings are encrypted like every other string."""
+
+    def lock(writer):
+        writer.encrypt(user_password="", owner_password="owner-only", algorithm=algorithm)
+
+    parsed = parsed_form(edited(form_pdf(), lock), tmp_path)
+    assert parsed.warnings == []
+    assert parsed.content.pages[0].text.endswith("\n\n" + "\n".join(FORM_LINES))
 
 
 def test_a_scanned_page_with_a_form_is_ocred_and_keeps_its_fields_after_the_scan_text(tmp_path):
