@@ -115,6 +115,36 @@ def test_a_scanned_page_with_a_form_is_ocred_and_keeps_its_fields_after_the_scan
     assert form_block.splitlines() == FORM_LINES
 
 
+def test_options_are_written_as_the_form_shows_them(tmp_path):
+    """PDF 32000-1, 12.7.4.4: a choice's /Opt pairs an export value with the text shown, and
+    a multiple choice's /V is an array; 12.7.4.2.4: a radio group's /Opt names the options
+    its buttons' states number."""
+    from pypdf.generic import ArrayObject, NameObject, TextStringObject
+
+    def options(writer):
+        parking = widget(writer, "parking")
+        parking[NameObject("/Opt")] = ArrayObject(
+            ArrayObject([TextStringObject(export), TextStringObject(shown)])
+            for export, shown in [("none", "No parking"), ("garage", "Garage"), ("st", "Street")]
+        )
+        parking[NameObject("/V")] = ArrayObject(
+            [TextStringObject("st"), TextStringObject("garage")]
+        )
+        payment = next(  # the radio group: its buttons' /Parent
+            annotation.get_object()["/Parent"].get_object()
+            for annotation in writer.pages[0]["/Annots"]
+            if "/Parent" in annotation.get_object()
+        )
+        assert payment["/T"] == "payment"
+        payment[NameObject("/Opt")] = ArrayObject(
+            [TextStringObject("Every month"), TextStringObject("Every quarter")]
+        )
+        payment[NameObject("/V")] = NameObject("/1")
+
+    lines = parsed_form(edited(form_pdf(), options), tmp_path).content.pages[0].text.splitlines()
+    assert lines[-2:] == ["payment: Every quarter", "parking: Street, Garage"]
+
+
 def test_a_value_that_cannot_be_decoded_is_a_warning_and_the_rest_imports(store):
     from pypdf.generic import ByteStringObject, NameObject
 
