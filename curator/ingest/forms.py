@@ -56,7 +56,7 @@ class _Widget:
     """One widget annotation of a field on a page, where a reader meets it."""
 
     key: int  # which field it belongs to (the field's object number, else its identity)
-    field: dict[str, Any]
+    annotation: dict[str, Any]  # the widget's own dictionary (its /AS, its /Rect)
     chain: tuple[dict[str, Any], ...]  # the field, then its parents
     top: float  # distance from the shown page's top edge
     bottom: float
@@ -283,7 +283,7 @@ def _value(widget: _Widget) -> str | None:
     if not _holds_text(widget.chain):
         return None
     if kind == "Btn":
-        state = _name(value if value is not None else widget.field.get("AS"))
+        state = _name(value if value is not None else widget.annotation.get("AS"))
         if flags & RADIO:
             return _option(widget.chain, state) if state and state != "Off" else None
         return "No" if state in (None, "Off") else "Yes"
