@@ -978,7 +978,8 @@ DEFAULT_KEEP_HOSTS = (
 
 
 class AnonymiseSettings(Strict):
-    """`[anonymise]` in curator.toml: what the user decided is not personal data."""
+    """`[anonymise]` in curator.toml: what the user decided is not personal data (and whether
+    places are)."""
 
     keep: list[str] = Field(
         default_factory=list,
@@ -989,6 +990,12 @@ class AnonymiseSettings(Strict):
         default_factory=lambda: list(DEFAULT_KEEP_HOSTS),
         description="hosts (and their subdomains) whose links keep their host; names, handles "
         "and ids in their paths are still rewritten",
+    )
+    generalise_places: bool = Field(
+        default=False,
+        description="replace every city, region and country named in free text by its kind "
+        '("[city]", "[region]", "[country]"), for a store that must not keep them; by '
+        "default places are kept unless they are part of a street address",
     )
 
 

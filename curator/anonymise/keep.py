@@ -1,9 +1,10 @@
-"""What the user decided is not personal data: terms kept as written, public hosts.
+"""What the user decided is not personal data: terms kept as written, public hosts; and
+whether places are (`generalise_places`).
 
-`[anonymise]` in curator.toml (`keep`, `keep_hosts`) and `curator import --keep TERM` for one
-run. The definition of personal data (personal.py) lets what they cover stand and records which
-ones did, so the fixture's provenance carries the decision and the audit does not take it for a
-miss.
+`[anonymise]` in curator.toml (`keep`, `keep_hosts`, `generalise_places`) and `curator
+import --keep TERM` for one run. The definition of personal data (personal.py) lets what
+they cover stand and records which ones did, so the fixture's provenance carries the
+decision and the audit does not take it for a miss.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ class Keep:
 
     A span that overlaps a kept term is kept (a detected "Linn Electronics" when "Linn" is
     kept); a URL whose host is a kept host, or under one, keeps its host while names, ids
-    and e-mails in its path are still judged on their own.
+    and e-mails in its path are still judged on their own. With `places`, every place a
+    text names is personal too (finders.places.places_in), and replaced by its kind.
     """
 
     terms: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ()
+    places: bool = False
     index: TermIndex = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -48,7 +51,9 @@ class Keep:
 
     def merged(self, terms: Iterable[str] = (), hosts: Iterable[str] = ()) -> Keep:
         return Keep(
-            tuple(dict.fromkeys([*self.terms, *terms])), tuple(dict.fromkeys([*self.hosts, *hosts]))
+            tuple(dict.fromkeys([*self.terms, *terms])),
+            tuple(dict.fromkeys([*self.hosts, *hosts])),
+            self.places,
         )
 
     @classmethod
@@ -57,6 +62,7 @@ class Keep:
         return cls(
             tuple(dict.fromkeys(t.strip() for t in [*settings.keep, *terms] if t.strip())),
             tuple(settings.keep_hosts),
+            settings.generalise_places,
         )
 
 

@@ -12,7 +12,8 @@ the rewriter's output judges clean unless a value truly could not be rewritten.
 What is not personal data: structure (structure.py), pseudonyms this vault handed out (its
 ids too, wherever they stand), values in reserved example ranges (safe.py), values curator's
 mutations made up (`synthetic`), terms and hosts the user keeps (`Keep`), and digits inside a
-URL (an anchor or version is no phone number).
+URL (an anchor or version is no phone number). Places are personal only where the store
+generalises them (`Keep.places`), outside a street address (an address hit is longer).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from curator.anonymise.context import (
 )
 from curator.anonymise.finders.detector import Detector, Hit
 from curator.anonymise.finders.name_data import fold_case
+from curator.anonymise.finders.places import after_generalised, places_in
 from curator.anonymise.keep import NOTHING_KEPT, Keep, Used
 from curator.anonymise.kinds import DISGUISABLE_KINDS, NAME_PART_KINDS, VAULT_ONLY_KINDS, priority
 from curator.anonymise.normal_view import view_of, view_text
@@ -152,16 +154,23 @@ class PersonalData:
             # next to words ("author kp99o156... is not in") can pass an IBAN's checksum
             hits = [h for h in hits if not any(s < h.end and h.start < e for s, e in ids)]
         known = self.known.find(text)
+        places = places_in(text) if self.keep.places else []
         # the vault's pseudonyms in the text, including those handed out since this was
-        # made (a polish pass reads the text its own round rewrote): only a known original or
-        # a hit of a worded kind is weighed against them, so only then are they looked for
+        # made (a polish pass reads the text its own round rewrote): only a known original, a
+        # place or a hit of a worded kind is weighed against them, so only then are they
+        # looked for
         pseudonyms = []
-        if known or any(hit.kind in DISGUISABLE_KINDS for hit in hits):
+        if known or places or any(hit.kind in DISGUISABLE_KINDS for hit in hits):
             pseudonyms = [
                 (m.start, m.end) for m in pseudonym_index(self.vault).find(text)
             ] + self._cut_address(text)
         candidates = self._originals(text, known, pseudonyms, hits)
         candidates += self._detected(text, hits, pseudonyms, raw)
+        candidates += [
+            DetectedSpan(start, end, "place", 1)
+            for start, end in places
+            if not _inside_longer(start, end, pseudonyms)  # the "USA" of an address pseudonym
+        ]
         if self.judge_names:
             candidates += self._mentions(text)
         candidates += self._encoded(text, raw)
@@ -255,6 +264,8 @@ class PersonalData:
                 if host is not None:
                     self.used.hosts.add(host)
                     continue  # its path is judged by the other detectors
+            if hit.kind == "person" and self.keep.places and after_generalised(text, hit.start):
+                continue  # "[city], Cal.": read in the original as "Los Angeles, Cal."
             if hit.kind == "person" and self.vault is not None:
                 if _inside_longer(hit.start, hit.end, disguised):
                     continue  # "Morris" in the street pseudonym "5056 Morris Road"

@@ -261,9 +261,17 @@ def ip_address(original: str, rng: random.Random) -> str:
     return f"{rng.choice(DOC_IPV4_BLOCKS)}.{rng.randrange(1, 255)}"
 
 
+# The words some kind's every pseudonym holds, whatever its draw: a domain's top level, a
+# reviewer's handle, an address's country. An original that held one would bar them all.
+DOMAIN_TOP = "example"
+REVIEWER_PREFIX = "reviewer"
+COUNTRY = "USA"
+FIXED_WORDS = frozenset(word.casefold() for word in (DOMAIN_TOP, REVIEWER_PREFIX, COUNTRY))
+
+
 def domain(original: str, rng: random.Random) -> str:
     words = _words()
-    return f"{rng.choice(words)}-{rng.choice(words)}.example"
+    return f"{rng.choice(words)}-{rng.choice(words)}.{DOMAIN_TOP}"
 
 
 def position(original: str, rng: random.Random) -> str:
@@ -303,7 +311,7 @@ REVIEWER_HANDLE = re.compile(r"reviewer-[a-z]+-\d{2}")
 def reviewer(original: str, rng: random.Random) -> str:
     """A label author's handle: `reviewer-harbor-42`, the same person the same handle in a
     store, never a name, a login or an e-mail a check would flag."""
-    return f"reviewer-{rng.choice(_words()).lower()}-{rng.randrange(10, 100)}"
+    return f"{REVIEWER_PREFIX}-{rng.choice(_words()).lower()}-{rng.randrange(10, 100)}"
 
 
 def file_name(original: str, rng: random.Random) -> str:
@@ -330,7 +338,7 @@ def address(original: str, rng: random.Random) -> str:
         f"{rng.choice(('CA', 'NY', 'TX', 'OR', 'WA', 'IL', 'MA', 'CO'))} "
         f"{rng.randrange(10000, 99999)}"
     )
-    pieces = [street, city, state_zip, "USA"]
+    pieces = [street, city, state_zip, COUNTRY]
     separators = re.findall(r"\s*[,\n]\s*", original.strip())
     count = len(separators) + 1
     chosen = pieces[:count] if count <= len(pieces) else pieces + [city] * (count - len(pieces))

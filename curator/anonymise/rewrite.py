@@ -24,6 +24,7 @@ from urllib.parse import quote, unquote
 
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.detector import Detector, Hit
+from curator.anonymise.finders.places import generalised
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.normal_view import view_text
 from curator.anonymise.personal import DetectedSpan, PersonalData
@@ -166,6 +167,8 @@ class Rewriter:
             return self._url(value, raw)
         if span.kind == "encoded":
             return encoded_like(value, self._rewrite(unquote(value), raw=raw)[0])
+        if span.kind == "place":
+            return generalised(value)  # no pseudonym: the same for every place of its kind
         return self.vault.pseudonym(value, span.kind)
 
     def _url(self, url: str, raw: bool) -> str:

@@ -47,6 +47,9 @@ KEY_ENV = "CURATOR_VAULT_KEY"
 MAX_ATTEMPTS = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
+# words no original teaches as a name's, though a model may take one for it: every
+# pseudonym of some kind holds one whatever its draw (see `Vault._acceptable`)
+NEVER_NAME_WORDS = LEGAL_FORMS | gen.FIXED_WORDS
 
 
 @dataclass(frozen=True)
@@ -357,8 +360,8 @@ class Vault:
         named = original.rpartition("@")[0] or original if kind == "email" else original
         for token in tokens(named):
             # a legal form a model took for a name ("Acme Inc") would bar every company
-            # pseudonym that ends in it
-            if token not in LEGAL_FORMS:
+            # pseudonym that ends in it; "USA" every address pseudonym of four parts
+            if token not in NEVER_NAME_WORDS:
                 # without accents, as the audit finds originals: "Lūse" bars the id "luse-3"
                 self._name_tokens.setdefault(fold_case_and_accents(token), len(self._entries))
 
@@ -464,8 +467,10 @@ class Vault:
         local = candidate.rpartition("@")[0] if kind == "email" else candidate
         if kind in ("username", "email") and ends_in_a_domain(local):
             return False  # "reed.bb" would be read as a host by the URL finder
+        # a file keeps its original's extension: only the drawn stem can hold a name word
+        drawn = (candidate.rpartition(".")[0] or candidate) if kind == "file" else candidate
         return not check_tokens or not any(
-            fold_case_and_accents(t) in self._name_tokens for t in tokens(candidate)
+            fold_case_and_accents(t) in self._name_tokens for t in tokens(drawn)
         )
 
     def _add(self, entry: Entry) -> None:

@@ -56,7 +56,8 @@ class SuspectReport:
 @click.option(
     "--ner-model",
     metavar="NAME",
-    help="An installed spaCy model to find names with (never downloaded).",
+    help="A spaCy model to find names with: NAME or a path to a saved spaCy pipeline (never "
+    "downloaded).",
 )
 @click.option(
     "--suspects",

@@ -55,7 +55,11 @@ def vault() -> None:
     show_default=True,
     help="What the name is.",
 )
-@click.option("--ner-model", metavar="NAME", help="An installed spaCy model (never downloaded).")
+@click.option(
+    "--ner-model",
+    metavar="NAME",
+    help="An installed spaCy model: NAME or a path to a saved spaCy pipeline (never downloaded).",
+)
 @prints_result
 @pass_env
 def add(env: Env, name: str, kind: str, ner_model: str | None) -> DecisionReport:

@@ -159,6 +159,24 @@ def test_a_legal_form_taken_for_a_name_bars_no_company_pseudonym(vault):
     assert all(c.endswith(" Inc.") for c in companies) and len(set(companies)) == 400
 
 
+@pytest.mark.parametrize(
+    ("word", "original", "kind"),
+    [
+        ("USA", "12 Elm Road, Toronto, ON M5V 2T6, Canada", "address"),  # four parts: "..., USA"
+        ("Example", "acme-widgets.com", "domain"),  # "x-y.example"
+        ("Reviewer", "dana@acme-widgets.com", "reviewer"),  # "reviewer-harbor-42"
+        ("PDF", "lease_Kowalczyk.pdf", "file"),  # the extension is kept
+    ],
+)
+def test_a_word_every_pseudonym_of_a_kind_holds_bars_none_of_them(vault, word, original, kind):
+    """A noisy model's "person" that is a word some kind's every pseudonym holds ("USA" ends
+    every address of four parts) refused every value of that kind."""
+    vault.pseudonym(word, "person")
+    drawn = [vault.pseudonym(f"{i}{original}", kind) for i in range(50)]
+    assert len(set(drawn)) == 50
+    assert vault.pseudonym(f"Dana {word} Whitfield", "person")  # a name holding it is drawn too
+
+
 def test_a_vault_file_keeps_its_entries_from_before_the_new_draw(store):
     """Existing vaults keep working: entries are stored, only new draws change ("Will" and
     "Page" are no longer drawn, being everyday words)."""

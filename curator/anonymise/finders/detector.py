@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from curator.anonymise.finders.ner import NER_SCORE, model_hits
 from curator.anonymise.finders.numbers import EXTENSION, phone_recognizer
 from curator.anonymise.finders.presidio import NER_ENV, load_spacy, offline_environment
 from curator.anonymise.finders.registry import FINDERS
@@ -40,14 +41,6 @@ CACHE_LIMIT = 200_000  # distinct strings remembered
 # of detection each, against the milliseconds a fork costs.
 CHARS_PER_WORKER = 60_000
 MAX_WORKERS = 8
-# spaCy's labels -> Presidio's entities, for an installed NER model
-NER_ENTITIES = {
-    "PERSON": "PERSON",
-    "ORG": "ORGANIZATION",
-    "GPE": "LOCATION",
-    "LOC": "LOCATION",
-    "FAC": "LOCATION",
-}
 
 
 @dataclass(frozen=True)
@@ -286,11 +279,8 @@ class Detector:
                 if finder.plausible is None or finder.plausible(texts[index], hit.start, hit.end):
                     results[index].append(hit)
         if self._nlp is not None:
-            for i, doc in enumerate(self._nlp.pipe(texts)):
-                for ent in doc.ents:
-                    found = NER_ENTITIES.get(ent.label_)
-                    if found:
-                        results[i].append(Hit(ent.start_char, ent.end_char, found, 0.85))
+            for i, found in enumerate(model_hits(self._nlp, texts)):
+                results[i] += [Hit(start, end, entity, NER_SCORE) for start, end, entity in found]
         return results
 
     def _pieces(

@@ -89,3 +89,14 @@ def name_data() -> NameData:
         zipf,
         {lang: frozenset(w) for lang, w in stop.items()},
     )
+
+
+@cache
+def place_kinds() -> dict[str, str]:
+    """Every place of the gazetteer, as `fold_case` keys its words joined by a space ("los
+    angeles"), -> "city", "region" or "country"; "place" for a name of several kinds ("new
+    york" is a state and a city, "georgia" a country and a state)."""
+    kinds: dict[str, str] = {}
+    for kind, name in _places():
+        kinds[name] = kind if kinds.get(name, kind) == kind else "place"
+    return kinds

@@ -1235,3 +1235,35 @@ def known_name_words() -> frozenset[str]:
 
 
 PEOPLE = FinderSpec("PERSON", lambda t: NAME_HINT.search(t) is not None, whole_text=find_names)
+
+
+# ------------------------------------------------------------------ a language model's people
+
+
+def words_of(text: str) -> list[Token]:
+    """The words of `text` as the person finder reads them, each with what the lists and the
+    text around it say of it (a word of a place name is marked as one)."""
+    return _read(text, name_data()).tokens
+
+
+def is_name_word(token: Token) -> bool:
+    """Could be a word of a person's name by what is known of it, whoever proposes it: no
+    function word or title, legal form, place or town, street, room or calendar word, no
+    code, and no everyday word unless a list names it ("Rose" yes, "Widgets" no; lower case:
+    only a name no language uses as a word, so "rose" and "bill" stay)."""
+    if token.shape not in ("cap", "upper", "lower") or token.function:
+        return False
+    key = token.key
+    if key in cue.NOT_NAMES or key in cue.CALENDAR or key in cue.ORG_AFTER:
+        return False
+    if token.place or token.in_place_name or _city_first(token):
+        return False
+    if token.shape == "lower":
+        return token.everyday < ORDINARY and (token.named or token.everyday < RARE_WORD)
+    return token.named or token.everyday < RARE_WORD
+
+
+def is_lone_name(token: Token) -> bool:
+    """A name word that names a person alone: none the rules doubt as a word first ("Will",
+    "Page": a very common word few sources list as a name)."""
+    return is_name_word(token) and not token.ambiguous

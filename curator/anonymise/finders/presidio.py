@@ -41,6 +41,8 @@ def blank_nlp_engine(model: str | None = None) -> SpacyNlpEngine:
 
 
 def load_spacy(model: str) -> spacy.Language:
+    """The spaCy pipeline `model` names: an installed package's NAME or a path to a saved
+    spaCy pipeline (`nlp.to_disk`); never downloaded."""
     import spacy
 
     if not (spacy.util.is_package(model) or os.path.isdir(model)):
