@@ -5,9 +5,14 @@
 holds it is rewritten now, its words alone where their context names the person
 (context.py), as an import would have done had the vault known the name.
 
+A number is added the same way, as the kind it is (`--kind phone`: a short local line the
+finders missed): every place it is written, with any separators, gets its pseudonym.
+
 `curator vault forget WORD`: a word that was never personal ("Display" taken for a name on
 one page). The vault no longer counts it as an original and keeps it as written inside
-names; wherever a pseudonym was written for it, the word comes back.
+names; wherever a pseudonym was written for it, the word comes back. A number that is not
+personal (a suspect's digit run: a badge or order number) is forgotten the same way, and is
+no suspect any more.
 
 Each runs in one store transaction (all fixtures or none) and records itself in the
 provenance of every fixture it changed, naming the pseudonym (never the original).
@@ -25,6 +30,7 @@ from curator.anonymise import pseudonyms as gen
 from curator.anonymise.context import names_someone_here, needs_context
 from curator.anonymise.finders.detector import Detector, detector_for
 from curator.anonymise.kinds import KINDS, PERSON_WORD_KINDS
+from curator.anonymise.suspects import NUMBER_KINDS, WORD_KINDS
 from curator.anonymise.terms import TermIndex
 from curator.anonymise.vault import Entry, Vault, normal, tokens
 from curator.errors import CuratorError
@@ -46,7 +52,8 @@ if TYPE_CHECKING:
     from curator.store import FixtureRecord, Store, Transaction
 
 # the kinds a person names by hand: what `vault add --kind` takes
-ADDABLE_KINDS = ("person", "first_name", "last_name", "organisation", "address", "username")
+ADDABLE_KINDS = WORD_KINDS + NUMBER_KINDS
+_NUMBER = re.compile(r"\+?\(?\d+\)?(?:[ \-.]\(?\d+\)?)*")  # one number: digits in groups
 
 TextEdit = Callable[[str], tuple[str, OffsetMap]]
 
@@ -90,9 +97,11 @@ def add_name(
 
 def forget_word(store: Store, word: str) -> Decision:
     """`word` was never personal: wherever a pseudonym was written for it, it comes back."""
-    word = word.strip()
-    if not word or len(word.split()) != 1:
-        raise CuratorError("vault forget takes one word (forget each word of a phrase)")
+    word = " ".join(word.split())
+    if not word or (len(word.split()) != 1 and not _NUMBER.fullmatch(word)):
+        raise CuratorError(
+            "vault forget takes one word or one number (forget each word of a phrase)"
+        )
     with store.transaction() as txn:
         vault = Vault.open(store)
         written = vault.forget(word)  # none yet: a decision made before any import
@@ -122,7 +131,13 @@ def _adder(vault: Vault, terms: TermIndex, detector: Detector) -> TextEdit:
                 hits = detector.detect(text) if hits is None else hits
                 if not names_someone_here(text, match.start, match.end, hits, vault):
                     continue
-            pseudonym = vault.lookup(written, match.term.kind)
+            # a number written with other separators ("450-0840" of "450 0840") has the
+            # decided one's pseudonym; a name's is looked up as written, to keep its case
+            pseudonym = vault.lookup(written, match.term.kind) or (
+                _laid_out(written, vault.lookup(match.term.original, match.term.kind))
+                if not KINDS[match.term.kind].worded
+                else None
+            )
             if pseudonym is not None and not _overlaps(edits, match.start, match.end):
                 edits.append(Edit(match.start, match.end, pseudonym))
         return apply_edits(text, sorted(edits))
@@ -172,6 +187,18 @@ def _word_for(entry: Entry, key: str) -> set[str]:
         for o, p in zip(originals, pseudonyms, strict=False)
         if normal(o.rstrip(".,")) == key and normal(p) != key
     }
+
+
+def _laid_out(written: str, pseudonym: str | None) -> str | None:
+    """A number's pseudonym in the separators it is written with here ("411-1968" where
+    "450-0840" stood for the decided "450 0840")."""
+    if pseudonym is None:
+        return None
+    digits = [c for c in pseudonym if c.isdigit()]
+    if len(digits) != sum(c.isdigit() for c in written):
+        return pseudonym
+    it = iter(digits)
+    return "".join(next(it) if c.isdigit() else c for c in written)
 
 
 def _longest_first(matches: list[Any]) -> list[Any]:

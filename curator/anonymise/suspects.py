@@ -15,9 +15,13 @@ everywhere) or dismiss (`vault forget`: not personal). Four doubts:
 - a listed first or last name, or a word no word list knows, inside a source file name
   ("smith_lease.pdf", "maintenance-quellmire.jsonl").
 
+Each suspect carries the kind its reason implies, what `vault add --kind` takes when a
+person confirms it: a digit run with a valid card check digit is a credit card, one in an
+SSN's groups (3-2-4) an SSN, any other a phone; a word is a person's name.
+
 Never a suspect: what personal.PersonalData calls personal (that is a leak, for plain
 `audit`), pseudonyms of this vault, structure (json_strings reads only text), the user's
-keep terms and forgotten words, reserved example values. Only fixtures this vault
+keep terms and forgotten words or numbers, reserved example values. Only fixtures this vault
 anonymised are read: another vault's pseudonyms would all look like unknown names.
 """
 
@@ -44,8 +48,14 @@ NAME_SHAPED = "name-shaped word no word list knows"
 DIGITS = "digit run of a personal number's length"
 FILE_NAME = "a name or unknown word in a file name"
 
+# what a person may confirm a suspect as (`vault add --kind`): a word as a name's kind, a
+# digit run as a number's
+WORD_KINDS = ("person", "first_name", "last_name", "organisation", "address", "username")
+NUMBER_KINDS = ("phone", "credit_card", "ssn")
+
 EVERYDAY = 3.5  # Zipf: about 3 uses per million words; below it a word is no everyday word
 PHONE_SSN_LENGTHS = frozenset({7, 9, 10, 11})
+_SSN_SHAPE = re.compile(r"\d{3}[ \-]\d{2}[ \-]\d{4}")
 CARD_LENGTHS = range(13, 20)  # only with a valid check digit: else a product or parcel code
 # a listed name this common as a word is that word beside a name ("JUDGE", "STATE", "City")
 COMMON_NAME_WORD = 4.8
@@ -72,6 +82,7 @@ class Suspect:
     context: str  # a few characters around it, words masked as the value is
     count: int = 1  # how often the same value is a suspect in this fixture, for this reason
     value: str = field(default="", repr=False, compare=False)
+    kind: str = "person"  # what it is when confirmed (`vault add --kind`): suggested_kind
 
     @property
     def key(self) -> str:
@@ -80,9 +91,10 @@ class Suspect:
         return hashlib.sha256(seed.encode("utf-8")).hexdigest()[:12]
 
     @property
-    def is_word(self) -> bool:
-        """A word a person can decide on with `vault add` / `vault forget` (not digits)."""
-        return self.reason != DIGITS
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds a person may confirm it as, the suggested one first."""
+        group = NUMBER_KINDS if self.reason == DIGITS else WORD_KINDS
+        return (self.kind, *(k for k in group if k != self.kind))
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -95,13 +107,14 @@ class Suspect:
             "context": self.context,
             "count": self.count,
             "key": self.key,
+            "kind": self.kind,
         }
 
     def __str__(self) -> str:
         times = f" ({self.count} times)" if self.count > 1 else ""
         return (
             f"{self.fixture} {self.location} [{self.start}:{self.end}] {self.reason}: "
-            f"{self.masked}{times} in {self.context!r}"
+            f"{self.masked}{times} in {self.context!r} (if personal: a {self.kind})"
         )
 
 
@@ -155,6 +168,7 @@ def find_suspects(
                     mask(value),
                     _context(text, start, end),
                     value=value,
+                    kind=suggested_kind(reason, value),
                 )
                 for start, end, reason, value in suspects_in(text, vault, keep, location, drawn)
                 if not any(s < end and start < e for s, e in taken)
@@ -193,6 +207,16 @@ def suspects_in(
         run = match.group()
         if _personal_length(run) and not _settled_number(run, vault):
             yield match.start(), match.end(), DIGITS, run
+
+
+def suggested_kind(reason: str, value: str) -> str:
+    """The kind (curator.anonymise.kinds) a suspect is when a person confirms it."""
+    if reason != DIGITS:
+        return "person"
+    digits = re.sub(r"\D", "", value)
+    if len(digits) in CARD_LENGTHS:  # a run this long is a suspect only with a valid check digit
+        return "credit_card"
+    return "ssn" if _SSN_SHAPE.fullmatch(value) else "phone"
 
 
 def _personal_length(run: str) -> bool:
@@ -264,8 +288,10 @@ def _settled(word: str, vault: Vault, drawn: frozenset[str]) -> bool:
 
 
 def _settled_number(run: str, vault: Vault) -> bool:
-    return vault.is_pseudonym(run) or any(
-        gen.is_reserved(kind, run) for kind in ("phone", "ssn", "credit_card")
+    return (
+        vault.is_pseudonym(run)
+        or vault.is_forgotten(run)
+        or any(gen.is_reserved(kind, run) for kind in ("phone", "ssn", "credit_card"))
     )
 
 

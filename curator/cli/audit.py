@@ -44,8 +44,8 @@ class SuspectReport:
     def render(self) -> str:
         lines = [str(suspect) for suspect in self.suspects]
         lines.append(
-            f"{len(self.suspects)} suspect(s): curator vault add NAME if one is a name, "
-            "curator vault forget WORD if it is not personal"
+            f"{len(self.suspects)} suspect(s): curator vault add TERM --kind KIND if one is "
+            "personal (of the kind shown), curator vault forget TERM if it is not"
             if self.suspects
             else "no suspects"
         )

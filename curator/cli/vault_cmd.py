@@ -14,7 +14,17 @@ if TYPE_CHECKING:
     from curator.anonymise import Decision
 
 # what `vault add --kind` takes (curator.anonymise.ADDABLE_KINDS, not imported: --help stays light)
-ADDABLE = ("person", "first_name", "last_name", "organisation", "address", "username")
+ADDABLE = (
+    "person",
+    "first_name",
+    "last_name",
+    "organisation",
+    "address",
+    "username",
+    "phone",
+    "credit_card",
+    "ssn",
+)
 
 
 @dataclass
@@ -53,7 +63,7 @@ def vault() -> None:
     type=click.Choice(ADDABLE),
     default="person",
     show_default=True,
-    help="What the name is.",
+    help="What the name or number is.",
 )
 @click.option(
     "--ner-model",
@@ -63,12 +73,14 @@ def vault() -> None:
 @prints_result
 @pass_env
 def add(env: Env, name: str, kind: str, ner_model: str | None) -> DecisionReport:
-    """A missed name: rewritten everywhere in the store now, and in every later import.
+    """A missed name or number: rewritten everywhere in the store now, and in every later
+    import.
 
     Its words alone ("Sevilla" of "Charles Sevilla") are rewritten where their context names
-    the person, as an import does. Only the pseudonym is printed.
+    the person, as an import does; a number wherever it is written, with any separators.
+    Only the pseudonym is printed.
 
-    Example: curator vault add "Charles Sevilla"
+    Example: curator vault add "Charles Sevilla"; curator vault add "450 0840" --kind phone
     """
     from curator.anonymise import add_name, detector_for
 
@@ -80,8 +92,8 @@ def add(env: Env, name: str, kind: str, ner_model: str | None) -> DecisionReport
 @prints_result
 @pass_env
 def forget(env: Env, word: str) -> DecisionReport:
-    """A word that was never personal: wherever a pseudonym was written for it, it comes back,
-    and it is kept as written from now on.
+    """A word (or a number) that was never personal: wherever a pseudonym was written for
+    it, it comes back, and it is kept as written from now on.
 
     Example: curator vault forget Display
     """

@@ -4,16 +4,20 @@ Documents: the text with one span label per field, per field a box for its value
 for other accepted answers (each beside the field's description from curator.toml), and a
 choice to mark fields the document does not contain. Threads: the posts with their author
 and time, each rubric beside its pass/fail choice and the posts it is judged on, and a box
-for new rubric statements. A thread project has rubric slots for its longest task; a
-slot's choices are the task's own (dynamic, from its data), so a task shows exactly its
-own rubrics and an unused slot shows nothing.
+for new rubric statements. Conversations: the turns as a dialogue (each message under its
+role, which is structure and never anonymised), each rubric beside its pass/fail choice, a
+box for new rubric statements, the reference answer in a box to edit, and per field of its
+doc type (when it has one) a box for the expected value and one for other accepted
+answers. A project with rubrics has rubric slots for its longest task; a slot's choices
+are the task's own (dynamic, from its data), so a task shows exactly its own rubrics and
+an unused slot shows nothing.
 
 Control names are the contract with pull: `span`, `value_<field>`, `variants_<field>`,
-`absent`, `verdict_<n>`, `posts_<n>`, `new_rubrics`, `suspect_names`,
-`suspect_not_personal` (each task's suspects, masked: names to add, words to forget). A
-project whose config lost or renamed one of them (edited in the UI) no longer matches, and
-push and pull refuse it instead of guessing; one made before suspects were shown grows
-them on the next push.
+`absent`, `verdict_<n>`, `posts_<n>`, `new_rubrics`, `reference`, `suspect_names`,
+`suspect_not_personal`, `suspect_other_kind` (each task's suspects: personal as the kind
+suggested, not personal, personal as another kind). A project whose config lost or renamed
+one of them (edited in the UI) no longer matches, and push and pull refuse it instead of
+guessing; one made before the suspects' controls grows them on the next push.
 """
 
 from __future__ import annotations
@@ -30,12 +34,18 @@ TEXT = "text"
 ABSENT = "absent"
 DIALOGUE = "dialogue"
 NEW_RUBRICS = "new_rubrics"
+REFERENCE = "reference"  # a conversation's reference answer
+MESSAGES = "messages"  # a conversation task's data: its turns, {"role", "text"} each
 PASS, FAIL = "pass", "fail"
 MIN_RUBRIC_SLOTS = 5
-# the fixture's suspects (curator.anonymise.find_suspects), ticked as a name or as not personal
+# the fixture's suspects (curator.anonymise.find_suspects): each ticked as personal, of the
+# kind suggested or of another, or as not personal
 SUSPECT_NAMES = "suspect_names"
 SUSPECT_NOT_PERSONAL = "suspect_not_personal"
-SUSPECTS = "suspects"  # the task data both list: each suspect's key, shown masked
+SUSPECT_OTHER_KIND = "suspect_other_kind"
+SUSPECT_CONTROLS = (SUSPECT_NAMES, SUSPECT_NOT_PERSONAL, SUSPECT_OTHER_KIND)
+SUSPECTS = "suspects"  # the task data the first two list: each suspect's key
+SUSPECT_KINDS = "suspect_kinds"  # ...and the third: "<key>:<kind>" per other kind
 
 DOCUMENT_STEPS = (
     "Select the text that proves a field and pick the field's label.",
@@ -44,6 +54,13 @@ DOCUMENT_STEPS = (
     'Under "other accepted answers", add each other way of writing the value a reader could '
     "rightly give (a name in capitals, without its middle initial), one per line.",
     'Tick a field under "not in this document" only when the document truly lacks it.',
+)
+CONVERSATION_STEPS = (
+    "Read the conversation: each message shows its role (system, user, assistant, tool).",
+    "For each rubric statement, pick pass if a right answer to it must meet it, fail to drop it.",
+    "Add missing statements in the box, one per line.",
+    "Edit the reference answer: an answer to the last turn that meets every rubric.",
+    "Check each expected field's value, and add other accepted answers one per line.",
 )
 THREAD_STEPS = (
     "Read the posts: each shows its author and when it was written.",
@@ -125,6 +142,90 @@ def thread_instructions() -> str:
     )
 
 
+def conversation_instructions(doc_type_name: str | None, spec: DocTypeSpec | None) -> str:
+    steps = "".join(f"<li>{html.escape(step)}</li>" for step in CONVERSATION_STEPS)
+    fields = "".join(
+        f"<li><b>{html.escape(name)}</b> ({field.type})"
+        f"{': ' + html.escape(field.description) if field.description else ''}</li>"
+        for name, field in (spec.fields.items() if spec else ())
+    )
+    what = (spec.description if spec else "") or doc_type_name or "conversations"
+    return (
+        f"<h3>How to label: {html.escape(what)}</h3><ol>{steps}</ol>"
+        + (f"<h4>The fields</h4><ul>{fields}</ul>" if fields else "")
+        + "<p>Then Submit. curator keeps the labels; do not rename labels or controls in the "
+        "settings.</p>"
+    )
+
+
+def conversation_config(
+    doc_type_name: str | None, spec: DocTypeSpec | None, rubric_slots: int
+) -> str:
+    """The turns (role as the speaker), the rubric slots, the reference answer and the
+    doc type's fields (none without a doc type)."""
+    view = ET.Element("View")
+    ET.SubElement(view, "Header", value="$title")
+    _steps(view, f"How to label: {doc_type_name or 'conversations'}", CONVERSATION_STEPS)
+    ET.SubElement(
+        view,
+        "Paragraphs",
+        name=DIALOGUE,
+        value=f"${MESSAGES}",
+        layout="dialogue",
+        nameKey="role",
+        textKey="text",
+    )
+    _rubric_slots(view, rubric_slots, posts=False)
+    ET.SubElement(view, "Header", value="The reference answer: one that meets every rubric")
+    ET.SubElement(
+        view,
+        "TextArea",
+        name=REFERENCE,
+        toName=DIALOGUE,
+        rows="4",
+        maxSubmissions="1",
+        editable="true",
+        showSubmitButton="false",
+    )
+    if spec is not None and spec.fields:
+        ET.SubElement(
+            view,
+            "Header",
+            value=f"The expected fields of a {doc_type_name}: value, and other accepted answers",
+        )
+        for field, field_spec in spec.fields.items():
+            _field_boxes(view, field, field_spec.type, field_spec.description, DIALOGUE)
+    _suspects(view, DIALOGUE)
+    return _render(view)
+
+
+def _field_boxes(view: ET.Element, field: str, spec_type: str, description: str, to: str) -> None:
+    """A field's description over its value box and its accepted-answers box."""
+    row = ET.SubElement(view, "View", className="curator-field")
+    ET.SubElement(row, "Header", value=field_line(field, spec_type, description))
+    ET.SubElement(
+        row,
+        "TextArea",
+        name=value_control(field),
+        toName=to,
+        rows="1",
+        maxSubmissions="1",
+        editable="true",
+        showSubmitButton="false",
+        placeholder=f"{field}: the value",
+    )
+    ET.SubElement(
+        row,
+        "TextArea",
+        name=variants_control(field),
+        toName=to,
+        rows="1",
+        editable="true",
+        showSubmitButton="false",
+        placeholder=f"{field}: other accepted answers, one per line",
+    )
+
+
 def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
     view = ET.Element("View")
     ET.SubElement(view, "Header", value="$title")
@@ -142,31 +243,7 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
         view, "Header", value=f"The fields of a {doc_type_name}: value, and other accepted answers"
     )
     for field, field_spec in spec.fields.items():
-        row = ET.SubElement(view, "View", className="curator-field")
-        ET.SubElement(
-            row, "Header", value=field_line(field, field_spec.type, field_spec.description)
-        )
-        ET.SubElement(
-            row,
-            "TextArea",
-            name=value_control(field),
-            toName=TEXT,
-            rows="1",
-            maxSubmissions="1",
-            editable="true",
-            showSubmitButton="false",
-            placeholder=f"{field}: the value",
-        )
-        ET.SubElement(
-            row,
-            "TextArea",
-            name=variants_control(field),
-            toName=TEXT,
-            rows="1",
-            editable="true",
-            showSubmitButton="false",
-            placeholder=f"{field}: other accepted answers, one per line",
-        )
+        _field_boxes(view, field, field_spec.type, field_spec.description, TEXT)
     ET.SubElement(view, "Header", value="Fields this document does not contain")
     absent = ET.SubElement(
         view, "Choices", name=ABSENT, toName=TEXT, choice="multiple", showInline="true"
@@ -178,14 +255,26 @@ def document_config(doc_type_name: str, spec: DocTypeSpec) -> str:
 
 
 def _suspects(view: ET.Element, to_name: str) -> None:
-    """What the anonymiser kept but doubts, masked: the reviewer ticks each as a name
-    (`vault add`: rewritten everywhere) or as not personal (`vault forget`)."""
-    for name, what in (
+    """What the anonymiser kept but doubts: the reviewer ticks each as personal, of the kind
+    suggested or of another (`vault add --kind`: rewritten everywhere), or as not personal
+    (`vault forget`)."""
+    for name, what, options in (
         (
             SUSPECT_NAMES,
-            "Kept but perhaps personal: tick each that is a name (rewrite it everywhere)",
+            "Kept but perhaps personal: tick each that is personal, of the kind shown "
+            "(it is rewritten everywhere)",
+            SUSPECTS,
         ),
-        (SUSPECT_NOT_PERSONAL, "...and each that is not personal (keep it, never ask again)"),
+        (
+            SUSPECT_NOT_PERSONAL,
+            "...each that is not personal (it is kept, never asked about again)",
+            SUSPECTS,
+        ),
+        (
+            SUSPECT_OTHER_KIND,
+            "...and each that is personal but of another kind: tick the kind it is",
+            SUSPECT_KINDS,
+        ),
     ):
         ET.SubElement(view, "Header", value=what)
         ET.SubElement(
@@ -194,7 +283,7 @@ def _suspects(view: ET.Element, to_name: str) -> None:
             name=name,
             toName=to_name,
             choice="multiple",
-            value=f"${SUSPECTS}",
+            value=f"${options}",
         )
 
 
@@ -203,8 +292,20 @@ def thread_config(rubric_slots: int) -> str:
     ET.SubElement(view, "Header", value="$title")
     _steps(view, "How to label: threads", THREAD_STEPS)
     ET.SubElement(view, "HyperText", name=DIALOGUE, value="$dialogue", inline="true")
+    _rubric_slots(view, rubric_slots, posts=True)
+    _suspects(view, DIALOGUE)
+    return _render(view)
+
+
+def _rubric_slots(view: ET.Element, rubric_slots: int, *, posts: bool) -> None:
+    """Each slot's statement beside its pass/fail choice (and the posts it is judged on, for
+    a thread), then the box for new statements."""
     ET.SubElement(
-        view, "Header", value="Rubrics: does each statement hold, and which posts show it?"
+        view,
+        "Header",
+        value="Rubrics: does each statement hold, and which posts show it?"
+        if posts
+        else "Rubrics: must a right answer meet each statement?",
     )
     for slot in range(1, rubric_slots + 1):
         row = ET.SubElement(view, "View", className="curator-rubric")
@@ -219,15 +320,16 @@ def thread_config(rubric_slots: int) -> str:
             showInline="true",
             value=f"$verdicts_{slot}",
         )
-        ET.SubElement(
-            row,
-            "Choices",
-            name=posts_control(slot),
-            toName=rubric_object(slot),
-            choice="multiple",
-            showInline="true",
-            value=f"$posts_{slot}",
-        )
+        if posts:
+            ET.SubElement(
+                row,
+                "Choices",
+                name=posts_control(slot),
+                toName=rubric_object(slot),
+                choice="multiple",
+                showInline="true",
+                value=f"$posts_{slot}",
+            )
     ET.SubElement(view, "Header", value="New rubric statements, one per line")
     ET.SubElement(
         view,
@@ -238,8 +340,6 @@ def thread_config(rubric_slots: int) -> str:
         editable="true",
         showSubmitButton="false",
     )
-    _suspects(view, DIALOGUE)
-    return _render(view)
 
 
 # Label Studio draws a Header as an h3 with its own inline margins; these rules keep the
@@ -267,6 +367,11 @@ def _steps(view: ET.Element, title: str, steps: tuple[str, ...]) -> None:
     ET.SubElement(box, "Header", value=title)
     for number, step in enumerate(steps, start=1):
         ET.SubElement(box, "Header", value=f"{number}. {step}")
+
+
+def has_rubric_slots(project_key: str) -> bool:
+    """A thread's or a conversation's project shows rubric slots (and grows them)."""
+    return project_key.partition("/")[0] in ("thread", "conversation")
 
 
 def rubric_slots_needed(rubric_counts: list[int]) -> int:

@@ -36,7 +36,7 @@ from curator.reading import recorded_locale
 from curator.review import configs, state
 from curator.review.agreement import Agreement, Said
 from curator.review.push import check_config, expected_config, project_title
-from curator.review.tasks import read_document_answer, read_thread_answer
+from curator.review.tasks import read_document_answer, read_reference, read_thread_answer
 from curator.review.textmap import join_pages
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ class PullReport:
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     unknown_fixtures: list[str] = field(default_factory=list)
     agreement: Agreement = field(default_factory=Agreement)
-    # suspects a reviewer ticked: (fixture, suspect key, "add" or "forget"), then what each did
+    # suspects a reviewer ticked: (fixture, suspect key, "add" (as the kind suggested),
+    # "add:<kind>" or "forget"), then what each did
     ticked: list[tuple[str, str, str]] = field(default_factory=list)
     decisions: list[dict[str, Any]] = field(default_factory=list)
 
@@ -105,14 +106,16 @@ class PullReport:
 def projects_to_pull(store: Store, conn: Connection) -> list[tuple[str, Any]]:
     """Every curator project on the server for this store, each config checked first."""
     known = state.load(store, conn.url)["projects"]
-    keys = [f"document/{name}" for name in sorted(store.config.doc_types)] + ["thread"]
+    names = sorted(store.config.doc_types)
+    keys = [f"document/{name}" for name in names] + ["thread", "conversation"]
+    keys += [f"conversation/{name}" for name in names]
     found = []
     for key in keys:
         project = conn.project(known[key]) if key in known else None
         if project is None or project.title != project_title(store, key):
             project = conn.find_project(project_title(store, key))
         if project is not None:
-            check_config(project, key, expected_config(store, key))
+            check_config(project, key, store)
             found.append((key, project))
     return found
 
@@ -147,9 +150,9 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
 
 
 def _decide_suspects(store: Store, report: PullReport) -> None:
-    """What reviewers ticked among a task's suspects, applied as `vault add` (a name) or
-    `vault forget` (not personal) would: each suspect found again by its key in the store as
-    it is now, all values read before the first decision rewrites anything."""
+    """What reviewers ticked among a task's suspects, applied as `vault add --kind` (personal)
+    or `vault forget` (not personal) would: each suspect found again by its key in the store
+    as it is now, all values read before the first decision rewrites anything."""
     from curator.anonymise import add_name, find_suspects, forget_word
 
     if not report.ticked:
@@ -161,16 +164,36 @@ def _decide_suspects(store: Store, report: PullReport) -> None:
         actions.setdefault((fixture, key), set()).add(action)
     for (fixture, key), chosen in sorted(actions.items()):
         suspect = by_key.get((fixture, key))
-        if suspect is None or not suspect.is_word:
+        kinds = {
+            suspect.kind if action == "add" else action.removeprefix("add:")
+            for action in chosen
+            if suspect is not None and action.startswith("add")
+        }
+        if suspect is None:
             report.decisions.append({"fixture": fixture, "key": key, "outcome": "no longer found"})
         elif len(chosen) > 1:
             report.decisions.append(
-                {"fixture": fixture, "key": key, "outcome": "ticked both ways: left undecided"}
+                {"fixture": fixture, "key": key, "outcome": "ticked two ways: left undecided"}
             )
-        elif chosen == {"add"}:
-            done = add_name(store, suspect.value, "person")
+        elif kinds and not kinds <= set(suspect.kinds):
             report.decisions.append(
-                {"fixture": fixture, "key": key, "outcome": "added as a name", **done.as_dict()}
+                {
+                    "fixture": fixture,
+                    "key": key,
+                    "outcome": "of a kind it cannot be: left undecided",
+                }
+            )
+        elif kinds:
+            [kind] = kinds
+            done = add_name(store, suspect.value, kind)
+            report.decisions.append(
+                {
+                    "fixture": fixture,
+                    "key": key,
+                    "outcome": f"added as {kind}",
+                    "kind": kind,
+                    **done.as_dict(),
+                }
             )
         else:
             done = forget_word(store, suspect.value)
@@ -235,7 +258,17 @@ def _pull_task(
                 typed=typed,
             )
         elif isinstance(content, ConversationContent):
-            raise CuratorError(f"{where}: a conversation is not reviewed in Label Studio")
+            said, revision = _conversation_revision(
+                store,
+                txn.fixture(fixture_id).doc_type,
+                content,
+                data,
+                annotation,
+                previous,
+                typed,
+                strict=fresh,
+                where=where,
+            )
         else:
             said, revision = _thread_revision(
                 content, data, annotation, previous, typed, strict=fresh, where=where
@@ -292,13 +325,18 @@ def _pull_task(
 
 
 def _ticked_suspects(fixture_id: str, annotation: dict[str, Any]) -> list[tuple[str, str, str]]:
-    actions = {configs.SUSPECT_NAMES: "add", configs.SUSPECT_NOT_PERSONAL: "forget"}
-    return [
-        (fixture_id, str(key), actions[region["from_name"]])
-        for region in annotation.get("result") or []
-        if region.get("from_name") in actions
-        for key in (region.get("value") or {}).get("choices") or []
-    ]
+    ticked = []
+    for region in annotation.get("result") or []:
+        control = region.get("from_name")
+        for choice in (region.get("value") or {}).get("choices") or []:
+            if control == configs.SUSPECT_NAMES:
+                ticked.append((fixture_id, str(choice), "add"))
+            elif control == configs.SUSPECT_NOT_PERSONAL:
+                ticked.append((fixture_id, str(choice), "forget"))
+            elif control == configs.SUSPECT_OTHER_KIND:  # "<key>:<kind>"
+                key, _, kind = str(choice).partition(":")
+                ticked.append((fixture_id, key, f"add:{kind}"))
+    return ticked
 
 
 def _login(annotation: dict[str, Any], users: dict[int, str]) -> str | None:
@@ -418,8 +456,97 @@ def _document_revision(
     return said, revision
 
 
+def _conversation_revision(
+    store: Store,
+    spec_name: str | None,
+    content: ConversationContent,
+    data: dict[str, Any],
+    annotation: dict[str, Any],
+    previous: LabelRevision | None,
+    typed: UserInput,
+    *,
+    strict: bool,
+    where: str,
+) -> tuple[dict[str, Said], LabelRevision]:
+    """A thread's rubric verdicts, then the reference answer and the doc type's fields: each
+    value typed goes through the vault and must be in the messages, as for `label set`."""
+    said, revision = _thread_revision(
+        content, data, annotation, previous, typed, strict=strict, where=where
+    )
+    result = annotation.get("result") or []
+    answer = read_document_answer(result)
+    locale = value_locale(store.config, spec_name)
+    reading = content_reading(content, locale)
+    fields = dict(revision.fields)
+    spec = doc_type(store.config, spec_name) if spec_name else None
+    for name, field_spec in spec.fields.items() if spec is not None else ():
+        value = answer.values.get(name)
+        if not value:
+            continue
+        value = typed.field_value(store.config, spec_name, name, value)
+        variants = [
+            typed.field_value(store.config, spec_name, name, v)
+            for v in answer.variants.get(name, [])
+        ]
+        before = fields.get(name)
+        same = (
+            before is not None
+            and before.value is not None
+            and same_value(before.value, value, field_spec.type, reading)
+        )
+        try:
+            check(value, field_spec.type)
+            label = reviewed(
+                content,
+                name,
+                field_spec.type,
+                value,
+                None,
+                variants,
+                no_evidence=before.no_evidence if same and before else None,
+                hint="write it as a message says it (or a lead keeps it with "
+                "curator label set --no-evidence)",
+                reading=reading,
+            )
+        except UnparsableValue as error:
+            if strict:
+                raise CuratorError(
+                    f"{where}: field {name}: {error} (field type {field_spec.type})"
+                ) from None
+            continue
+        except CuratorError as error:
+            if strict:
+                raise CuratorError(f"{where}: field {error}") from None
+            continue
+        said[name] = Said(value, field_spec.type, reading)
+        if same and before is not None:  # the same value as before keeps its authority note
+            label = label.model_copy(update={"authority": before.authority})
+        fields[name] = label
+    reference = previous.reference if previous else None
+    typed_reference = read_reference(result)
+    if typed_reference is not None:
+        reference = typed.text(typed_reference).strip() or None
+    if reference is not None and revision.tasks:
+        if strict:
+            raise CuratorError(
+                f"{where}: the reference box is the default task's, but this conversation's "
+                "truth is in its tasks (set a task's reference with curator label set --task)"
+            )
+        reference = None
+    if reference is not None and not revision.rubrics:
+        if strict:
+            raise CuratorError(
+                f"{where}: a reference answer is judged against rubrics, and this "
+                "conversation has none (pass one, or add one in the box)"
+            )
+        reference = None
+    return said, revision.model_copy(
+        update={"fields": fields, "reference": reference, "locale": recorded_locale(locale)}
+    )
+
+
 def _thread_revision(
-    content: ThreadContent,
+    content: ThreadContent | ConversationContent,
     data: dict[str, Any],
     annotation: dict[str, Any],
     previous: LabelRevision | None,
@@ -446,7 +573,9 @@ def _thread_revision(
         # the posts ticked beside it are its evidence (a post no longer in the thread is
         # refused); a result made elsewhere may name the export's original ids
         ticked = [typed.post_id(p) for p in answer.posts.get(slot, [])]
-        posts = [p for p in content.export.ordered_posts() if p.id in ticked]
+        # a conversation's rubric has no posts to tick
+        thread = content.export.ordered_posts() if isinstance(content, ThreadContent) else []
+        posts = [p for p in thread if p.id in ticked]
         unknown = sorted(set(ticked) - {p.id for p in posts})
         if unknown and strict:
             raise CuratorError(

@@ -47,7 +47,12 @@ class ProjectPush:
 
 def project_title(store: Store, key: str) -> str:
     kind, _, name = key.partition("/")
-    what = f"{name} documents" if kind == "document" else "threads"
+    if kind == "document":
+        what = f"{name} documents"
+    elif kind == "conversation":
+        what = f"{name} conversations" if name else "conversations"
+    else:
+        what = "threads"
     return f"curator {store.config.store.name}: {what}"
 
 
@@ -55,6 +60,9 @@ def expected_config(store: Store, key: str, rubric_slots: int = configs.MIN_RUBR
     kind, _, name = key.partition("/")
     if kind == "document":
         return configs.document_config(name, doc_type(store.config, name))
+    if kind == "conversation":
+        spec = doc_type(store.config, name) if name else None
+        return configs.conversation_config(name or None, spec, rubric_slots)
     return configs.thread_config(rubric_slots)
 
 
@@ -63,6 +71,9 @@ def instructions(store: Store, key: str) -> str:
     kind, _, name = key.partition("/")
     if kind == "document":
         return configs.document_instructions(name, doc_type(store.config, name))
+    if kind == "conversation":
+        spec = doc_type(store.config, name) if name else None
+        return configs.conversation_instructions(name or None, spec)
     return configs.thread_instructions()
 
 
@@ -96,8 +107,8 @@ def prepare(store: Store, fixtures: list[Fixture]) -> dict[str, dict[str, dict[s
         slots = slots_for(tasks)
         interface = LabelInterface(expected_config(store, key, slots))
         for fixture_id, task in tasks.items():
-            if key == "thread":
-                pad_rubric_slots(task["data"], slots)
+            if configs.has_rubric_slots(key):
+                pad_rubric_slots(task["data"], slots, posts=key == "thread")
             errors = interface.validate_prediction(task["predictions"][0], return_errors=True)
             if errors:
                 raise CuratorError(
@@ -138,7 +149,7 @@ def ensure_project(
         return conn.create_project(
             title, wanted, description, MODEL_VERSION, instructions(store, key)
         )
-    check_config(project, key, wanted)
+    check_config(project, key, store)
     if (project.expert_instruction or "") != instructions(store, key):
         # curator.toml's descriptions changed since: labellers read the current ones
         conn.set_instructions(project.id, instructions(store, key))
@@ -146,25 +157,25 @@ def ensure_project(
     slots = max(configs.rubric_slots(actual), rubric_slots)
     # Only ever grows (more rubric slots; the suspects' controls for a project made before
     # them): every earlier annotation stays valid.
-    if configs.SUSPECT_NAMES not in configs.controls(actual) or (
-        key == "thread" and configs.rubric_slots(actual) < rubric_slots
+    if any(name not in configs.controls(actual) for name in configs.SUSPECT_CONTROLS) or (
+        configs.has_rubric_slots(key) and configs.rubric_slots(actual) < rubric_slots
     ):
-        conn.set_config(project.id, configs.thread_config(slots) if key == "thread" else wanted)
+        conn.set_config(project.id, expected_config(store, key, slots))
         project = conn.project(project.id)
     return project
 
 
-def check_config(project: Any, key: str, wanted: str) -> None:
+def check_config(project: Any, key: str, store: Store) -> None:
     """Refuse a project whose config was edited so that curator's results no longer fit."""
     actual = project.label_config or ""
-    if key == "thread":
-        # A thread project may have fewer rubric slots than this push needs; it grows later.
-        wanted = configs.thread_config(configs.rubric_slots(actual) or configs.MIN_RUBRIC_SLOTS)
-    # a project made before suspects were shown lacks their controls: push adds them
+    # A project with rubrics may have fewer slots than this push needs; it grows later.
+    slots = configs.rubric_slots(actual) if configs.has_rubric_slots(key) else 0
+    wanted = expected_config(store, key, slots or configs.MIN_RUBRIC_SLOTS)
+    # a project made before the suspects' controls lacks some: push adds them
     problems = [
         p
         for p in configs.config_problems(actual, wanted)
-        if not any(name in p for name in (configs.SUSPECT_NAMES, configs.SUSPECT_NOT_PERSONAL))
+        if not any(repr(name) in p for name in configs.SUSPECT_CONTROLS)
     ]
     if problems:
         raise CuratorError(
@@ -187,20 +198,26 @@ def push(
         tasks = grouped[key]
         project = ensure_project(conn, store, key, local["projects"].get(key), slots_for(tasks))
         local["projects"][key] = project.id
-        if key == "thread":
+        if configs.has_rubric_slots(key):
             # The project may show more rubric slots than this push needs: each needs data.
             # Padding is left out of the digest, so it never makes a task look changed.
             for task in tasks.values():
-                pad_rubric_slots(task["data"], configs.rubric_slots(project.label_config))
+                pad_rubric_slots(
+                    task["data"], configs.rubric_slots(project.label_config), posts=key == "thread"
+                )
         outcome = ProjectPush(key, project.id, project.title)
         on_server: dict[
             str | None, tuple[int, str | None]
         ] = {}  # tasks made by hand have no fixture id
         for task_id, data in conn.tasks(project.id):
             on_server.setdefault(data.get("fixture_id"), (task_id, data.get("curator_digest")))
-            if key == "thread" and _lacks_slots(data, configs.rubric_slots(project.label_config)):
+            if configs.has_rubric_slots(key) and _lacks_slots(
+                data, configs.rubric_slots(project.label_config)
+            ):
                 # The config grew since this task was pushed: give it the new (empty) slots.
-                pad_rubric_slots(data, configs.rubric_slots(project.label_config))
+                pad_rubric_slots(
+                    data, configs.rubric_slots(project.label_config), posts=key == "thread"
+                )
                 conn.update_data(task_id, data)
         new = []
         for fixture_id, task in tasks.items():

@@ -40,10 +40,8 @@ def project_key(fixture: Fixture) -> str:
     if fixture.kind is Kind.thread:
         return "thread"
     if fixture.kind is Kind.conversation:
-        raise CuratorError(
-            f"{fixture.id}: a conversation is not reviewed in Label Studio (no labeling config "
-            "shows one yet); label it with curator label set"
-        )
+        # its fields are its doc type's: one project per doc type, one for none
+        return f"conversation/{fixture.doc_type}" if fixture.doc_type else "conversation"
     if not fixture.doc_type:
         raise CuratorError(f"{fixture.id}: a document without a doc type has no fields to review")
     return f"document/{fixture.doc_type}"
@@ -58,7 +56,8 @@ def build_task(
     """{"data": ..., "predictions": [...]} for the import API; `suspects`, the fixture's words
     the anonymiser kept but doubts, as choices shown masked."""
     rev = labels.rev if labels else 0
-    # a document is reviewed as one text with field spans, a thread as posts with rubrics
+    # a document is reviewed as one text with field spans, a thread as posts with rubrics, a
+    # conversation as turns with rubrics, its reference answer and its expected fields
     if isinstance(content, DocumentContent):
         joined = join_pages(content)
         data: dict[str, Any] = {
@@ -67,36 +66,87 @@ def build_task(
         }
         result = _document_prediction(joined, labels)
     elif isinstance(content, ConversationContent):
-        raise CuratorError(f"{fixture.id}: a conversation is not reviewed in Label Studio")
+        data = {configs.MESSAGES: turns(content)}
+        result = _rubric_slots(data, labels, posts=[])
+        result += _conversation_prediction(labels)
     else:
         data = {"dialogue": dialogue_html(content)}
-        options = post_options(content)
-        result = []
-        for slot, (task, rubric) in enumerate(rubrics_by_task(labels), start=1):
-            data[configs.rubric_object(slot)] = configs.shown_rubric(rubric.text, task)
-            if task is not None:
-                data[configs.task_key(slot)] = task
-                data[configs.statement_key(slot)] = rubric.text
-            data[f"verdicts_{slot}"] = [{"value": configs.PASS}, {"value": configs.FAIL}]
-            data[f"posts_{slot}"] = options
-            result.append(
-                _choices(configs.verdict_control(slot), configs.rubric_object(slot), [configs.PASS])
-            )
-            if rubric.evidence_posts:
-                result.append(
-                    _choices(
-                        configs.posts_control(slot),
-                        configs.rubric_object(slot),
-                        list(rubric.evidence_posts),
-                    )
-                )
-    data[configs.SUSPECTS] = suspect_options(suspects)
+        result = _rubric_slots(data, labels, posts=post_options(content))
+    data[configs.SUSPECTS] = suspect_options(suspects, _shown_text(content))
+    data[configs.SUSPECT_KINDS] = other_kind_options(suspects, _shown_text(content))
     data.update(fixture_id=fixture.id, label_rev=rev, title=f"{fixture.id} (label rev {rev})")
     # One model version for every prediction: Label Studio pre-fills a task only with the
     # predictions of the project's model version (the label rev is in the task data).
     prediction = {"model_version": MODEL_VERSION, "score": 1.0, "result": result}
     data["curator_digest"] = digest(data, prediction)
     return {"data": data, "predictions": [prediction]}
+
+
+def _rubric_slots(
+    data: dict[str, Any], labels: LabelRevision | None, posts: list[dict[str, str]]
+) -> list[dict[str, Any]]:
+    """Each rubric in its slot of `data`, and its pre-annotation: pass, and its evidence posts
+    (a thread's; a conversation has no posts to tick)."""
+    result = []
+    for slot, (task, rubric) in enumerate(rubrics_by_task(labels), start=1):
+        data[configs.rubric_object(slot)] = configs.shown_rubric(rubric.text, task)
+        if task is not None:
+            data[configs.task_key(slot)] = task
+            data[configs.statement_key(slot)] = rubric.text
+        data[f"verdicts_{slot}"] = [{"value": configs.PASS}, {"value": configs.FAIL}]
+        if posts:
+            data[f"posts_{slot}"] = posts
+        result.append(
+            _choices(configs.verdict_control(slot), configs.rubric_object(slot), [configs.PASS])
+        )
+        if rubric.evidence_posts and posts:
+            result.append(
+                _choices(
+                    configs.posts_control(slot),
+                    configs.rubric_object(slot),
+                    list(rubric.evidence_posts),
+                )
+            )
+    return result
+
+
+def turns(content: ConversationContent) -> list[dict[str, str]]:
+    """The messages as the reviewer reads them: the role as the speaker (structure, never
+    anonymised), the content, and a bare tool call as what it calls."""
+    shown = []
+    for message in content.messages:
+        lines = [message.content] if message.content is not None else []
+        lines += [
+            f"called {call.function.get('name', '')}({call.function.get('arguments', '')})"
+            for call in message.tool_calls or ()
+        ]
+        shown.append({"role": message.role, "text": "\n".join(lines)})
+    return shown
+
+
+def _conversation_prediction(labels: LabelRevision | None) -> list[dict[str, Any]]:
+    """The reference answer and each field's expected value and other accepted answers."""
+    if labels is None:
+        return []
+    result = []
+    if labels.reference is not None:
+        result.append(_text_box(configs.REFERENCE, [labels.reference]))
+    for name, label in labels.fields.items():
+        if label.value is not None:
+            result.append(_text_box(configs.value_control(name), [label.value]))
+        if label.variants:
+            result.append(_text_box(configs.variants_control(name), list(label.variants)))
+    return result
+
+
+def _text_box(control: str, lines: list[str]) -> dict[str, Any]:
+    return {
+        "id": control,
+        "from_name": control,
+        "to_name": configs.DIALOGUE,
+        "type": "textarea",
+        "value": {"text": lines},
+    }
 
 
 def rubrics_by_task(labels: LabelRevision | None) -> list[tuple[str | None, Rubric]]:
@@ -109,25 +159,77 @@ def rubrics_by_task(labels: LabelRevision | None) -> list[tuple[str | None, Rubr
     ]
 
 
-def suspect_options(suspects: Sequence[Suspect]) -> list[dict[str, str]]:
-    """Each word suspect as a choice: its key as the value, shown masked in its context. A
-    digit run is left out: no vault decision takes a number (it goes into keep terms)."""
+# how a kind is named to a reviewer
+KIND_SHOWN = {
+    "person": "a person's name",
+    "first_name": "a first name",
+    "last_name": "a last name",
+    "organisation": "an organisation",
+    "address": "an address",
+    "username": "a username",
+    "phone": "a phone number",
+    "credit_card": "a card number",
+    "ssn": "a social security number",
+}
+_AROUND = 24  # characters of the task's text shown each side of a suspect
+
+
+def suspect_options(suspects: Sequence[Suspect], shown: str) -> list[dict[str, str]]:
+    """Each suspect as a choice: its key as the value, shown with the kind it is suggested
+    as, in its context, its reason and where it is."""
     return [
         {
             "value": s.key,
-            "html": html.escape(f"{s.masked} in “{s.context}” ({s.reason}; {s.location})"),
+            "html": f"{_suspect_html(s, shown)} — <b>{KIND_SHOWN[s.kind]}</b>?"
+            f" <i>({html.escape(s.reason)}; {html.escape(s.location)})</i>",
         }
         for s in suspects
-        if s.is_word
     ]
 
 
-def pad_rubric_slots(data: dict[str, Any], slots: int) -> None:
-    """Every slot a thread config shows needs its data: an unused one is empty, so shows nothing."""
+def other_kind_options(suspects: Sequence[Suspect], shown: str) -> list[dict[str, str]]:
+    """Each suspect once per other kind it may be: "<key>:<kind>" as the value."""
+    return [
+        {"value": f"{s.key}:{kind}", "html": f"{_suspect_html(s, shown)} is {KIND_SHOWN[kind]}"}
+        for s in suspects
+        for kind in s.kinds[1:]
+    ]
+
+
+def _suspect_html(suspect: Suspect, shown: str) -> str:
+    """The suspect as the reviewer reads it. Where the task shows it anyway (in the text or
+    the posts), as written in a few characters of that text: masking would hide from the
+    reviewer only what is on the screen beside, and a masked number cannot be judged.
+    Anywhere else (a source file name, a user record), masked as `curator audit --suspects`
+    prints it: the task must not carry what it does not show."""
+    at = shown.find(suspect.value) if suspect.value else -1
+    if at < 0:
+        return html.escape(f"{suspect.masked} in “{suspect.context}”")
+    before = " ".join(shown[max(0, at - _AROUND) : at].split())
+    after = " ".join(shown[at + len(suspect.value) : at + len(suspect.value) + _AROUND].split())
+    return (
+        f"<b>{html.escape(suspect.value)}</b> in “{html.escape(before)} "
+        f"<u>{html.escape(suspect.value)}</u> {html.escape(after)}”"
+    )
+
+
+def _shown_text(content: Content) -> str:
+    """The text a task shows the reviewer, as written."""
+    if isinstance(content, DocumentContent):
+        return "\n".join(page.text for page in content.pages)
+    if isinstance(content, ThreadContent):
+        return "\n".join(post.message for post in content.export.ordered_posts())
+    return "\n".join(turn["text"] for turn in turns(content))
+
+
+def pad_rubric_slots(data: dict[str, Any], slots: int, *, posts: bool = True) -> None:
+    """Every slot a config shows needs its data: an unused one is empty, so shows nothing
+    (`posts`: a thread's slots also list the posts)."""
     for slot in range(1, slots + 1):
         data.setdefault(configs.rubric_object(slot), "")
         data.setdefault(f"verdicts_{slot}", [])
-        data.setdefault(f"posts_{slot}", [])
+        if posts:
+            data.setdefault(f"posts_{slot}", [])
 
 
 def dialogue_html(content: ThreadContent) -> str:
@@ -298,3 +400,11 @@ def read_thread_answer(result: list[dict[str, Any]]) -> ThreadAnswer:
                     line.strip() for line in text.splitlines() if line.strip()
                 )
     return answer
+
+
+def read_reference(result: list[dict[str, Any]]) -> str | None:
+    """The reference answer a conversation's annotation gives (None: it has no such box)."""
+    for region in result:
+        if region.get("from_name") == configs.REFERENCE:
+            return "\n".join(t for t in (region.get("value") or {}).get("text") or [] if t)
+    return None

@@ -18,7 +18,14 @@ from curator.anonymise import (
     find_suspects,
     forget_word,
 )
-from curator.anonymise.suspects import BESIDE, DIGITS, FILE_NAME, NAME_SHAPED, suspects_in
+from curator.anonymise.suspects import (
+    BESIDE,
+    DIGITS,
+    FILE_NAME,
+    NAME_SHAPED,
+    suggested_kind,
+    suspects_in,
+)
 from curator.ingest.api import import_sources
 from curator.store import Store
 from tests.conftest import run_cli
@@ -120,8 +127,8 @@ def test_the_cli_prints_suspects_in_a_fixed_order_and_never_fails(store):
     again = run_cli("audit", "--suspects", store=store.root)
     assert first.exit_code == 0 and first.stdout == again.stdout
     assert first.stdout.rstrip().endswith(
-        "4 suspect(s): curator vault add NAME if one is a "
-        "name, curator vault forget WORD if it is not personal"
+        "4 suspect(s): curator vault add TERM --kind KIND if one is "
+        "personal (of the kind shown), curator vault forget TERM if it is not"
     )
     as_json = run_cli("audit", "--suspects", "--json", store=store.root)
     assert as_json.exit_code == 0
@@ -130,3 +137,36 @@ def test_the_cli_prints_suspects_in_a_fixed_order_and_never_fails(store):
         s.split(": ")[0].split("] ")[1] for s in first.stdout.splitlines()[:-1]
     ]
     assert "Zorbek" not in as_json.stdout
+
+
+def test_a_suspect_is_suggested_as_the_kind_its_reason_implies(store, detector):
+    kinds = {s.value: s.kind for s in find_suspects(store, detector)}
+    assert kinds == {
+        "Zorbek": "person",
+        "Quellmire": "person",
+        "quellmire": "person",  # of the file name
+        "450 0840": "phone",
+    }
+    # a Luhn-valid run of a card's length is a card, one in an SSN's groups an SSN
+    assert suggested_kind(DIGITS, "4556 7375 8689 9855") == "credit_card"
+    assert suggested_kind(DIGITS, "078-05-1120") == "ssn"
+    assert suggested_kind(DIGITS, "(212) 555-0134") == "phone"
+    badge = next(s for s in find_suspects(store, detector) if s.reason == DIGITS)
+    assert badge.kinds == ("phone", "credit_card", "ssn")
+
+
+def test_a_number_added_as_a_phone_is_rewritten_and_a_forgotten_one_asked_no_more(store):
+    added = run_cli("vault", "add", "450 0840", "--kind", "phone", store=store.root)
+    assert added.exit_code == 0, added.stderr
+    vault = Vault.load(store)
+    assert vault is not None
+    phone = vault.lookup("450 0840", "phone")
+    text = store.load(store.ids()[0]).content.model_dump_json()
+    assert phone is not None and f"reads {phone}." in text and "450 0840" not in text
+    assert not any(s.reason == DIGITS for s in find_suspects(store))
+
+
+def test_a_forgotten_number_is_no_suspect_any_more(store, detector):
+    assert run_cli("vault", "forget", "450 0840", store=store.root).exit_code == 0
+    assert not any(s.reason == DIGITS for s in find_suspects(store, detector))
+    assert "450 0840" in store.load(store.ids()[0]).content.model_dump_json()

@@ -201,12 +201,3 @@ def test_a_member_of_any_other_shape_is_a_clean_refusal_or_a_reading():
                 read_conversation(bad, "log.jsonl:1")
             except CuratorError as error:
                 assert str(error).startswith("log.jsonl:1: "), (where, error)
-
-
-def test_review_in_label_studio_refuses_a_conversation_in_one_line(store, tmp_path):
-    from curator.errors import CuratorError
-    from curator.review.tasks import project_key
-
-    [created] = _import(store, sample.write_jsonl(tmp_path, "one.jsonl", [sample.chat_line()]))
-    with pytest.raises(CuratorError, match="a conversation is not reviewed in Label Studio"):
-        project_key(store.load(created["id"]).fixture)

@@ -169,3 +169,35 @@ def _ticked(area, kind: str) -> list[str]:
         box.get_attribute("name")
         for box in area.locator(f".ant-{kind}-wrapper-checked input").all()
     ]
+
+
+def test_a_conversation_task_shows_each_turn_under_its_role_and_its_reference(
+    review_store, ls_server, page, tmp_path
+):
+    from curator.ingest.api import import_sources
+    from tests.ingest import conversation_samples as sample
+
+    import_sources(review_store, [sample.write_jsonl(tmp_path, "talk.jsonl", [sample.chat_line()])])
+    [talk] = [i for i in review_store.ids() if review_store.load(i).fixture.kind == "conversation"]
+    messages = review_store.load(talk).content.messages
+    set_labels(
+        review_store,
+        talk,
+        edit=LabelEdit(add_rubrics=["Gives the end date"], reference=messages[-1].content),
+        author="lead",
+    )
+    _push(review_store, ls_server, talk)
+
+    editor = _open(page, review_store, ls_server, talk, "conversation-task.png")
+
+    shown = editor.inner_text()
+    assert "How to label: conversations" in shown and configs.CONVERSATION_STEPS[3] in shown
+    for message in messages:  # each turn under its role, as stored
+        if message.content is not None:
+            assert message.role in shown and message.content.splitlines()[0] in shown
+    assert "called find_lease(" in shown
+    box = editor.locator(f'[name^="{configs.REFERENCE}:"]')
+    assert box.inner_text().strip() == messages[-1].content
+    rows = [row for row in editor.locator(".curator-rubric").all() if row.inner_text().strip()]
+    assert len(rows) == 1 and "Gives the end date" in rows[0].inner_text()
+    assert _ticked(rows[0], "radio") == ["pass"]

@@ -60,6 +60,31 @@ def test_thread_config_has_a_verdict_and_evidence_posts_per_rubric_slot():
     assert (shown["verdict_2"], shown["posts_2"]) == ("$verdicts_2", "$posts_2")
 
 
+def test_conversation_config_shows_turns_rubrics_reference_and_fields():
+    spec = load_config(REPO / "curator.toml").doc_types["lease"]
+    names = configs.controls(configs.conversation_config("lease", spec, 5))
+    assert names["reference"].tag == "TextArea" and names["reference"].to_name == "dialogue"
+    assert {f"value_{field}" for field in spec.fields} <= set(names)
+    assert {f"verdict_{n}" for n in range(1, 6)} <= set(names)
+    assert not any(name.startswith("posts_") for name in names)  # no posts to tick
+    assert configs.objects(configs.conversation_config(None, None, 5))["dialogue"] == "$messages"
+
+
+def test_a_conversation_task_shows_each_turn_under_its_role(store, tmp_path):
+    from curator.ingest.api import import_sources
+    from curator.review.tasks import build_task, project_key
+    from tests.ingest import conversation_samples as sample
+
+    import_sources(store, [sample.write_jsonl(tmp_path, "one.jsonl", [sample.chat_line()])])
+    [fixture_id] = store.ids()
+    record = store.load(fixture_id)
+    assert project_key(record.fixture) == "conversation"
+    turns = build_task(record.fixture, record.content, None)["data"]["messages"]
+    assert [t["role"] for t in turns] == ["system", "user", "assistant", "tool", "assistant"]
+    assert turns[2]["text"].startswith("called find_lease(")  # a bare tool call
+    assert turns[0]["text"] == record.content.messages[0].content
+
+
 def test_instructions_come_from_the_field_descriptions():
     spec = load_config(REPO / "curator.toml").doc_types["lease"]
     html = configs.document_instructions("lease", spec)
