@@ -4,11 +4,13 @@ Export, or `mmctl compliance-export`), in its CSV and its Actiance XML format.
 Each export batch is a zip: `posts.csv` (compliance_csv) with the files under `files/`,
 or `actiance_export.xml` (compliance_xml) with the files under their server paths; the
 System Console's download is a zip of such batch zips (`batch001-START-END.zip`), read as
-one export in name order. A posts.csv or actiance_export.xml alone imports too (its files
-are then metadata only). Every channel becomes a thread export as Mattermost's API writes
-it (compliance_rows) and is cut into fixtures by selection: one per thread for the CSV,
-whose reply-to column keeps the threads; one per conversation for Actiance, which has none.
-Formats: server/enterprise/message_export/ (csv_export, actiance_export, shared) of
+one export in name order. Compliance Monitoring's report is a zip of a `posts.csv` too,
+with other columns (compliance_report). A posts.csv or actiance_export.xml alone imports
+too (its files are then metadata only). Every channel becomes a thread export as
+Mattermost's API writes it (compliance_rows) and is cut into fixtures by selection: one per
+thread for the CSV, whose reply-to column keeps the threads; one per conversation for
+Actiance, which has none. Formats: server/enterprise/message_export/ (csv_export,
+actiance_export, shared) and server/public/model/compliance_post.go of
 github.com/mattermost/mattermost, and docs.mattermost.com "Compliance export".
 """
 

@@ -5,9 +5,10 @@ window (server/enterprise/message_export/shared/export_data.go): as created; as 
 (`EditedNewMsg`, the post's id with its new text, and `EditedOriginalMsg`, a copy under a
 new id holding the old text, whose `EditedNewMsgId` names the post); as updated without
 a change of text (`UpdatedNoMsgChange`: a reaction, a reply); as deleted (`Deleted`, its
-text prefixed "delete "). Each post id becomes one post in Mattermost's shape: its latest
-text, `edit_at` and `delete_at` from those rows, the old copies folded into it. Joins and
-leaves become Mattermost's system posts: structure, not people's messages.
+text behind "delete ", which the readers take off). Each post id becomes one post in
+Mattermost's shape: its latest text, `edit_at` and `delete_at` from those rows, the old
+copies folded into it. Joins and leaves become Mattermost's system posts: structure, not
+people's messages.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Person:
     username: str
     email: str
     is_bot: bool = False
+    nickname: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class Row:
     message: str = ""
     post_type: str = ""
     previews: str = ""  # the post a permalink preview shows
+    props: dict[str, Any] = field(default_factory=dict)
+    hashtags: str = ""
+    file_ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -124,14 +129,19 @@ class Gathered:
         )
         if rank > gathered.text_rank[post_id]:
             gathered.text_rank[post_id] = rank
-            text = row.message
-            post["message"] = (
-                text.removeprefix(DELETED_PREFIX) if row.update_type == DELETED else text
-            )
+            post["message"] = row.message
+            post["props"].update(row.props)
         if row.root_id:
             post["root_id"] = row.root_id
         if row.previews:
             post["props"]["previewed_post"] = row.previews
+        for key, value in row.props.items():  # an older version's props add, never replace
+            post["props"].setdefault(key, value)
+        if row.hashtags:
+            post["hashtags"] = row.hashtags
+        for file_id in row.file_ids:
+            if file_id not in (post.get("file_ids") or []):
+                post["file_ids"] = [*(post.get("file_ids") or []), file_id]
 
     def event(
         self, channel: Channel, person: Person, at: int, *, joined: bool, message: str
@@ -255,6 +265,8 @@ def _user(person: Person) -> dict[str, Any]:
         "email": person.email,
         "roles": "system_user",
     }
+    if person.nickname:
+        user["nickname"] = person.nickname
     if person.is_bot:
         user["is_bot"] = True
     return user

@@ -28,7 +28,7 @@ from defusedxml.ElementTree import fromstring
 
 from curator.errors import CuratorError
 from curator.ingest.chat_ids import mattermost_id
-from curator.ingest.compliance_rows import Channel, Gathered, Person, Row
+from curator.ingest.compliance_rows import DELETED, DELETED_PREFIX, Channel, Gathered, Person, Row
 
 MEMBER = "actiance_export.xml"
 ROOT = "FileDump"
@@ -148,9 +148,11 @@ class _Conversation:
         )
         if kind == FILE_DELETED:
             # "delete PATH": the file of that path was deleted; the post's text stands
-            path = row.message.removeprefix("delete ")
+            path = row.message.removeprefix(DELETED_PREFIX)
             self._attach(row, path, "", where, deleted_at=updated)
             return
+        if kind == DELETED:
+            row = replace(row, message=row.message.removeprefix(DELETED_PREFIX))
         self.gathered.post(row)
         self.last_post[person.email.casefold()] = replace(row, post_id=row.edited_by or row.post_id)
 

@@ -9,7 +9,8 @@ ParticipantEntered, Message, FileTransferStarted/Ended, ParticipantLeft, EndTime
 shared/export_data.go (an edit as EditedNewMsg plus an EditedOriginalMsg copy under a new
 id, a deletion as "delete " + text), testdata/csvE2E1Batch1.tmpl and actianceE2E2.tmpl
 (the layouts), and docs.mattermost.com "Compliance export" (batch zips, downloaded as one
-zip of them).
+zip of them). Compliance Monitoring's report: server/public/model/compliance_post.go
+(CompliancePostHeader, Row: RFC 3339 times, a ' before a formula-like message).
 
 Both hold the messy parts: an edited and a deleted post, a bot, joins and leaves, a
 permalink preview, a text and an image attachment, a DM and a group DM, emoji, unicode
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import zipfile
+from datetime import UTC, datetime
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -132,7 +135,7 @@ def events() -> list[dict]:
             "id": "r3",
             "root": "p1",
             "at": T0 + 4 * MINUTE,
-            "message": "High tide at berth 4: 14:05 🌊",
+            "message": "+1 for berth 4, high tide at 14:05 🌊",
         },
         {
             "kind": "post",
@@ -325,6 +328,101 @@ def batches_zip(folder: Path) -> Path:
             (f"compliance-export-2024-01-03-10h00m/batch00{number}-0-1.zip", buffer.getvalue())
         )
     return write_zip(folder / "compliance-export.zip", dict(inner))
+
+
+# ---------------------------------------------------------------- Compliance Monitoring report
+
+REPORT_HEADER = [
+    "TeamName",
+    "TeamDisplayName",
+    "ChannelName",
+    "ChannelDisplayName",
+    "ChannelType",
+    "UserUsername",
+    "UserEmail",
+    "UserNickname",
+    "UserType",
+    "PostId",
+    "PostCreateAt",
+    "PostUpdateAt",
+    "PostDeleteAt",
+    "PostRootId",
+    "PostOriginalId",
+    "PostMessage",
+    "PostType",
+    "PostProps",
+    "PostHashtags",
+    "PostFileIds",
+]
+SYSTEM = {"enter": ("system_join_channel", "joined"), "leave": ("system_leave_channel", "left")}
+
+
+def _rfc3339(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _report_rows() -> list[list[str]]:
+    """One row per post as the database holds it: the edit's copy as a post of its own,
+    deleted at the edit; a deleted post with its delete time and text."""
+    latest: dict[str, dict] = {}
+    for event in events():
+        if event["kind"] == "post":
+            latest[event["id"]] = {**latest.get(event["id"], {}), **event}
+        elif event["kind"] in SYSTEM:
+            post_type, verb = SYSTEM[event["kind"]]
+            key = f"{event['kind']}-{event['user']}"
+            latest[key] = {**event, "id": key, "post_type": post_type}
+            latest[key]["message"] = f"{event['user']} {verb} the channel."
+    rows = []
+    for key, post in latest.items():
+        _, name, display, kind = CHANNELS[post["channel"]]
+        team = ("harbour-ops", "Harbour Ops") if kind in ("public", "private") else ("", "")
+        user = post["user"]
+        nickname = PEOPLE.get(user, ("Tide",))[0]
+        deleted = (
+            post.get("updated", 0)
+            if post.get("update_type") in ("Deleted", "EditedOriginalMsg")
+            else 0
+        )
+        updated = post.get("updated", post["at"])
+        message = post["message"].removeprefix("delete ")
+        if message[:1] in "=+-":
+            message = "'" + message  # as Mattermost guards it from spreadsheets
+        files = [FILES[post["file"][0]]] if "file" in post else []
+        rows.append(
+            [
+                *team,
+                name,
+                display,
+                {"public": "O", "private": "P", "direct": "D", "group": "G"}[kind],
+                user,
+                email(user),
+                nickname,
+                "bot" if user == BOT else "user",
+                POSTS.get(key, mattermost_id("sample-post", key)),
+                _rfc3339(post["at"]),
+                _rfc3339(updated) if updated != post["at"] else "",
+                _rfc3339(deleted) if deleted else "",
+                POSTS[post["root"]] if "root" in post else "",
+                POSTS[post["edited_by"]] if "edited_by" in post else "",
+                message,
+                post.get("post_type", ""),
+                json.dumps({"deleteBy": USER_IDS[user]})
+                if post.get("update_type") == "Deleted"
+                else "{}",
+                "#berth4" if key == "p1" else "",
+                json.dumps(files),
+            ]
+        )
+    return rows
+
+
+def report_zip(folder: Path) -> Path:
+    members = {
+        "posts.csv": csv_bytes(_report_rows(), REPORT_HEADER),
+        "metadata.json": b'{"id": "x", "type": "adhoc", "count": 12}',
+    }
+    return write_zip(folder / "adhoc-compliance-report.zip", members)
 
 
 # ---------------------------------------------------------------- Actiance XML

@@ -11,6 +11,7 @@ messages.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,32 @@ def test_csv_threads_are_rebuilt_from_the_reply_to_column(tmp_path, make):
     direct, group = (p.content.export for p in parsed[2:])
     assert direct.channel["type"] == "D" and "team" not in direct.model_fields_set
     assert group.channel["type"] == "G"
+
+
+def test_a_compliance_monitoring_report_rebuilds_threads_from_post_root_id(tmp_path):
+    kind, parsed = _parsed(sample.report_zip(tmp_path))
+    assert kind == "mattermost-compliance-csv"
+    assert _sizes(parsed) == [5, 1, 2, 1]
+    thread = parsed[0].content.export
+    root, *replies = thread.ordered_posts()
+    assert [p.id for p in (root, *replies)] == [POSTS[k] for k in ("p1", "r1", "r2", "r3", "r4")]
+    assert all(p.root_id == root.id for p in replies) and root.reply_count == 4
+    # the edit's copy (PostOriginalId, deleted at the edit) is folded into the post
+    assert "berth 4" in root.message and root.edit_at == sample.T0 + 5 * sample.MINUTE
+    assert POSTS["copy"] not in thread.posts
+    assert root.model_extra["hashtags"] == "#berth4" and root.file_ids == [sample.FILES["plan"]]
+    bot, deleted = replies[2], replies[3]
+    assert bot.message.startswith("+1 for berth 4")  # the spreadsheet guard (') is gone
+    assert deleted.delete_at and deleted.props["deleteBy"] and deleted.message.startswith("Wrong")
+    user = thread.users[root.user_id]
+    assert (user.username, user.nickname) == ("ingrid.solberg", "Ingrid")
+    # the report names no ids: made from the names, the same on every import
+    assert thread.channel["id"] == parsed[1].content.export.channel["id"]
+    direct, group = (p.content.export for p in parsed[2:])
+    assert direct.channel["type"] == "D" and group.channel["type"] == "G"
+    whole = _parsed(sample.report_zip(tmp_path), Selection(per_channel=True))[1]
+    types = [p.type for p in whole[0].content.export.ordered_posts()]
+    assert types[0] == "system_join_channel" and "system_leave_channel" in types
 
 
 def test_csv_per_channel_keeps_joins_and_leaves_as_system_posts(tmp_path):
@@ -147,7 +174,14 @@ def test_actiance_filters_choose_conversations_and_their_messages(tmp_path, sele
 
 
 @pytest.mark.parametrize(
-    "make", [sample.csv_zip, sample.batches_zip, sample.actiance_zip, sample.actiance_xml]
+    "make",
+    [
+        sample.csv_zip,
+        sample.batches_zip,
+        sample.report_zip,
+        sample.actiance_zip,
+        sample.actiance_xml,
+    ],
 )
 def test_import_leaves_no_name_username_or_email_in_store_or_bundle_and_audit_is_clean(
     store, tmp_path, make
@@ -205,6 +239,20 @@ def _no_reply_column(tmp_path: Path) -> Path:
     return path
 
 
+def _report_without_roots(tmp_path: Path) -> Path:
+    data = zipfile.ZipFile(sample.report_zip(tmp_path)).read("posts.csv")
+    path = tmp_path / "report.csv"
+    path.write_bytes(data.replace(b"PostRootId", b"RootId", 1))
+    return path
+
+
+def _report_bad_time(tmp_path: Path) -> Path:
+    data = zipfile.ZipFile(sample.report_zip(tmp_path)).read("posts.csv")
+    path = tmp_path / "report.csv"
+    path.write_bytes(data.replace(b"2024-01-01T10:02:00Z", b"yesterday", 1))
+    return path
+
+
 def _not_well_formed(tmp_path: Path) -> Path:
     data = sample.actiance_bytes().replace(b"</Content>", b"</Contents>", 1)
     return sample.write_zip(tmp_path / "bad-xml.zip", {"actiance_export.xml": data})
@@ -239,6 +287,8 @@ def _other_csv(tmp_path: Path) -> Path:
         (_malformed_row, "posts.csv:4: not a well-formed CSV row"),
         (_extra_field, "posts.csv:4: 21 fields, the header has 20"),
         (_no_reply_column, "no 'Replied to Post Id' column"),
+        (_report_without_roots, "no 'PostRootId' column"),
+        (_report_bad_time, "report.csv:5: 'PostCreateAt' must be an RFC 3339 time"),
         (_not_well_formed, "actiance_export.xml:"),
         (_entities, "holds a DTD or entities"),
         (_no_room, "conversation 1: no RoomID"),
