@@ -30,7 +30,7 @@ from curator.ingest.compliance_xml import is_actiance, read_actiance
 from curator.ingest.mattermost_bulk import TEXT_EXTENSIONS
 from curator.ingest.selection import Selection, channel_fixtures, conversation_fixtures
 from curator.ingest.source import Parsed, RawSource
-from curator.limits import DEFAULT
+from curator.limits import DEFAULT, too_big
 from curator.model import LimitSettings
 
 CSV = "mattermost-compliance-csv"
@@ -75,13 +75,17 @@ def parse_compliance_export(
     gathered = Gathered()
     member = MEMBERS[kind]
     if archive is None:
+        # parsed whole, as a JSON input is: within the same limit
+        if len(source.data) > limits.json_bytes:
+            too = too_big(len(source.data), limits.json_bytes, "max_json_mb")
+            raise CuratorError(f"{source.name}: {too}")
         _read(kind, source.data, source.name, gathered, None, ".")
     else:
         for batch, where in _batches(archive, source.name, member, limits):
             found = batch.find(member)
             if found is None:
                 raise CuratorError(f"{where}: no {member} in the archive")
-            data = batch.read(found, json=False)
+            data = batch.read(found)  # parsed whole, as a JSON member is
             root = str(PurePosixPath(found).parent)
             _read(kind, data, f"{where}: {found}", gathered, batch, root)
     exports = gathered.exports()

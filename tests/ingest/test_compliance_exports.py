@@ -305,6 +305,24 @@ def test_bad_export_is_one_line_exit_2_store_unchanged(store, tmp_path, make, ph
     assert snapshot(store.root) == before
 
 
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_posts_csv_over_max_json_mb_is_refused_as_a_json_input_is(store, tmp_path, zipped):
+    config = store.root / "curator.toml"
+    config.write_text(config.read_text() + "\n[limits]\nmax_json_mb = 1\n")
+    rows = sample._csv_rows()
+    long = [[*row[:16], "word " * 300, *row[17:]] for row in rows[3:4] * 800]
+    data = sample.csv_bytes([*rows, *long])
+    path = tmp_path / "posts.csv"
+    path.write_bytes(data)
+    if zipped:
+        path = sample.write_zip(tmp_path / "big.zip", {"posts.csv": data})
+    before = snapshot(store.root)
+    result = run_cli("import", path, store=store.root)
+    assert result.exit_code == 2
+    assert "over the limit of 1 MB (raise [limits] max_json_mb" in result.stderr
+    assert snapshot(store.root) == before
+
+
 def test_keep_going_imports_the_good_exports_of_a_folder(store, tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
