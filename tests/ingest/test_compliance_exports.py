@@ -11,6 +11,7 @@ messages.
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -92,6 +93,18 @@ def test_a_compliance_monitoring_report_rebuilds_threads_from_post_root_id(tmp_p
     whole = _parsed(sample.report_zip(tmp_path), Selection(per_channel=True))[1]
     types = [p.type for p in whole[0].content.export.ordered_posts()]
     assert types[0] == "system_join_channel" and "system_leave_channel" in types
+
+
+def test_replies_whose_root_was_posted_before_the_window_are_kept_as_orphans(tmp_path):
+    root_id = POSTS["p1"]
+    rows = [r for r in sample._csv_rows() if root_id not in (r[13], r[14])]  # Post Id, Edited By
+    path = tmp_path / "posts.csv"
+    path.write_bytes(sample.csv_bytes(rows))
+    _, parsed = _parsed(path)
+    orphans = parsed[0].content
+    assert orphans.orphan_post_ids == [POSTS[k] for k in ("r1", "r2", "r3", "r4")]
+    assert all(p.root_id == root_id for p in orphans.export.posts.values())
+    assert "4 orphan replies" in parsed[0].warnings[-1]
 
 
 def test_csv_per_channel_keeps_joins_and_leaves_as_system_posts(tmp_path):
@@ -350,3 +363,19 @@ def test_compliance_import_is_deterministic(tmp_path):
         one = _parsed(make(tmp_path / "a"))[1]
         two = _parsed(make(tmp_path / "b"))[1]
         assert [(p.part, p.content) for p in one] == [(p.part, p.content) for p in two]
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="Go is not installed")
+def test_a_bundle_of_compliance_fixtures_loads_in_the_go_eval_package_layout(store, tmp_path):
+    from tests.go.test_go_thread_files import go_test
+
+    for make in (sample.csv_zip, sample.report_zip, sample.actiance_zip):
+        rubric = ("--rubric", "Names who confirms the berth.")
+        assert run_cli("import", make(tmp_path), *rubric, store=store.root).exit_code == 0
+    moved = run_cli("status", "--to", "active", "--where", "status=draft", store=store.root)
+    assert moved.exit_code == 0, moved.stderr
+    built = run_cli("bundle", "build", "1.0.0", "--format", "jsonl,mattermost", store=store.root)
+    assert built.exit_code == 0, built.stderr
+    run = go_test(store.root / "bundles" / "1.0.0")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "checked 11 thread files" in run.stdout  # 4 + 4 threads, 3 conversations
