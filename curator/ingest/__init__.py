@@ -1,8 +1,8 @@
-"""Import of production inputs: Mattermost threads and bulk exports, Slack exports, chat
-JSONL logs, LLM conversations, PDFs and scanned images (with OCR).
+"""Import of production inputs: Mattermost threads, bulk and compliance exports, Slack
+exports, chat JSONL logs, LLM conversations, PDFs and scanned images (with OCR).
 
-Readers (threads, chat_jsonl, conversations, mattermost_bulk, slack, documents with pdf,
-image and ocr)
+Readers (threads, chat_jsonl, conversations, mattermost_bulk, compliance, slack, documents
+with pdf, image and ocr)
 parse and validate under the store's [limits]; selection picks a workspace export's
 threads; suggest proposes labels; api's `import_sources` anonymises and writes, all or
 nothing (or, with keep_going, every good source).

@@ -20,6 +20,10 @@ from curator.config import value_locale
 from curator.errors import CuratorError
 from curator.ingest.archive import Archive, read_folder
 from curator.ingest.chat_jsonl import parse_chat_jsonl
+from curator.ingest.compliance import KINDS as COMPLIANCE
+from curator.ingest.compliance import archive_kind as compliance_archive_kind
+from curator.ingest.compliance import file_kind as compliance_file_kind
+from curator.ingest.compliance import parse_compliance_export
 from curator.ingest.conversations import (
     is_conversation,
     is_conversation_lines,
@@ -61,12 +65,14 @@ if TYPE_CHECKING:
 SUFFIXES = {
     ".json": "thread",
     ".jsonl": "chat",
+    ".csv": "compliance",
+    ".xml": "compliance",
     ".zip": "archive",
     ".pdf": "document",
 } | dict.fromkeys(IMAGE_SUFFIXES, "document")
-KNOWN = ".json, .jsonl, .zip, .pdf, .png, .jpg or .tif"
+KNOWN = ".json, .jsonl, .csv, .xml, .zip, .pdf, .png, .jpg or .tif"
 # Workspace exports, told apart by content: they share suffixes with other kinds.
-WORKSPACE = ("mattermost-bulk", "slack")
+WORKSPACE = ("mattermost-bulk", "slack", *COMPLIANCE)
 T = TypeVar("T")
 
 
@@ -155,8 +161,8 @@ def import_sources(
 ) -> ImportReport:
     """Import threads (.json), chat logs (.jsonl), LLM conversations in OpenAI's chat format
     or request/response logs (.jsonl, one per line, or .json), Mattermost bulk exports (.zip,
-    .jsonl), Slack exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as
-    anonymised draft fixtures.
+    .jsonl), Mattermost compliance exports (.zip, .csv, Actiance .xml), Slack exports (.zip
+    or folder), PDFs and scanned images (.png, .jpg, .tif) as anonymised draft fixtures.
 
     `selection`: which threads of a workspace export, one fixture per thread or per channel.
 
@@ -272,6 +278,8 @@ def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
             check_export_shape(data, raw.name)
     elif kind == "archive":
         kind = _archive_kind(raw, limits)
+    elif kind == "compliance":
+        kind = compliance_file_kind(raw)
     elif is_bulk_lines(raw.data):
         kind = "mattermost-bulk"
     elif is_conversation_lines(raw.data, limits):
@@ -285,9 +293,12 @@ def _archive_kind(raw: RawSource, limits: LimitSettings) -> str:
         return "mattermost-bulk"
     if is_slack_archive(archive):
         return "slack"
+    compliance = compliance_archive_kind(archive, limits)
+    if compliance is not None:
+        return compliance
     raise CuratorError(
-        f"{raw.name}: neither a Mattermost bulk export ({LINES}) nor a Slack export "
-        "(users.json, channels.json)"
+        f"{raw.name}: neither a Mattermost bulk export ({LINES}) or compliance export "
+        "(posts.csv, actiance_export.xml) nor a Slack export (users.json, channels.json)"
     )
 
 
@@ -382,12 +393,16 @@ def _parse(
 def _workspace(
     raw: RawSource, kind: str, selection: Selection, limits: LimitSettings
 ) -> list[Parsed]:
-    """The fixtures-to-be of a Mattermost bulk export or a Slack export."""
+    """The fixtures-to-be of a Mattermost bulk or compliance export or a Slack export."""
     if kind == "slack":
         return parse_slack_export(
             raw, selection=selection, archive=Archive(raw, limits), limits=limits
         )
     archive = Archive(raw, limits) if raw.path.suffix.lower() == ".zip" else None
+    if kind in COMPLIANCE:
+        return parse_compliance_export(
+            raw, kind, selection=selection, limits=limits, archive=archive
+        )
     return parse_bulk_export(raw, selection=selection, limits=limits, archive=archive)
 
 

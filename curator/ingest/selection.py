@@ -4,12 +4,14 @@ A workspace export (Mattermost's bulk or compliance export, Slack's) holds many 
 many threads; it becomes one fixture per thread, or one per channel with `per_channel`.
 A thread is chosen by its channel (name, display name or id), by when its root was posted
 (`since` inclusive, `until` exclusive) and by how many replies people wrote (system posts do
-not count).
+not count). An export without threads (Actiance XML's channel-level conversations) gives one
+fixture per conversation: the times choose its messages, and its replies are the messages
+people wrote after its first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -134,4 +136,23 @@ def channel_fixtures(
         for item in items:
             item.part = f"{channel_id}:{item.part}"
         parsed.extend(items)
+    return parsed
+
+
+def conversation_fixtures(
+    raws: list[dict[str, Any]], importer: str, name: str, selection: Selection
+) -> list[Parsed]:
+    """The fixtures-to-be of an export whose channels are conversations without threads: one
+    per channel, of the messages posted in the window; none of system posts alone."""
+    each_message = replace(selection, min_replies=0, per_channel=True)
+    parsed: list[Parsed] = []
+    for raw in raws:
+        cut = chosen(raw, each_message)
+        if cut is None:
+            continue
+        said = [
+            p for p in cut["posts"].values() if not str(p.get("type") or "").startswith("system_")
+        ]
+        if said and len(said) - 1 >= selection.min_replies:
+            parsed.extend(channel_fixtures([cut], importer, name, each_message))
     return parsed
