@@ -124,6 +124,15 @@ def squash(text: str) -> str:
     return "".join(fold_case_and_accents(t) for t in TOKEN.findall(text))
 
 
+def search_key(original: str, kind: str) -> str | None:
+    """The letters `original` is found by in text, whatever separates its words ("k.ali" is
+    found as "Kali" and "Ka Li"), or None when it is too short to be looked for."""
+    key = squash(original)
+    if len(key) < MIN_KEY and not (len(key) == 2 and kind in NAME_PART_KINDS and key.isalpha()):
+        return None
+    return key
+
+
 class TermIndex:
     """A set of known originals, each with the kind that decides its pseudonym."""
 
@@ -141,8 +150,8 @@ class TermIndex:
         return [term for terms in self._keys.values() for term in terms]
 
     def add(self, original: str, kind: str) -> None:
-        key = squash(original)
-        if len(key) < MIN_KEY and not (len(key) == 2 and kind in NAME_PART_KINDS and key.isalpha()):
+        key = search_key(original, kind)
+        if key is None:
             return
         same = self._keys.setdefault(key, [])
         if any(t.original.casefold() == original.casefold() and t.kind == kind for t in same):

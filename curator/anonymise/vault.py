@@ -3,10 +3,12 @@
 Lives in `.curator/vault.json` (local only, mode 0600, never committed or bundled). Each
 pseudonym is drawn from an rng seeded by HMAC-SHA256(key, kind, original, attempt), so it is
 deterministic within a store and differs between stores. A candidate is rejected (and the
-next attempt drawn) when it is already another original's pseudonym, equals an original, or
-reuses a name token of any original: otherwise the audit could not tell a leak from a
-coincidence. The table carries an HMAC under the key, so a corrupt file or a file whose key
-was swapped is refused rather than silently producing a second, inconsistent mapping.
+next attempt drawn) when it is already another original's pseudonym, equals an original or
+has its letters whatever the separators (as terms.TermIndex finds originals: "Kali" is
+"k.ali"), or reuses a name token of any original: otherwise the audit could not tell a
+leak from a coincidence. The table carries an HMAC under the key, so a corrupt file or a
+file whose key was swapped is refused rather than silently producing a second,
+inconsistent mapping.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.finders.patterns import ends_in_a_domain
 from curator.anonymise.kinds import COMPOSITE_KINDS, KINDS, NAME_KINDS, PERSON_WORD_KINDS
 from curator.anonymise.name_space import LEGAL_FORMS
-from curator.anonymise.terms import TOKEN, fold_case_and_accents
+from curator.anonymise.terms import TOKEN, fold_case_and_accents, search_key
 from curator.errors import CuratorError
 
 if TYPE_CHECKING:
@@ -140,6 +142,9 @@ class Vault:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._used: dict[str, str] = {}  # pseudonym -> the original it stands for (normalised)
         self._originals: set[str] = set()
+        # the letters each original is found by in text (terms.search_key): "k.ali" is found as
+        # "Kali", so no pseudonym may be spelt so, whatever separates its words
+        self._spellings: set[str] = set()
         # name token (without case or accents) -> how many entries the vault held when it
         # became one (see `is_original_token`)
         self._name_tokens: dict[str, int] = {}
@@ -415,7 +420,7 @@ class Vault:
             return original  # punctuation names nobody
         if kind in NAME_KINDS:
             self._learn_tokens(original, kind)
-        self._originals.add(normal(original))
+        self._know(original, kind)
         for candidate in self._candidates(original, kind):
             # composites are made of token mappings that were each checked when first made
             if self._acceptable(
@@ -436,7 +441,7 @@ class Vault:
             return
         if kind in NAME_KINDS:
             self._learn_tokens(original, kind)
-        self._originals.add(normal(original))
+        self._know(original, kind)
 
     def assign(self, original: str, kind: str, proposal: str) -> str:
         """Record `proposal` as the pseudonym when it is free, else fall back to pseudonym()."""
@@ -445,7 +450,7 @@ class Vault:
             return found
         if kind in NAME_KINDS:
             self._learn_tokens(original, kind)
-        self._originals.add(normal(original))
+        self._know(original, kind)
         if self._acceptable(proposal, kind, owner=original):
             self._add(Entry(kind, original, proposal))
             return gen.match_case(original, proposal)
@@ -467,10 +472,32 @@ class Vault:
         local = candidate.rpartition("@")[0] if kind == "email" else candidate
         if kind in ("username", "email") and ends_in_a_domain(local):
             return False  # "reed.bb" would be read as a host by the URL finder
+        if self._spells_an_original(candidate, owner, shortest=1 if check_tokens else 2):
+            return False
         # a file keeps its original's extension: only the drawn stem can hold a name word
         drawn = (candidate.rpartition(".")[0] or candidate) if kind == "file" else candidate
         return not check_tokens or not any(
             fold_case_and_accents(t) in self._name_tokens for t in tokens(drawn)
+        )
+
+    def _know(self, original: str, kind: str) -> None:
+        self._originals.add(normal(original))
+        spelling = search_key(original, kind)
+        if spelling is not None:
+            self._spellings.add(spelling)
+
+    def _spells_an_original(self, candidate: str, owner: str, *, shortest: int) -> bool:
+        """True when a run of at least `shortest` of the candidate's words has the letters of
+        an original, as the terms index reads them: "Kali" and "Ka Li" are "k.ali". A
+        composite asks for runs of two: each of its words was checked when it was drawn, and
+        one original learnt since would otherwise bar every later composite holding it. A run
+        of words the owner itself holds (a reserved host, a title) was not drawn."""
+        words = [fold_case_and_accents(t) for t in TOKEN.findall(candidate)]
+        own = {fold_case_and_accents(t) for t in TOKEN.findall(owner)}
+        return any(
+            "".join(words[i:j]) in self._spellings and not own.issuperset(words[i:j])
+            for i in range(len(words))
+            for j in range(i + shortest, len(words) + 1)
         )
 
     def _add(self, entry: Entry) -> None:
@@ -493,7 +520,7 @@ class Vault:
             bisect.insort(self._address_pseudonyms, pseudonym)
             self._address_openings.update(_openings(pseudonym))
         self._used.setdefault(pseudonym, normal(entry.original))
-        self._originals.add(normal(entry.original))
+        self._know(entry.original, entry.kind)
         if entry.kind in PERSON_WORD_KINDS:
             self._pseudonym_tokens.update(tokens(entry.pseudonym))
 

@@ -257,3 +257,23 @@ def test_no_pseudonym_is_a_handle_built_from_another_person_s_name(tmp_path, mon
     vault = Vault.load(store)
     assert vault is not None
     assert vault.lookup("Lindqvist", "last_name") != drawn
+
+
+def test_no_pseudonym_spells_a_handle_of_the_thread_whatever_its_separators(tmp_path, monkeypatch):
+    """ "k.ali", the handle built from Kiah Ali's name, is found in text as "Kali" (terms
+    match letters, not separators), and the vault handed out "Kali" as another member's
+    given name: at 100,000 people the import was refused at users.*.first_name."""
+    monkeypatch.setenv("CURATOR_VAULT_KEY", base64.b64encode(KEY).decode())
+    drawn = Vault(KEY).pseudonym("Kwame Mensah", "person").split()[0]
+    # of four letters: "t" + "ara" is then a handle only dotted ("t.ara"), the short "tara" is
+    # no handle of its own that the vault would know
+    assert len(drawn) == 4, drawn
+    owner = f"{drawn[0]}orvald {drawn[1:].title()}"
+    log = tmp_path / "one.jsonl"
+    log.write_bytes(chat_log(["Kwame Mensah", owner], per_thread=2))
+    store = Store.init(tmp_path / "store")
+    report = import_sources(store, [log], split_threads=True)
+    assert len(report.created) == 1 and not report.failed, report.failed
+    vault = Vault.load(store)
+    assert vault is not None
+    assert vault.lookup("Kwame", "first_name") != drawn
