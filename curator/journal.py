@@ -35,6 +35,8 @@ class Staged:
         self._folder: Path | None = None  # made by the first write: an empty commit makes none
         # (name in the folder, path from the root); no name: remove the file at the path
         self._renames: list[tuple[str | None, str]] = []
+        self._names = 0  # staged files and folders so far: each has its number as its name
+        self._firsts = 0  # renames staged `first`: they lead the journal
 
     @property
     def folder(self) -> Path:
@@ -42,19 +44,46 @@ class Staged:
             self._folder = atomic.staging_dir(self._staging_root, PREFIX)
         return self._folder
 
-    def file(self, final: Path, data: bytes, mode: int | None = None) -> None:
-        """Replace (or create) the file `final` with `data`."""
-        name = str(len(self._renames))
+    def file(
+        self, final: Path, data: bytes, mode: int | None = None, *, first: bool = False
+    ) -> None:
+        """Replace (or create) the file `final` with `data`; with `first`, before every
+        rename staged so far that was not staged `first` too."""
+        name = f"{self._names}"
+        self._names += 1
         _write(self.folder / name, data, FILE_MODE if mode is None else mode)
-        self._renames.append((name, self._relative(final)))
+        self._stage(name, final, first)
 
-    def remove(self, final: Path) -> None:
-        """Remove the file `final` (if it is there) at the commit, in this step's turn."""
-        self._renames.append((None, self._relative(final)))
+    def mark(self) -> int:
+        """How many renames are staged: `drop_since` takes back the ones staged after."""
+        return len(self._renames)
+
+    def drop_since(self, mark: int) -> None:
+        """Take back what was staged after `mark` (none of it staged `first`)."""
+        for name, _ in self._renames[mark:]:
+            staged = self.folder / name if name is not None else None
+            if staged is not None and staged.is_dir():
+                shutil.rmtree(staged)
+            elif staged is not None:
+                staged.unlink(missing_ok=True)
+        del self._renames[mark:]
+
+    def remove(self, final: Path, *, first: bool = False) -> None:
+        """Remove the file `final` (if it is there) at the commit, in this step's turn (with
+        `first`, as for `file`)."""
+        self._stage(None, final, first)
+
+    def _stage(self, name: str | None, final: Path, first: bool) -> None:
+        if first:
+            self._renames.insert(self._firsts, (name, self._relative(final)))
+            self._firsts += 1
+        else:
+            self._renames.append((name, self._relative(final)))
 
     def folder_of(self, final: Path, files: dict[str, bytes]) -> None:
         """Create the folder `final` holding `files` (fails at commit if it exists)."""
-        name = str(len(self._renames))
+        name = f"{self._names}"
+        self._names += 1
         (self.folder / name).mkdir()
         for file_name, data in files.items():
             _write(self.folder / name / file_name, data, NEW_MODE)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -62,6 +62,16 @@ def parse_lines(
     for number, raw in lines(data):
         value, values = _parse(raw, f"{where}:{number}", limits, values)
         yield number, value
+
+
+def parse_each(
+    numbered: Iterable[tuple[int, bytes]], where: str, limits: LimitSettings = DEFAULT
+) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of lines read as they come (`read_lines`): each line is one
+    document within `limits` on its own, so a file of any length can be read in memory
+    that does not grow with it."""
+    for number, raw in numbered:
+        yield number, _parse(raw, f"{where}:{number}", limits, 0)[0]
 
 
 def _parse(data: bytes | str, where: str, limits: LimitSettings, values: int) -> tuple[Any, int]:
@@ -131,6 +141,18 @@ def lines(data: bytes) -> Iterator[tuple[int, bytes]]:
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if raw.strip():
             yield number, raw.rstrip(b"\r")
+
+
+def read_lines(handle: IO[bytes], where: str, max_bytes: int) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of every non-blank line of a JSONL stream, as `lines` gives them
+    but one at a time; a line longer than `max_bytes` is refused before it is read whole."""
+    number = 0
+    while raw := handle.readline(max_bytes + 1):
+        number += 1
+        if len(raw) > max_bytes:
+            raise JsonInputError(f"{where}:{number}", too_big(len(raw), max_bytes, "max_json_mb"))
+        if raw.strip():
+            yield number, raw.rstrip(b"\n").rstrip(b"\r")
 
 
 def parse_model(

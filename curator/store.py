@@ -543,7 +543,11 @@ class Store:
         """Buffer writes; commit them all when the block ends without an error."""
         with self.locked():
             txn = Transaction(self)
-            yield txn
+            try:
+                yield txn
+            except BaseException:
+                txn.abandon()  # what it staged on disk goes: the store stays as it was
+                raise
             txn.commit()
 
     def write_file(self, path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -620,9 +624,16 @@ class Transaction:
         self._dirty_fixtures: dict[str, Fixture] = {}
         self._dirty_revisions: dict[str, list[LabelRevision]] = {}
         self._dirty_contents: dict[str, Content] = {}
+        # Fixtures written to the staging area as they came (`stage_fixture`): id -> source.
+        self._staged_sources: dict[str, str | None] = {}
+        self._staged: journal.Staged | None = None
 
     def exists(self, fixture_id: str) -> bool:
-        return fixture_id in self._new or self.store.exists(fixture_id)
+        return (
+            fixture_id in self._new
+            or fixture_id in self._staged_sources
+            or self.store.exists(fixture_id)
+        )
 
     def create_fixture(
         self,
@@ -638,6 +649,52 @@ class Transaction:
         ).content
         _check_revision_numbers(fixture.id, revisions)
         self._new[fixture.id] = (fixture, content, [_revalidated(r) for r in revisions])
+
+    def stage_fixture(
+        self,
+        fixture: Fixture,
+        content: Content,
+        revisions: list[LabelRevision],
+    ) -> None:
+        """Create a fixture as `create_fixture` does, but write its files to the staging
+        area now instead of holding them until the commit: an import of a million posts
+        holds one thread at a time. It lands with the commit, or not at all; it cannot be
+        read back through the transaction."""
+        if self.exists(fixture.id):
+            raise CuratorError(f"fixture {fixture.id} already exists")
+        fixture = _revalidated(fixture)
+        content = ContentFile.model_validate(
+            ContentFile(content=content).model_dump(mode="json")
+        ).content
+        _check_revision_numbers(fixture.id, revisions)
+        self._staging().folder_of(
+            self.store.folder_for(fixture) / fixture.id,
+            _fixture_files(fixture, content, [_revalidated(r) for r in revisions]),
+        )
+        self._staged_sources[fixture.id] = source_of(fixture)
+
+    def savepoint(self) -> tuple[int, int]:
+        """Where the staged fixtures stand now: `rollback_to` takes back those staged after."""
+        return (self._staging().mark(), len(self._staged_sources))
+
+    def rollback_to(self, point: tuple[int, int]) -> None:
+        """Take back the fixtures `stage_fixture` wrote since `point` (a source left out)."""
+        renames, count = point
+        self._staging().drop_since(renames)
+        for fixture_id in list(self._staged_sources)[count:]:
+            del self._staged_sources[fixture_id]
+
+    def abandon(self) -> None:
+        """Remove what was staged on disk: the block failed, nothing lands."""
+        if self._staged is not None:
+            self._staged.abandon()
+        if self.store._open is self:
+            self.store._open = None
+
+    def _staging(self) -> journal.Staged:
+        if self._staged is None:
+            self._staged = journal.Staged(self.store.root, self.store.staging_root)
+        return self._staged
 
     def fixture(self, fixture_id: str) -> Fixture:
         if fixture_id in self._new:
@@ -707,12 +764,12 @@ class Transaction:
             self.store._open = None
         changes, moved = self._source_changes()
         sources = self._sources_after(changes)
-        staged = journal.Staged(self.store.root, self.store.staging_root)
+        staged = self._staging()
         try:
             if moved:
                 # An existing fixture changes source: no saved index may describe the old
                 # files once the new ones land, so it goes first (then it is rebuilt).
-                staged.remove(self.store.local_path(SOURCES_FILE))
+                staged.remove(self.store.local_path(SOURCES_FILE), first=True)
             self._stage(staged)
         except BaseException:
             staged.abandon()
@@ -730,16 +787,11 @@ class Transaction:
         # The vault first: a pseudonym is never used but unrecorded, even while the renames
         # are under way (a reader holds no lock).
         for path, (data, mode) in self._files.items():
-            staged.file(path, data, mode)
+            staged.file(path, data, mode, first=True)  # before the fixtures staged as they came
         for fixture_id, (fixture, content, revisions) in self._new.items():
-            files = {
-                FIXTURE_FILE: dump_json(fixture),
-                CONTENT_FILE: dump_content(content),
-                LABELS_FILE: dump_labels(revisions),
-            }
             staged.folder_of(
                 self.store.folder_for(fixture) / fixture_id,
-                {name: text.encode("utf-8") for name, text in files.items()},
+                _fixture_files(fixture, content, revisions),
             )
         # Content before labels before metadata: a reader between two renames sees labels
         # that still point into the content they were made for.
@@ -757,7 +809,7 @@ class Transaction:
         """Source index entries this commit adds or changes, and whether any existing changes."""
         changes = {
             fixture_id: source_of(fixture) for fixture_id, (fixture, _, _) in self._new.items()
-        }
+        } | self._staged_sources
         moved = False
         for fixture_id, fixture in self._dirty_fixtures.items():
             try:
@@ -780,6 +832,17 @@ class Transaction:
             return self.store._sources_to_extend().updated(changes)
         except CuratorError:
             return None  # a fixture.json it cannot read: rebuilt when the store is sound again
+
+
+def _fixture_files(
+    fixture: Fixture, content: Content, revisions: list[LabelRevision]
+) -> dict[str, bytes]:
+    files = {
+        FIXTURE_FILE: dump_json(fixture),
+        CONTENT_FILE: dump_content(content),
+        LABELS_FILE: dump_labels(revisions),
+    }
+    return {name: text.encode("utf-8") for name, text in files.items()}
 
 
 def _revalidated(model: Any) -> Any:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from curator.anonymise.structure import skeleton
     from curator.anonymise.suspects import Suspect, find_suspects
     from curator.anonymise.terms import TermIndex
-    from curator.anonymise.threads import reserve_people
+    from curator.anonymise.threads import reserve_people, reserve_users
     from curator.anonymise.user_input import UserInput
     from curator.anonymise.vault import VAULT_FILE, Entry, Vault
     from curator.anonymise.verdicts import VERDICTS_FILE, Verdicts, judge_context
@@ -109,6 +109,7 @@ _EXPORTS: dict[str, str] = {
     "find_suspects": "suspects",
     "TermIndex": "terms",
     "reserve_people": "threads",
+    "reserve_users": "threads",
     "UserInput": "user_input",
     "VAULT_FILE": "vault",
     "Entry": "vault",
@@ -165,6 +166,7 @@ __all__ = [
     "read_attachment",
     "reserve_hits",
     "reserve_people",
+    "reserve_users",
     "settle",
     "skeleton",
     "store_keep",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from curator.anonymise.attachments import read_attachment
@@ -163,16 +163,25 @@ def reserve_people(contents: Sequence[Any], vault: Vault) -> None:
     early draw took a later thread's "Roseanne")."""
     for content in contents:
         if isinstance(content, ThreadContent):
-            for user in content.model_dump(mode="json")["export"].get("users", {}).values():
-                for original, kind in user_values(user):
-                    if original.strip():
-                        vault.reserve(original, kind)
-                for handle in derived_handles(user):
-                    vault.reserve(handle, "username")
+            reserve_users(
+                content.model_dump(mode="json")["export"].get("users", {}).values(), vault
+            )
         elif isinstance(content, ConversationContent):
             for handle in participant_names(content.model_dump(mode="json")):
                 if handle.strip():
                     vault.reserve(handle, "username")
+
+
+def reserve_users(users: Iterable[dict[str, Any]], vault: Vault) -> None:
+    """Reserve the names of user records (as a thread export holds them, dumped as JSON):
+    what `reserve_people` does for threads, for an export read a thread at a time, whose
+    people are gathered by a first pass over it."""
+    for user in users:
+        for original, kind in user_values(user):
+            if original.strip():
+                vault.reserve(original, kind)
+        for handle in derived_handles(user):
+            vault.reserve(handle, "username")
 
 
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:

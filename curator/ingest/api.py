@@ -5,6 +5,11 @@ then all fixtures are anonymised and created in one store transaction, so a bad 
 anywhere leaves the store as it was. With `keep_going` a bad source is reported (its file
 and reason) and left out instead, and the good ones are imported. A source already
 imported (same sha256) is skipped.
+
+A Mattermost bulk export is never read whole: its lines are checked in a first pass, then
+its threads are parsed, anonymised and written to the transaction's staging area on disk
+one at a time (`Transaction.stage_fixture`), and the commit renames them all into place.
+Memory holds a thread, not the export.
 """
 
 from __future__ import annotations
@@ -32,11 +37,11 @@ from curator.ingest.conversations import (
 )
 from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
-from curator.ingest.mattermost_bulk import LINES, is_bulk_lines, parse_bulk_export
+from curator.ingest.mattermost_bulk import LINES, BulkExport, is_bulk_lines, parse_bulk_export
 from curator.ingest.privacy import anonymise_one
 from curator.ingest.selection import EVERYTHING, Selection
 from curator.ingest.slack import is_slack_archive, parse_slack_export
-from curator.ingest.source import Parsed, RawSource, read_source
+from curator.ingest.source import Parsed, RawSource, StreamedSource, read_source, stream_source
 from curator.ingest.suggest import guess_doc_type, no_type_guessed, suggest_revision
 from curator.ingest.threads import (
     anonymised_warnings,
@@ -57,7 +62,7 @@ from curator.model import (
     ThreadContent,
 )
 from curator.reading import recorded_locale
-from curator.store import Store, fixture_id
+from curator.store import Store, Transaction, fixture_id
 
 if TYPE_CHECKING:
     from curator.anonymise import Keep, Vault
@@ -74,6 +79,9 @@ KNOWN = ".json, .jsonl, .csv, .xml, .zip, .pdf, .png, .jpg or .tif"
 # Workspace exports, told apart by content: they share suffixes with other kinds.
 WORKSPACE = ("mattermost-bulk", "slack", *COMPLIANCE)
 T = TypeVar("T")
+Source = RawSource | StreamedSource
+# A source's fixtures-to-be: parsed whole, or a bulk export's threads as they are read.
+Items = list[Parsed] | BulkExport
 
 
 @dataclass
@@ -184,10 +192,13 @@ def import_sources(
     limits = store.limits
     report = ImportReport()
     outcomes = _Outcomes(report, keep_going)
-    raws: list[tuple[RawSource, str]] = []
+    raws: list[tuple[Source, str]] = []
     for path in expand(sources):
         # Every source is read and checked before the slow work starts.
-        read = outcomes.attempt(path.name, lambda path=path: _read_checked(path, limits))  # type: ignore[misc]
+        read = outcomes.attempt(
+            path.name,
+            lambda path=path: _read_checked(path, limits, stream=not selection.per_channel),  # type: ignore[misc]
+        )
         if read is not None:
             raws.append(read)
     todo = _new_sources(store, raws, report)
@@ -203,17 +214,28 @@ def import_sources(
     )
     if not parsed:
         return report
-    from curator.anonymise import Keep, Vault, reserve_people
+    from curator.anonymise import Keep, Vault, reserve_people, reserve_users
 
-    author = author or default_author()
-    kept = Keep.of(store.config.anonymise, keep)
-    created: list[tuple[str, Fixture, Content, list[LabelRevision]]] = []
+    build = _Builder(
+        store,
+        doc_type=doc_type,
+        category=category,
+        rubrics=by_task,
+        author=author or default_author(),
+        keep=Keep.of(store.config.anonymise, keep),
+    )
     # The vault is read, extended and saved under the store lock, so two imports running at
     # once never lose each other's pseudonyms; a source the other one imported meanwhile is skipped.
     with store.transaction() as txn:
         vault = Vault.open(store)
         raced = store.find_by_sources(raw.sha256 for raw, _ in parsed)
-        reserve_people([item.content for _, items in parsed for item in items], vault)
+        reserve_people(
+            [item.content for _, items in parsed if isinstance(items, list) for item in items],
+            vault,
+        )
+        for _, items in parsed:
+            if isinstance(items, BulkExport):
+                reserve_users(items.people(), vault)
         for raw, items in parsed:
             if raw.sha256 in raced:
                 report.skipped.append(
@@ -224,44 +246,89 @@ def import_sources(
                     }
                 )
                 continue
-            built = outcomes.attempt(
+            made = outcomes.attempt(
                 raw.name,
-                lambda raw=raw, items=items: [  # type: ignore[misc]
-                    _build(
-                        store,
-                        raw,
-                        item,
-                        vault,
-                        doc_type=doc_type,
-                        category=category,
-                        rubrics=by_task,
-                        author=author,
-                        keep=kept,
-                    )
-                    for item in items
-                ],
+                lambda raw=raw, items=items: build.source(txn, raw, items, vault),  # type: ignore[misc]
             )
-            for fixture, content, revisions in built or []:
-                txn.create_fixture(fixture, content, revisions)
-                created.append((raw.name, fixture, content, revisions))  # the user's own file name
-        if created:
+            report.created.extend(made or [])
+        if report.created:
             vault.save()  # before the fixtures land: a pseudonym is never used but unrecorded
-    for source_name, fixture, content, revisions in created:
+    return report
+
+
+class _Builder:
+    """Anonymises each fixture-to-be of a source, stages it in the transaction and gives
+    its summary: nothing of a fixture stays in memory once it is staged."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        doc_type: str | None,
+        category: str,
+        rubrics: Mapping[str | None, Sequence[str]],
+        author: str,
+        keep: Keep,
+    ) -> None:
+        self.store = store
+        self.doc_type = doc_type
+        self.category = category
+        self.rubrics = rubrics
+        self.author = author
+        self.keep = keep
+
+    def source(
+        self, txn: Transaction, raw: Source, items: Items, vault: Vault
+    ) -> list[dict[str, Any]]:
+        """The summaries of `raw`'s fixtures, all staged; on a failure none is."""
+        point = txn.savepoint()
+        summaries = []
+        try:
+            for item in items.threads() if isinstance(items, BulkExport) else items:
+                fixture, content, revisions = _build(
+                    self.store,
+                    raw,
+                    item,
+                    vault,
+                    doc_type=self.doc_type,
+                    category=self.category,
+                    rubrics=self.rubrics,
+                    author=self.author,
+                    keep=self.keep,
+                )
+                txn.stage_fixture(fixture, content, revisions)
+                # the user's own file name
+                summaries.append(self._summary(raw.name, fixture, content, revisions))
+        except CuratorError:
+            txn.rollback_to(point)  # with keep_going the source is left out whole
+            raise
+        return summaries
+
+    def _summary(
+        self, source_name: str, fixture: Fixture, content: Content, revisions: list[LabelRevision]
+    ) -> dict[str, Any]:
         summary = _summary(source_name, fixture, content, revisions)
         if isinstance(content, DocumentContent) and fixture.doc_type is None:
             summary["warnings"] = [
                 *summary["warnings"],
-                f"{source_name}: " + no_type_guessed(content, store.config, fixture.id),
+                f"{source_name}: " + no_type_guessed(content, self.store.config, fixture.id),
             ]
-        report.created.append(summary)
-    return report
+        return summary
 
 
-def _read_checked(path: Path, limits: LimitSettings) -> tuple[RawSource, str]:
+def _read_checked(path: Path, limits: LimitSettings, *, stream: bool = True) -> tuple[Source, str]:
+    """The source and its kind; with `stream`, a Mattermost bulk export is not read whole
+    but left to be read as it is imported."""
     if path.is_dir():  # expand gives a folder only when it is a Slack export
         raw = read_folder(path, limits)
         return raw, _archive_kind(raw, limits)
     kind = _kind_of(path)
+    if stream and kind in ("archive", "chat"):
+        streamed = stream_source(path)
+        if kind == "chat" and is_bulk_lines(streamed.head):
+            return streamed, "mattermost-bulk"
+        if kind == "archive" and Archive(streamed, limits).find(LINES) is not None:
+            return streamed, "mattermost-bulk"
     json_kind = kind in ("thread", "chat")
     raw = read_source(
         path,
@@ -304,12 +371,12 @@ def _archive_kind(raw: RawSource, limits: LimitSettings) -> str:
 
 def _new_sources(
     store: Store,
-    raws: list[tuple[RawSource, str]],
+    raws: list[tuple[Source, str]],
     report: ImportReport,
-) -> list[tuple[RawSource, str]]:
+) -> list[tuple[Source, str]]:
     """The sources not imported before (into the store, or earlier in this run)."""
     in_store = store.find_by_sources(raw.sha256 for raw, _ in raws) if raws else {}
-    todo: list[tuple[RawSource, str]] = []
+    todo: list[tuple[Source, str]] = []
     seen: dict[str, str] = {}
     for raw, kind in raws:
         # A source seen earlier in this run is named by its file, one in the store by its fixture.
@@ -325,7 +392,7 @@ def _new_sources(
 
 
 def _parse(
-    todo: list[tuple[RawSource, str]],
+    todo: list[tuple[Source, str]],
     outcomes: _Outcomes,
     limits: LimitSettings,
     *,
@@ -334,10 +401,11 @@ def _parse(
     workers: int | None,
     progress: bool,
     selection: Selection,
-) -> list[tuple[RawSource, list[Parsed]]]:
-    """Each source with the fixtures-to-be it yields, in order; failures as `outcomes` says."""
+) -> list[tuple[Source, Items]]:
+    """Each source with the fixtures-to-be it yields, in order; failures as `outcomes` says.
+    A bulk export read as it goes is checked whole here; its threads come at import."""
     # Documents are read together so their OCR pages share one pool of workers.
-    documents = [raw for raw, kind in todo if kind == "document"]
+    documents = [raw for raw, kind in todo if kind == "document" and isinstance(raw, RawSource)]
     read = dict(
         zip(
             [id(raw) for raw in documents],
@@ -352,14 +420,20 @@ def _parse(
             strict=True,
         )
     )
-    parsed: list[tuple[RawSource, list[Parsed]]] = []
+    parsed: list[tuple[Source, Items]] = []
     for raw, kind in todo:
-        if kind == "document":
+        items: Items | None
+        if isinstance(raw, StreamedSource):
+            items = outcomes.attempt(
+                raw.name,
+                lambda raw=raw: _surveyed(raw, selection, limits),  # type: ignore[misc]
+            )
+        elif kind == "document":
             result = read[id(raw)]
             if isinstance(result, CuratorError):
                 outcomes.failed(raw.name, result)
                 continue
-            items: list[Parsed] | None = [result]
+            items = [result]
         elif kind in WORKSPACE:
             items = outcomes.attempt(
                 raw.name,
@@ -390,10 +464,19 @@ def _parse(
     return parsed
 
 
-def _workspace(
-    raw: RawSource, kind: str, selection: Selection, limits: LimitSettings
-) -> list[Parsed]:
-    """The fixtures-to-be of a Mattermost bulk or compliance export or a Slack export."""
+def _surveyed(source: StreamedSource, selection: Selection, limits: LimitSettings) -> BulkExport:
+    """A bulk export read as it goes, its first pass done: every line checked."""
+    archive = Archive(source, limits) if source.path.suffix.lower() == ".zip" else None
+    export = BulkExport(source, selection=selection, limits=limits, archive=archive)
+    export.survey()
+    return export
+
+
+def _workspace(raw: Source, kind: str, selection: Selection, limits: LimitSettings) -> list[Parsed]:
+    """The fixtures-to-be of a Mattermost bulk or compliance export or a Slack export, all
+    at once."""
+    if isinstance(raw, StreamedSource):
+        return list(_surveyed(raw, selection, limits).threads())
     if kind == "slack":
         return parse_slack_export(
             raw, selection=selection, archive=Archive(raw, limits), limits=limits
@@ -492,7 +575,7 @@ def _check_options(
 
 def _build(
     store: Store,
-    raw: RawSource,
+    raw: Source,
     item: Parsed,
     vault: Vault,
     *,

@@ -4,7 +4,8 @@ it) or a folder (a Slack export unzipped), read as one source.
 A folder is packed into a zip in memory, its files in name order with fixed times, so its
 sha256 (the idempotence key) is the same for the same files wherever they lie. A member is
 read only when asked for, within the store's limits, and never written to disk: a member's
-path cannot escape anywhere.
+path cannot escape anywhere. A zip on disk is read from its file, never whole: a bulk
+export's import.jsonl is read a line at a time (`member_lines`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 import io
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from curator.errors import CuratorError
-from curator.ingest.source import RawSource
+from curator.ingest.source import RawSource, StreamedSource
+from curator.json_input import read_lines
 from curator.limits import DEFAULT, hint, read_limited, too_big
 from curator.model import LimitSettings
 
@@ -27,11 +30,12 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 class Archive:
     """The members of a zip source by their path (folders as `a/b/c.json`)."""
 
-    def __init__(self, source: RawSource, limits: LimitSettings = DEFAULT) -> None:
+    def __init__(self, source: RawSource | StreamedSource, limits: LimitSettings = DEFAULT) -> None:
         self.name = source.name
         self.limits = limits
+        opened = io.BytesIO(source.data) if isinstance(source, RawSource) else source.path
         try:
-            self._zip = zipfile.ZipFile(io.BytesIO(source.data))
+            self._zip = zipfile.ZipFile(opened)
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError):
             raise CuratorError(
@@ -70,12 +74,7 @@ class Archive:
         where = f"{self.name}: {name}"
         if info.file_size > limit:
             raise CuratorError(f"{where}: {too_big(info.file_size, limit, setting)}")
-        ratio = self.limits.max_compression_ratio
-        if info.file_size > 1024 * 1024 and info.file_size > ratio * max(1, info.compress_size):
-            raise CuratorError(
-                f"{where}: decompresses to over {ratio} times its size (a zip bomb?); "
-                f"{hint('max_compression_ratio')}"
-            )
+        self._check_ratio(info, where)
         try:
             with self._zip.open(info) as member:
                 data = member.read(limit + 1)
@@ -86,6 +85,28 @@ class Archive:
         if len(data) > limit:
             raise CuratorError(f"{where}: {too_big(len(data), limit, setting)}")
         return data
+
+    def member_lines(self, name: str) -> Iterator[tuple[int, bytes]]:
+        """(line number, bytes) of a JSONL member, decompressed as they are read: the member
+        may be any size, each line is held to [limits] max_json_mb."""
+        info = self._infos[name]
+        where = f"{self.name}: {name}"
+        self._check_ratio(info, where)
+        try:
+            with self._zip.open(info) as member:
+                yield from read_lines(member, where, self.limits.json_bytes)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError):
+            raise CuratorError(f"{where}: corrupt member of the zip archive") from None
+        except RuntimeError:  # an encrypted member
+            raise CuratorError(f"{where}: encrypted; export it again without a password") from None
+
+    def _check_ratio(self, info: zipfile.ZipInfo, where: str) -> None:
+        ratio = self.limits.max_compression_ratio
+        if info.file_size > 1024 * 1024 and info.file_size > ratio * max(1, info.compress_size):
+            raise CuratorError(
+                f"{where}: decompresses to over {ratio} times its size (a zip bomb?); "
+                f"{hint('max_compression_ratio')}"
+            )
 
 
 def read_folder(path: Path, limits: LimitSettings = DEFAULT) -> RawSource:

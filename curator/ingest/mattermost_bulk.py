@@ -12,6 +12,13 @@ channel, team, file infos, text attachments as base64), cut into fixtures by sel
 System posts (joins, header changes) keep their `type`: they are structure, not people's
 messages. Formats: server/channels/app/imports/import_types.go (LineImportData,
 PostImportData, ReplyImportData, DirectChannelImportData, DirectPostImportData).
+
+A post line carries its replies, so each post line is one thread: `BulkExport` reads an
+export of any size in two passes over its lines, holding one thread at a time. The first
+reads the teams, channels and users and checks every line (a bad line anywhere is found
+before anything is anonymised); the second hands over one thread at a time, cut as the
+whole channel's export would be. One fixture per channel needs the channel whole:
+`parse_bulk_export` reads the export into memory, within [limits].
 """
 
 from __future__ import annotations
@@ -28,10 +35,10 @@ from curator.errors import CuratorError
 from curator.ingest.archive import Archive
 from curator.ingest.chat_ids import mattermost_id
 from curator.ingest.selection import Selection, channel_fixtures
-from curator.ingest.source import Parsed, RawSource
-from curator.json_input import parse_lines
+from curator.ingest.source import Parsed, RawSource, StreamedSource
+from curator.json_input import parse_each, parse_lines, read_lines
 from curator.limits import DEFAULT
-from curator.model import LimitSettings
+from curator.model import LimitSettings, ThreadContent
 
 IMPORTER = "mattermost-bulk"
 LINES = "import.jsonl"
@@ -53,27 +60,104 @@ def parse_bulk_export(
     limits: LimitSettings = DEFAULT,
     archive: Archive | None = None,
 ) -> list[Parsed]:
-    """The fixtures-to-be of a bulk export (.zip when `archive` is given, else .jsonl)."""
-    if archive is not None:
-        member = archive.find(LINES)
-        if member is None:
-            raise CuratorError(f"{source.name}: no {LINES} in the archive")
-        data, where = archive.read(member), f"{source.name}: {member}"
-        root = str(PurePosixPath(member).parent)
-    else:
-        data, where, root = source.data, source.name, "."
+    """The fixtures-to-be of a bulk export read whole (.zip when `archive` is given, else
+    .jsonl), every channel gathered first: what one fixture per channel needs."""
+    member, where, root = _member(source, archive)
+    data = archive.read(member) if archive is not None else source.data
     workspace = _Workspace(where, archive, root)
-    records = _records(data, where, limits)
-    for number, kind, record in records:
+    for number, kind, record in _checked(parse_lines(data, where, limits), where):
         workspace.add(number, kind, record)
     if not workspace.posts_seen:
         raise CuratorError(f"{where}: the export has no posts")
     return channel_fixtures(workspace.exports(), IMPORTER, source.name, selection)
 
 
-def _records(data: bytes, where: str, limits: LimitSettings) -> Iterator[tuple[int, str, dict]]:
+class BulkExport:
+    """A bulk export read from its file a line at a time: `survey` first, then `threads`.
+
+    Each line is held to [limits] on its own; the export as a whole may be any size."""
+
+    def __init__(
+        self,
+        source: StreamedSource,
+        *,
+        selection: Selection,
+        limits: LimitSettings = DEFAULT,
+        archive: Archive | None = None,
+    ) -> None:
+        self.source = source
+        self.selection = selection
+        self.limits = limits
+        self.archive = archive
+        self.member, self.where, root = _member(source, archive)
+        self._workspace = _Workspace(self.where, archive, root)
+        self._people: dict[str, dict[str, Any]] = {}
+        self._surveyed = False
+
+    def survey(self) -> None:
+        """The first pass: every line read and checked, the teams, channels and users kept,
+        and for each channel whether its threads carry files."""
+        workspace = self._workspace
+        for number, kind, record in self._records():
+            channel = workspace.add_record(number, kind, record)
+            if channel is None:
+                continue
+            thread = workspace.thread(channel, record, number)
+            channel.has_file_infos |= bool(thread.file_infos)
+            channel.has_files |= bool(thread.files)
+            for item in self._fixtures(channel, thread):
+                assert isinstance(item.content, ThreadContent)
+                for user_id, user in item.content.export.users.items():
+                    self._people.setdefault(user_id, user.model_dump(mode="json"))
+        if not workspace.posts_seen:
+            raise CuratorError(f"{self.where}: the export has no posts")
+        self._surveyed = True
+
+    def people(self) -> list[dict[str, Any]]:
+        """The user records of everyone who wrote in a chosen thread, as its fixture holds
+        them: their names are reserved before the first pseudonym is drawn."""
+        assert self._surveyed, "survey() first"
+        return list(self._people.values())
+
+    def threads(self) -> Iterator[Parsed]:
+        """The second pass: the chosen threads' fixtures-to-be, a post line at a time, in
+        the order of the export."""
+        assert self._surveyed, "survey() first"
+        workspace = self._workspace
+        for number, kind, record in self._records():
+            channel = workspace.channel_of(kind, record, f"{self.where}:{number}")
+            if channel is not None:
+                yield from self._fixtures(channel, workspace.thread(channel, record, number))
+
+    def _fixtures(self, channel: _Channel, thread: _Channel) -> list[Parsed]:
+        export = self._workspace.export(channel, thread)
+        return channel_fixtures([export], IMPORTER, self.source.name, self.selection)
+
+    def _records(self) -> Iterator[tuple[int, str, dict]]:
+        if self.archive is not None:
+            numbered = self.archive.member_lines(self.member)
+            yield from _checked(parse_each(numbered, self.where, self.limits), self.where)
+            return
+        with self.source.path.open("rb") as handle:
+            numbered = read_lines(handle, self.where, self.limits.json_bytes)
+            yield from _checked(parse_each(numbered, self.where, self.limits), self.where)
+
+
+def _member(source: RawSource | StreamedSource, archive: Archive | None) -> tuple[str, str, str]:
+    """The zip member holding the export's lines ("" for a .jsonl: the source itself),
+    where they are named in errors, and the folder its attachments' paths start from."""
+    if archive is None:
+        return "", source.name, "."
+    member = archive.find(LINES)
+    if member is None:
+        raise CuratorError(f"{source.name}: no {LINES} in the archive")
+    return member, f"{source.name}: {member}", str(PurePosixPath(member).parent)
+
+
+def _checked(parsed: Iterator[tuple[int, Any]], where: str) -> Iterator[tuple[int, str, dict]]:
+    """(line number, type, record) of every line, each checked to be a bulk export record."""
     first = True
-    for number, line in parse_lines(data, where, limits):
+    for number, line in parsed:
         kind = line.get("type") if isinstance(line, dict) else None
         if not isinstance(kind, str):
             raise CuratorError(f"{where}:{number}: not a bulk export line (no 'type')")
@@ -117,6 +201,10 @@ class _Channel:
     authors: set[str] = field(default_factory=set)
     file_infos: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    # Whether any of its threads has files: a streamed thread's export then carries the
+    # (maybe empty) maps, as the whole channel's export would.
+    has_file_infos: bool = False
+    has_files: bool = False
 
 
 class _Workspace:
@@ -132,6 +220,13 @@ class _Workspace:
         self.posts_seen = 0
 
     def add(self, number: int, kind: str, record: dict[str, Any]) -> None:
+        channel = self.add_record(number, kind, record)
+        if channel is not None:
+            self._post(channel, record, f"{self.where}:{number}", number)
+
+    def add_record(self, number: int, kind: str, record: dict[str, Any]) -> _Channel | None:
+        """Take in a line's team, channel, user or direct channel; for a post line, the
+        channel its thread belongs to (made when no channel line named it)."""
         where = f"{self.where}:{number}"
         if kind == "team":
             self._team(_text(record, "name", where, required=True), record, where)
@@ -141,18 +236,28 @@ class _Workspace:
             self._user(record, where)
         elif kind == "direct_channel":
             self._direct(self._members(record, where), record, where)
-        elif kind == "post":
+        return self.channel_of(kind, record, where)
+
+    def channel_of(self, kind: str, record: dict[str, Any], where: str) -> _Channel | None:
+        """The channel of a post or direct post line; None for any other line."""
+        if kind == "post":
             team = _text(record, "team", where, required=True)
             name = _text(record, "channel", where, required=True)
-            channel = self.channels.get(("team", team, name)) or self._channel(
+            return self.channels.get(("team", team, name)) or self._channel(
                 {"team": team, "name": name}, where
             )
-            self._post(channel, record, where, number)
-        elif kind == "direct_post":
+        if kind == "direct_post":
             members = _list(record, "channel_members", where)
             if len(members) < 2 or not all(isinstance(m, str) and m for m in members):
                 raise CuratorError(f"{where}: 'channel_members' must list two or more usernames")
-            self._post(self._direct(members, {}, where), record, where, number)
+            return self._direct(members, {}, where)
+        return None
+
+    def thread(self, channel: _Channel, record: dict[str, Any], number: int) -> _Channel:
+        """One post line's thread alone, in a channel of its own with `channel`'s record."""
+        alone = _Channel(channel.record, channel.team)
+        self._post(alone, record, f"{self.where}:{number}", number)
+        return alone
 
     def _team(self, name: str, record: dict[str, Any], where: str) -> dict[str, Any]:
         team = self.teams.get(name)
@@ -349,28 +454,28 @@ class _Workspace:
 
     def exports(self) -> list[dict[str, Any]]:
         """Every channel with posts, as a thread export, in the order the export named them."""
-        made = []
-        for channel in self.channels.values():
-            if not channel.posts:
-                continue  # an empty channel holds no conversation
-            posts = channel.posts
-            authors = sorted(channel.authors)
-            export: dict[str, Any] = {
-                "posts": posts,
-                "channel": channel.record,
-                "users": {self.users[a]["id"]: self.users[a] for a in authors if a in self.users},
-                "order": [
-                    p["id"]
-                    for p in sorted(
-                        posts.values(), key=lambda p: (p["create_at"], p["id"]), reverse=True
-                    )
-                ],
-            }
-            if channel.team is not None:
-                export["team"] = channel.team
-            if channel.file_infos:
-                export["file_infos"] = channel.file_infos
-            if channel.files:
-                export["files"] = channel.files
-            made.append(export)
-        return made
+        return [self.export(c, c) for c in self.channels.values() if c.posts]
+
+    def export(self, channel: _Channel, posted: _Channel) -> dict[str, Any]:
+        """`posted`'s posts (a whole channel, or one thread of it) as a thread export of
+        `channel`."""
+        posts = posted.posts
+        authors = sorted(posted.authors)
+        export: dict[str, Any] = {
+            "posts": posts,
+            "channel": channel.record,
+            "users": {self.users[a]["id"]: self.users[a] for a in authors if a in self.users},
+            "order": [
+                p["id"]
+                for p in sorted(
+                    posts.values(), key=lambda p: (p["create_at"], p["id"]), reverse=True
+                )
+            ],
+        }
+        if channel.team is not None:
+            export["team"] = channel.team
+        if posted.file_infos or channel.has_file_infos:
+            export["file_infos"] = posted.file_infos
+        if posted.files or channel.has_files:
+            export["files"] = posted.files
+        return export

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +38,45 @@ class RawSource:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.data).hexdigest()
+
+
+@dataclass(frozen=True)
+class StreamedSource:
+    """A source read from its file as it is used, never whole (a bulk export bigger than
+    memory): its path, sha256 (hashed in one pass over the file) and first bytes."""
+
+    path: Path
+    sha256: str
+    head: bytes
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+HEAD_BYTES = 4096
+
+
+def stream_source(path: Path) -> StreamedSource:
+    """A source to read as it goes; a missing or unreadable file, or one that is no regular
+    file (a device, a FIFO), is bad input, as for `read_source`."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; no effect on regular files.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise CuratorError(f"{path}: no such file") from None
+    except OSError as error:
+        raise CuratorError(f"{path}: cannot read: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CuratorError(f"{path}: not a regular file (a device, FIFO or socket)")
+        try:
+            head = handle.read(HEAD_BYTES)
+            handle.seek(0)
+            digest = hashlib.file_digest(handle, "sha256")
+        except OSError as error:
+            raise CuratorError(f"{path}: cannot read: {error.strerror}") from None
+    return StreamedSource(path, digest.hexdigest(), head)
 
 
 def read_source(

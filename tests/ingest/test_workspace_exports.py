@@ -26,7 +26,7 @@ from tests.ingest import workspace_exports as sample
 def _parsed(path: Path, selection: Selection = EVERYTHING):
     from curator.ingest.api import _workspace
 
-    raw, kind = _read_checked(path, DEFAULT)
+    raw, kind = _read_checked(path, DEFAULT, stream=not selection.per_channel)
     return kind, _workspace(raw, kind, selection, DEFAULT)
 
 
