@@ -97,6 +97,13 @@ def test_everyday_words_and_names(text, expected):
             ["GERALD P. HOLLINGSWORTH", "MARTA T. ZIELONKA"],
         ),
         ("Counsel for the defendant, J. Q. Public, filed a motion.", ["J. Q. Public"]),
+        # a role hyphenated of everyday words is no double-barrelled surname, though one
+        # list holds "President" (the Cupertino school board's agenda, ../shared/corpus)
+        (
+            "Representatives: Board President Ines Albrecht and\nVice-President Ravi Menon\n",
+            ["Ines Albrecht", "Ravi Menon"],
+        ),
+        ("Signed: Anneli Smith-Ekholm, Vice-Chair", ["Anneli Smith-Ekholm"]),
         # family name first in a list
         (
             "TEILNEHMER\nMÜLLER-LÜDENSCHEIDT, Stefanie\nPAWLAK, Grzegorz",

@@ -344,6 +344,12 @@ class Facts(NamedTuple):
     function: bool
 
 
+def _a_name_part(part: str, data: NameData) -> bool:
+    """A listed name that is not one list's oddity among everyday words (as `_facts` reads it)."""
+    listed = max(data.first.get(part, 0), data.last.get(part, 0))
+    return listed > 1 or (listed == 1 and max(data.zipf[o].get(part, 0.0) for o in LANGS) < 4.0)
+
+
 @lru_cache(maxsize=200_000)
 def _facts(key: str, lang: str) -> Facts:
     """What the lists say about one casefolded word read in `lang` (cached: words repeat)."""
@@ -353,8 +359,8 @@ def _facts(key: str, lang: str) -> Facts:
         parts = key.split("-")
         if all(p in data.first for p in parts):
             first = max(first, *(data.first[p] for p in parts))
-        elif not (first or last) and all(p in data.last or p in data.first for p in parts):
-            last = 1
+        elif not (first or last) and all(_a_name_part(p, data) for p in parts):
+            last = 1  # "Smith-Jones", but not "Vice-President": one list's "President"
     common = data.zipf[lang].get(key, 0.0)
     everyday = max(data.zipf[other].get(key, 0.0) for other in LANGS)
     if "-" in key and not (first or last or common):
