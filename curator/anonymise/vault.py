@@ -491,11 +491,14 @@ class Vault:
         an original, as the terms index reads them: "Kali" and "Ka Li" are "k.ali". A
         composite asks for runs of two: each of its words was checked when it was drawn, and
         one original learnt since would otherwise bar every later composite holding it. A run
-        of words the owner itself holds (a reserved host, a title) was not drawn."""
+        of words the owner itself holds (a reserved host, a title) was not drawn, nor a word every
+        pseudonym of a kind holds ("USA" of an address): a noisy original of it bars none."""
         words = [fold_case_and_accents(t) for t in TOKEN.findall(candidate)]
         own = {fold_case_and_accents(t) for t in TOKEN.findall(owner)}
         return any(
-            "".join(words[i:j]) in self._spellings and not own.issuperset(words[i:j])
+            "".join(words[i:j]) in self._spellings
+            and not own.issuperset(words[i:j])
+            and not NEVER_NAME_WORDS.issuperset(words[i:j])
             for i in range(len(words))
             for j in range(i + shortest, len(words) + 1)
         )

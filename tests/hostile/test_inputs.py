@@ -167,7 +167,7 @@ def _special_files(inputs: Path) -> dict[str, tuple[Path, str]]:
         "char-device": (inputs / "zero.pdf", "not a regular file"),
         "folder-named-pdf": (
             inputs / "folder.pdf",
-            "no .json, .jsonl, .zip, .pdf, .png, .jpg or .tif files",
+            "no .json, .jsonl, .csv, .xml, .zip, .pdf, .png, .jpg or .tif files",
         ),
         "empty": (inputs / "empty.pdf", "empty file"),
         "blank-lines": (inputs / "blank.jsonl", "empty file"),
