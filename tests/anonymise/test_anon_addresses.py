@@ -248,6 +248,10 @@ def test_addresses_of_more_countries_scripts_and_cases(text, address):
         "SECRETARY OF STATE NO 108 DAYAN MATHAI 175 MICHAEL P RIVES 67",  # a tabulation
         "Acme Slack export Jan 1 2023 - Dec 31 2023",  # dates, "2023" no postcode
         "notes from 31 Dec 2023 to May 5 2024",
+        # a count and a word before a number: "for" opens no street name (a bot's reply in
+        # the compliance export sample, in lower case and Capitalised)
+        "+1 for berth 4, high tide at 14:05",
+        "Voted 1 For Berth 4.",
     ],
 )
 def test_everyday_words_tables_and_lower_case_prose_are_no_address(text):

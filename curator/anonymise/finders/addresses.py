@@ -521,8 +521,11 @@ def _everyday_words(match: re.Match[str]) -> bool:
     name = groups.get("name")
     if name is not None and not any(c.islower() for c in name):
         return True
-    words = groups.get("words") or name
     data = name_data()
+    opening = WORD_RUN.match(name) if name is not None else None
+    if opening is not None and fold_case(opening.group()) in data.stop["en"] - {"the"}:
+        return True  # "+1 for berth 4": a count, not a street ("12 The Green" has its type)
+    words = groups.get("words") or name
     return words is not None and all(
         data.most_ordinary(fold_case(word)) >= ORDINARY for word in WORD_RUN.findall(words)
     )
