@@ -10,7 +10,9 @@ adversarial/ in the repo.
 
 The vault key is fixed here, and only here, so the sample store is reproducible; a real
 store gets a random key. The vault itself stays in the build folder, never in the repo.
-Usage: python scripts/build_sample_store.py [--keep BUILD_DIR]
+Usage: python scripts/build_sample_store.py [--keep BUILD_DIR] [--check]
+(`--check` replaces nothing: it names each shipped file the build would change, and exits 1
+if there is one; the test suite runs it, so the shipped store is what its inputs make.)
 """
 
 from __future__ import annotations
@@ -109,12 +111,33 @@ def build(work: Path) -> Path:
     return store.root
 
 
+def _changed_files(built: list[Path], shipped: list[Path]) -> list[str]:
+    """Each file, relative to the repo, that differs between the built and shipped folders
+    or is in only one of them."""
+
+    def files(folders: list[Path]) -> dict[str, bytes]:
+        return {
+            f"{folder.name}/{path.relative_to(folder)}": path.read_bytes()
+            for folder in folders
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+        }
+
+    made, there = files(built), files(shipped)
+    return sorted(name for name in made.keys() | there.keys() if made.get(name) != there.get(name))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "--keep", type=Path, help="build here and keep it (default: a temporary folder)"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="replace nothing: name each shipped file the build changes (exit 1 if any)",
     )
     args = parser.parse_args()
     os.environ["CURATOR_VAULT_KEY"] = SAMPLE_VAULT_KEY
@@ -125,6 +148,11 @@ def main() -> None:
     import curator
     from curator.store import Store
 
+    if args.check:
+        changed = _changed_files(Store(built).fixture_folders, Store(REPO).fixture_folders)
+        for name in changed:
+            print(f"{name}: not what {EXAMPLES.name}/ builds")
+        raise SystemExit(1 if changed else 0)
     # This repository is a store too: its fixture folders are replaced by the built ones.
     for source, target in zip(
         Store(built).fixture_folders, Store(REPO).fixture_folders, strict=True
