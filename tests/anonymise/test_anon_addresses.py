@@ -230,6 +230,9 @@ def test_a_pattern_skipped_for_want_of_its_words_would_have_found_nothing():
         ("meet me at unit 3464 box 4797\ndpo ap 05647", "unit 3464 box 4797\ndpo ap 05647"),
         ("65336 hafnarbraut 75, bismark, germany", "65336 hafnarbraut 75, bismark, germany"),
         ("i live at 12 main street now", "12 main street"),
+        # between two numbers a street may open with a word English also has ("Via", "An")
+        ("911 an der schütt 54, 47228 vesuviano", "911 an der schütt 54, 47228 vesuviano"),
+        ("62409 Via Nizza 60, GROSSWEIKERSDORF", "62409 Via Nizza 60, GROSSWEIKERSDORF"),
     ],
 )
 def test_addresses_of_more_countries_scripts_and_cases(text, address):

@@ -513,6 +513,11 @@ def _table_row(text: str, at: int) -> bool:
     return len(DIGIT_GROUPS.findall(line)) >= 3
 
 
+# English words that open no street name between two numbers, though capitalised in a view
+# of lower case: prepositions and conjunctions of prose ("Via", "An der" open streets)
+PROSE_OPENERS = frozenset("for of and or to at by from with per than if but is are was as".split())
+
+
 def _everyday_words(match: re.Match[str]) -> bool:
     """The name of a street that no type word says is one holds a word that is no everyday
     word: "Spring 2024" and "Brigade 7" only end like streets, "2019 Windows 10" is none;
@@ -523,8 +528,8 @@ def _everyday_words(match: re.Match[str]) -> bool:
         return True
     data = name_data()
     opening = WORD_RUN.match(name) if name is not None else None
-    if opening is not None and fold_case(opening.group()) in data.stop["en"] - {"the"}:
-        return True  # "+1 for berth 4": a count, not a street ("12 The Green" has its type)
+    if opening is not None and fold_case(opening.group()) in PROSE_OPENERS:
+        return True  # "+1 for berth 4": a count, not a street
     words = groups.get("words") or name
     return words is not None and all(
         data.most_ordinary(fold_case(word)) >= ORDINARY for word in WORD_RUN.findall(words)
