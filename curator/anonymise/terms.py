@@ -161,6 +161,15 @@ class TermIndex:
         self._token_counts[key] = max(
             count, self._token_counts.get(key, count)
         )  # the most words any spelling has
+        if kind == "id":
+            # an id is written as it was made, so its own word breaks are the only places a
+            # match can stand between: a prefix per letter cost some 3 KB an id, and a bulk
+            # export teaches the vault one id per post
+            joined = ""
+            for token in TOKEN.findall(original):
+                joined += fold_case_and_accents(token)
+                self._prefixes.add(joined)
+            return
         for i in range(1, len(key) + 1):
             self._prefixes.add(key[:i])
 
