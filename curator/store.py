@@ -641,14 +641,7 @@ class Transaction:
         content: Content,
         revisions: list[LabelRevision],
     ) -> None:
-        if self.exists(fixture.id):
-            raise CuratorError(f"fixture {fixture.id} already exists")
-        fixture = _revalidated(fixture)
-        content = ContentFile.model_validate(
-            ContentFile(content=content).model_dump(mode="json")
-        ).content
-        _check_revision_numbers(fixture.id, revisions)
-        self._new[fixture.id] = (fixture, content, [_revalidated(r) for r in revisions])
+        self._new[fixture.id] = self._checked_new(fixture, content, revisions)
 
     def stage_fixture(
         self,
@@ -660,6 +653,17 @@ class Transaction:
         area now instead of holding them until the commit: an import of a million posts
         holds one thread at a time. It lands with the commit, or not at all; it cannot be
         read back through the transaction."""
+        fixture, content, revisions = self._checked_new(fixture, content, revisions)
+        self._staging().folder_of(
+            self.store.folder_for(fixture) / fixture.id,
+            _fixture_files(fixture, content, revisions),
+        )
+        self._staged_sources[fixture.id] = source_of(fixture)
+
+    def _checked_new(
+        self, fixture: Fixture, content: Content, revisions: list[LabelRevision]
+    ) -> tuple[Fixture, Content, list[LabelRevision]]:
+        """A new fixture's files as the model reads them back, or bad input refused."""
         if self.exists(fixture.id):
             raise CuratorError(f"fixture {fixture.id} already exists")
         fixture = _revalidated(fixture)
@@ -667,11 +671,7 @@ class Transaction:
             ContentFile(content=content).model_dump(mode="json")
         ).content
         _check_revision_numbers(fixture.id, revisions)
-        self._staging().folder_of(
-            self.store.folder_for(fixture) / fixture.id,
-            _fixture_files(fixture, content, [_revalidated(r) for r in revisions]),
-        )
-        self._staged_sources[fixture.id] = source_of(fixture)
+        return fixture, content, [_revalidated(r) for r in revisions]
 
     def savepoint(self) -> tuple[int, int]:
         """Where the staged fixtures stand now: `rollback_to` takes back those staged after."""

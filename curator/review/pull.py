@@ -129,7 +129,7 @@ def pull(store: Store, conn: Connection, *, batch_size: int = BATCH_SIZE) -> Pul
                     _pull_task(store, txn, project, interface, overlap, users, task, report, typed)
         typed.save()
     # after every label revision: each decision is a `vault add`/`forget` transaction of its own
-    decide_suspects(store, report)
+    report.decisions = decide_suspects(store, report.ticked)
     return report
 
 

@@ -7,22 +7,22 @@ from typing import TYPE_CHECKING, Any
 from curator.review import configs
 
 if TYPE_CHECKING:
-    from curator.review.pull import PullReport
     from curator.store import Store
 
 
-def decide_suspects(store: Store, report: PullReport) -> None:
+def decide_suspects(store: Store, ticked: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
     """What reviewers ticked among a task's suspects, applied as `vault add --kind` (personal)
     or `vault forget` (not personal) would: each suspect found again by its key in the store
     as it is now, all values read before the first decision rewrites anything."""
     from curator.anonymise import add_name, find_suspects, forget_word
 
-    if not report.ticked:
-        return
-    fixtures = sorted({fixture for fixture, _, _ in report.ticked})
+    decisions: list[dict[str, Any]] = []
+    if not ticked:
+        return decisions
+    fixtures = sorted({fixture for fixture, _, _ in ticked})
     by_key = {(s.fixture, s.key): s for s in find_suspects(store, ids=fixtures)}
     actions: dict[tuple[str, str], set[str]] = {}
-    for fixture, key, action in report.ticked:
+    for fixture, key, action in ticked:
         actions.setdefault((fixture, key), set()).add(action)
     for (fixture, key), chosen in sorted(actions.items()):
         suspect = by_key.get((fixture, key))
@@ -32,13 +32,13 @@ def decide_suspects(store: Store, report: PullReport) -> None:
             if suspect is not None and action.startswith("add")
         }
         if suspect is None:
-            report.decisions.append({"fixture": fixture, "key": key, "outcome": "no longer found"})
+            decisions.append({"fixture": fixture, "key": key, "outcome": "no longer found"})
         elif len(chosen) > 1:
-            report.decisions.append(
+            decisions.append(
                 {"fixture": fixture, "key": key, "outcome": "ticked two ways: left undecided"}
             )
         elif kinds and not kinds <= set(suspect.kinds):
-            report.decisions.append(
+            decisions.append(
                 {
                     "fixture": fixture,
                     "key": key,
@@ -48,7 +48,7 @@ def decide_suspects(store: Store, report: PullReport) -> None:
         elif kinds:
             [kind] = kinds
             done = add_name(store, suspect.value, kind)
-            report.decisions.append(
+            decisions.append(
                 {
                     "fixture": fixture,
                     "key": key,
@@ -59,7 +59,7 @@ def decide_suspects(store: Store, report: PullReport) -> None:
             )
         else:
             done = forget_word(store, suspect.value)
-            report.decisions.append(
+            decisions.append(
                 {
                     "fixture": fixture,
                     "key": key,
@@ -67,6 +67,7 @@ def decide_suspects(store: Store, report: PullReport) -> None:
                     **done.as_dict(),
                 }
             )
+    return decisions
 
 
 def ticked_suspects(fixture_id: str, annotation: dict[str, Any]) -> list[tuple[str, str, str]]:
