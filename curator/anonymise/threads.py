@@ -182,6 +182,11 @@ def reserve_users(users: Iterable[dict[str, Any]], vault: Vault) -> None:
                 vault.reserve(original, kind)
         for handle in derived_handles(user):
             vault.reserve(handle, "username")
+        # the surname-first order `reversed_name` learns later is spelt otherwise: "Rose
+        # Änne" of "Änne Rose" is "roseanne", which an earlier draw gave to "Dany"
+        first, last = (user.get("first_name") or "").strip(), (user.get("last_name") or "").strip()
+        if first and last and user_values(user):
+            vault.reserve(f"{last} {first}", "person")
 
 
 def user_values(user: dict[str, Any]) -> list[tuple[str, str]]:

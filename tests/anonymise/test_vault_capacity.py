@@ -233,6 +233,24 @@ def test_a_later_thread_s_real_name_is_never_an_earlier_thread_s_pseudonym(tmp_p
     ]
 
 
+def test_no_pseudonym_spells_a_later_person_s_name_surname_first(tmp_path, monkeypatch):
+    """A user's name is also learnt surname first ("Rose Änne" of "Änne Rose"), spelt as a
+    word nobody's name is ("roseanne"): at 100,000 people an earlier draw had given it to
+    "Dany", and the import was refused. The surname-first order is reserved with the rest."""
+    monkeypatch.setenv("CURATOR_VAULT_KEY", base64.b64encode(KEY).decode())
+    drawn = Vault(KEY).pseudonym("Oskar Lindqvist", "person").split()[0]
+    half = len(drawn) // 2
+    surname, given = drawn[:half].title(), drawn[half:].title()  # "Rose" and "Anne"
+    log = tmp_path / "two.jsonl"
+    log.write_bytes(chat_log(["Oskar Lindqvist", f"{given} {surname}"], per_thread=1))
+    store = Store.init(tmp_path / "store")
+    report = import_sources(store, [log], split_threads=True)
+    assert len(report.created) == 2 and not report.failed, report.failed
+    vault = Vault.load(store)
+    assert vault is not None
+    assert normal(vault.lookup("Oskar", "first_name") or "") != normal(drawn)
+
+
 def test_an_e_mail_host_is_no_name_word_that_bars_every_domain_pseudonym(vault):
     """ "bob@acme-example.com" once taught "example" as a name word, and every domain
     pseudonym (all end in ".example") was refused: the import failed."""
