@@ -10,10 +10,16 @@ import fcntl
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
 def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    write_chunks(path, [data], mode=mode)
+
+
+def write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int | None = None) -> None:
+    """`write_bytes` of the chunks joined, written as they come (a file of any size)."""
     made = make_folders(path.parent)
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -25,7 +31,8 @@ def write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for chunk in chunks:
+                handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:

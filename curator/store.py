@@ -21,6 +21,7 @@ command left: its journal, staging, `.tmp` files and private temporary folder.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -51,6 +52,7 @@ from curator.model import (
     slugify,
 )
 from curator.source_index import SOURCES_FILE, SourceIndex, source_of
+from curator.spill import Spill, SpillMark
 
 GOLDENS = "goldens"
 ADVERSARIAL = "adversarial"
@@ -461,18 +463,25 @@ class Store:
         saved = SourceIndex.read(self.local_path(SOURCES_FILE)) if stamp is not None else None
         return saved if saved is not None else self.source_index()
 
-    def _save_sources(self, index: SourceIndex | None) -> None:
-        """Save the index (None: delete it, so it is rebuilt on next use)."""
+    def _save_sources(
+        self, index: SourceIndex | None, more: Iterable[tuple[str, str | None]] = ()
+    ) -> None:
+        """Save the index, and `more` fixtures' sources after it (None: delete it, so it is
+        rebuilt on next use). Only an index saved without `more` is kept in memory: an
+        import's 200,000 new fixtures are read back when next needed, not held."""
         path = self.local_path(SOURCES_FILE)
         self._sources = None
         if index is None:
             path.unlink(missing_ok=True)
             return
+        more = iter(more)
+        first = next(more, None)
         try:
-            index.write(path)
+            index.write(path, more=() if first is None else itertools.chain([first], more))
         except OSError:
             return  # e.g. a full disk: the old file covers fewer fixtures than exist, so stale
-        self._sources = (_stamp(path), index)
+        if first is None:
+            self._sources = (_stamp(path), index)
 
     def _parse_model(self, path: Path, data: bytes | None, model: type[BaseModel]) -> Any:
         if data is None:
@@ -624,14 +633,15 @@ class Transaction:
         self._dirty_fixtures: dict[str, Fixture] = {}
         self._dirty_revisions: dict[str, list[LabelRevision]] = {}
         self._dirty_contents: dict[str, Content] = {}
-        # Fixtures written to the staging area as they came (`stage_fixture`): id -> source.
-        self._staged_sources: dict[str, str | None] = {}
+        # Fixtures written to the staging area as they came (`stage_fixture`): their ids and
+        # sources, for the source index (a Spill: an import may stage 200,000 of them).
+        self._staged_sources = Spill()
         self._staged: journal.Staged | None = None
 
     def exists(self, fixture_id: str) -> bool:
         return (
             fixture_id in self._new
-            or fixture_id in self._staged_sources
+            or (self._staged is not None and self._staged.holds_folder(fixture_id))
             or self.store.exists(fixture_id)
         )
 
@@ -658,7 +668,7 @@ class Transaction:
             self.store.folder_for(fixture) / fixture.id,
             _fixture_files(fixture, content, revisions),
         )
-        self._staged_sources[fixture.id] = source_of(fixture)
+        self._staged_sources.append({"id": fixture.id, "source": source_of(fixture)})
 
     def _checked_new(
         self, fixture: Fixture, content: Content, revisions: list[LabelRevision]
@@ -673,16 +683,15 @@ class Transaction:
         _check_revision_numbers(fixture.id, revisions)
         return fixture, content, [_revalidated(r) for r in revisions]
 
-    def savepoint(self) -> tuple[int, int]:
+    def savepoint(self) -> tuple[tuple[int, int], SpillMark]:
         """Where the staged fixtures stand now: `rollback_to` takes back those staged after."""
-        return (self._staging().mark(), len(self._staged_sources))
+        return (self._staging().mark(), self._staged_sources.mark())
 
-    def rollback_to(self, point: tuple[int, int]) -> None:
+    def rollback_to(self, point: tuple[tuple[int, int], SpillMark]) -> None:
         """Take back the fixtures `stage_fixture` wrote since `point` (a source left out)."""
-        renames, count = point
-        self._staging().drop_since(renames)
-        for fixture_id in list(self._staged_sources)[count:]:
-            del self._staged_sources[fixture_id]
+        staged, sources = point
+        self._staging().drop_since(staged)
+        self._staged_sources.drop_since(sources)
 
     def abandon(self) -> None:
         """Remove what was staged on disk: the block failed, nothing lands."""
@@ -781,7 +790,9 @@ class Transaction:
         # leaves the old index, which covers fewer fixtures than the folders hold: stale, so
         # rebuilt on next use, never believed.
         if sources is not None:
-            self.store._save_sources(sources)
+            self.store._save_sources(
+                sources, more=((r["id"], r["source"]) for r in self._staged_sources)
+            )
 
     def _stage(self, staged: journal.Staged) -> None:
         # The vault first: a pseudonym is never used but unrecorded, even while the renames
@@ -809,7 +820,7 @@ class Transaction:
         """Source index entries this commit adds or changes, and whether any existing changes."""
         changes = {
             fixture_id: source_of(fixture) for fixture_id, (fixture, _, _) in self._new.items()
-        } | self._staged_sources
+        }
         moved = False
         for fixture_id, fixture in self._dirty_fixtures.items():
             try:
@@ -825,8 +836,9 @@ class Transaction:
         return changes, moved
 
     def _sources_after(self, changes: dict[str, str | None]) -> SourceIndex | None:
-        """The source index once this commit lands; None when it is left as it is."""
-        if not changes:
+        """The source index once this commit lands but for the fixtures staged as they came
+        (written after it, `_save_sources(more=)`); None when it is left as it is."""
+        if not changes and not len(self._staged_sources):
             return None
         try:
             return self.store._sources_to_extend().updated(changes)

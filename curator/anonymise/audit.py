@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from curator.anonymise.json_strings import texts_of
 
@@ -53,6 +53,7 @@ def find_leaks(
     keep: Keep | None = None,
     known_until: int | None = None,
     parent_of: Callable[[str], Parent | None] | None = None,
+    ids: bool = False,
 ) -> list[Leak]:
     """Leaks in (location, text) pairs: what `personal.PersonalData` calls personal data.
 
@@ -65,7 +66,9 @@ def find_leaks(
     the originals the vault held when it held that many entries (a fixture's
     `provenance.vault_entries`). `detector` defaults to `detector_for()`. `parent_of(location)`:
     the parent of the variant a text belongs to, if any; a span all of whose words come from
-    the parent's text through the mutation is no new leak (inherited.py).
+    the parent's text through the mutation is no new leak (inherited.py). `ids`: a bare
+    Mattermost-shaped id that is no pseudonym of the vault is a leak, as in the texts of
+    threads and conversations the rewriter remapped every one (`Judging.ids`).
     """
     from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
@@ -78,6 +81,7 @@ def find_leaks(
         synthetic=synthetic,
         judge_names=judge_names,
         known_until=known_until,
+        ids=ids,
     )
     pairs = [(where, text) for where, text in texts if text and text.strip()]
     leaks: list[Leak] = []
@@ -188,16 +192,17 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
     mine = set(ours)
     parents = parents_of(store, todo, vault)
     found: list[Leak] = []
-    for (judged_here, keep, until), ids in fixture_groups(store, todo, mine, vault).items():
+    for judging, ids in fixture_groups(store, todo, mine, vault).items():
         found += find_leaks(
             _fixture_texts(store, ids, vault),
             vault,
             synthetic=synthetic,
-            judge_names=judged_here,
+            judge_names=judging.names,
             detector=detector,
-            keep=keep,
-            known_until=until,
+            keep=judging.keep,
+            known_until=judging.until,
             parent_of=lambda where: parents.get(Path(where).parts[1]),
+            ids=judging.ids,
         )
     found += [
         Leak(where, "attachment that is no text", "")
@@ -258,19 +263,29 @@ def store_keep(store: Store, fixtures: Iterable[Fixture] = ()) -> Keep:
     )
 
 
+class Judging(NamedTuple):
+    """How a group of fixtures is judged."""
+
+    names: bool  # name guesses and lone name parts count: the fixture was anonymised here
+    keep: Keep  # the kept terms and hosts: the store's and each fixture's own decisions
+    until: int | None  # the vault's size when it anonymised them (None: all its originals)
+    # bare ids count: a thread or conversation this vault anonymised, whose every id the
+    # rewriter remapped (another vault's ids are no pseudonyms of this one)
+    ids: bool
+
+
 def fixture_groups(
     store: Store, fixtures: Iterable[Fixture], mine: set[str], vault: Vault | None
-) -> dict[tuple[bool, Keep, int | None], list[str]]:
-    """Fixture ids grouped by how they are judged: with names (anonymised here) or not, with
-    which kept terms and hosts (each fixture's own decisions), and against the originals the
-    vault held when it anonymised them (all of them for fixtures it did not anonymise)."""
-    groups: dict[tuple[bool, Keep, int | None], list[str]] = {}
+) -> dict[Judging, list[str]]:
+    """Fixture ids grouped by how they are judged (`Judging`)."""
+    groups: dict[Judging, list[str]] = {}
     base = store_keep(store)
     for fixture in fixtures:
         keep = base.merged(fixture.provenance.kept, fixture.provenance.kept_hosts)
         ours = vault is not None and fixture.provenance.vault_id == vault.fingerprint
         until = fixture.provenance.vault_entries if ours else None
-        groups.setdefault((fixture.id in mine, keep, until), []).append(fixture.id)
+        ids = ours and fixture.kind != "document"
+        groups.setdefault(Judging(fixture.id in mine, keep, until, ids), []).append(fixture.id)
     return groups
 
 

@@ -118,7 +118,11 @@ def anonymise(
             ),
         )
     leaks = find_leaks(
-        _content_strings(new_content, new_revisions, vault), vault, detector=detector, keep=keep
+        _content_strings(new_content, new_revisions, vault),
+        vault,
+        detector=detector,
+        keep=keep,
+        ids=not isinstance(content, DocumentContent),  # as the rewriter read them
     )
     return Anonymised(new_content, new_revisions, leaks, rewriter.personal.used)
 

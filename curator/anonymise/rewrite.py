@@ -221,9 +221,9 @@ def _batches(texts: list[str]) -> list[list[str]]:
 
 def settle(vault: Vault, rewrite_all: Callable[[], T]) -> T:
     """Run `rewrite_all` (which builds its rewriters from the vault) until a round teaches
-    the vault no new original: then every text was rewritten knowing all of them."""
-    result = rewrite_all()
-    for _ in range(MAX_ROUNDS - 1):
+    the vault no new original: then every text was rewritten knowing all of them. A round
+    that taught nothing is not run again: from the same vault it would give the same."""
+    for _ in range(MAX_ROUNDS):
         size = len(vault)
         result = rewrite_all()
         if len(vault) == size:

@@ -148,10 +148,11 @@ def find_suspects(
     )
     found: list[Suspect] = []
     groups = fixture_groups(store, fixtures, set(mine), vault)
-    for (judged_here, keep, until), ids in groups.items():
-        if not judged_here:
+    for judging, ids in groups.items():
+        if not judging.names:
             continue
-        personal = PersonalData(vault, detector, keep=keep, known_until=until)
+        keep = judging.keep
+        personal = PersonalData(vault, detector, keep=keep, known_until=judging.until)
         pairs = [(w, t) for w, t in _fixture_texts(store, ids, vault) if t and t.strip()]
         spans = personal.spans_many([t for _, t in pairs])
         for (where, text), leaks in zip(pairs, spans, strict=True):

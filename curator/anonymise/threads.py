@@ -334,6 +334,11 @@ def _everyday(word: str) -> bool:
     )
 
 
+def _remapped(_: str) -> bool:
+    """Every id: the id mapping gives it its pseudonym, the text rewriter never reads it."""
+    return True
+
+
 class ThreadRewriter:
     """One export's rewriting: its terms registered once, its strings rewritten each round."""
 
@@ -348,17 +353,27 @@ class ThreadRewriter:
         self.vault = vault
         self.detector = detector
         self.keep = keep
-        self.strings = [text for _, text in texts_of(export, "")] + list(extra_texts)
+        # the texts: ids are remapped (`id`), never read as text
+        self.strings = [text for _, text in texts_of(export, "", ours=_remapped)] + list(
+            extra_texts
+        )
         reserve_hits(vault, detector, self.strings)
         self.terms = thread_terms(export, vault)
         self.export = export
+        self._built_from: tuple[int, int] | None = None
         self.rewriter = self.new_rewriter()
 
     def new_rewriter(self) -> Rewriter:
-        """A rewriter that knows every original the vault holds now (a new round)."""
+        """A rewriter that knows every original the vault holds now (a new round). The last
+        one serves again while the vault has not changed since it was built: it would
+        rewrite every text the same."""
+        state = (self.vault.added, self.vault.generation)
+        if state == self._built_from:
+            return self.rewriter
         self.rewriter = Rewriter(
             self.vault, self.terms, self.detector, ids=True, keep=self.keep, raw_input=True
         )
+        self._built_from = state
         self.rewriter.prefetch(self.strings)
         return self.rewriter
 

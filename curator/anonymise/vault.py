@@ -8,7 +8,8 @@ has its letters whatever the separators (as terms.TermIndex finds originals: "Ka
 "k.ali"), or reuses a name token of any original: otherwise the audit could not tell a
 leak from a coincidence. The table carries an HMAC under the key, so a corrupt file or a
 file whose key was swapped is refused rather than silently producing a second,
-inconsistent mapping.
+inconsistent mapping. Long random ids are not in the table: their pseudonyms are derived
+from the key (derived_ids.py), so a bulk export's million post ids cost the vault nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from curator import atomic
+from curator.anonymise import derived_ids
 from curator.anonymise import pseudonyms as gen
 from curator.anonymise.finders.name_data import name_data
 from curator.anonymise.finders.patterns import ends_in_a_domain
@@ -294,13 +296,29 @@ class Vault:
 
     def lookup(self, original: str, kind: str) -> str | None:
         entry = self._entries.get((kind, normal(original)))
-        return None if entry is None else gen.match_case(original, entry.pseudonym)
+        if entry is None:
+            return self._derived(original, kind)
+        return gen.match_case(original, entry.pseudonym)
+
+    def _derived(self, original: str, kind: str) -> str | None:
+        """A long random id's pseudonym, computed (derived_ids.py); itself when it is one
+        already (a second pass), as a stored id's pseudonym is never redrawn either."""
+        if kind != "id" or not derived_ids.derivable(original):
+            return None
+        if derived_ids.is_derived(self.key, original):
+            return original
+        return derived_ids.derive(self.key, original)
 
     def is_pseudonym(self, text: str) -> bool:
         """True when `text` is (case-insensitively) a pseudonym this vault handed out, with
         any separators between its words: the rewriter keeps the original's ("Wade-Owens"
-        becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps)."""
-        return normal(text) in self._used or normal(" ".join(TOKEN.findall(text))) in self._used
+        becomes "Spears-Media" for the pseudonym "Spears Media", see rewrite.keep_gaps); or an
+        id it derived."""
+        return (
+            normal(text) in self._used
+            or normal(" ".join(TOKEN.findall(text))) in self._used
+            or derived_ids.is_derived(self.key, text)
+        )
 
     def may_start_an_address_pseudonym(self, char: str) -> bool:
         """False when no address pseudonym starts with a word whose first letter or digit is

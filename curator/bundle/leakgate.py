@@ -113,7 +113,7 @@ def check(
     ours, _ = anonymised_here([fixtures[item.id] for item in todo], vault)
     parents = parents_of(store, [fixtures[item.id] for item in todo], vault)
     leaks = []
-    for (judged_here, keep, until), ids in fixture_groups(
+    for judging, ids in fixture_groups(
         store, [fixtures[item.id] for item in todo], set(ours), vault
     ).items():
         chosen = set(ids)
@@ -121,10 +121,11 @@ def check(
             texts([i for i in todo if i.id in chosen], {}, vault),
             vault,
             synthetic=synthetic,
-            judge_names=judged_here,
-            keep=keep,
-            known_until=until,
+            judge_names=judging.names,
+            keep=judging.keep,
+            known_until=judging.until,
             parent_of=lambda where: parents.get(_fixture_of(where) or ""),
+            ids=judging.ids,
         )
     # The card and changelog are curator's own text about fixtures judged in full above (its
     # column names are member names: `doc_type` is no "Doc"): judged as the audit judges a

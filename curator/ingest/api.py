@@ -15,7 +15,6 @@ Memory holds a thread, not the export.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,6 +38,8 @@ from curator.ingest.documents import OCR_MODES, check_document, parse_documents
 from curator.ingest.image import SUFFIXES as IMAGE_SUFFIXES
 from curator.ingest.mattermost_bulk import LINES, BulkExport, is_bulk_lines, parse_bulk_export
 from curator.ingest.privacy import anonymise_one
+from curator.ingest.report import ImportReport
+from curator.ingest.report import summary as fixture_summary
 from curator.ingest.selection import EVERYTHING, Selection
 from curator.ingest.slack import is_slack_archive, parse_slack_export
 from curator.ingest.source import Parsed, RawSource, StreamedSource, read_source, stream_source
@@ -62,6 +63,7 @@ from curator.model import (
     ThreadContent,
 )
 from curator.reading import recorded_locale
+from curator.spill import Spill
 from curator.store import Store, Transaction, fixture_id
 
 if TYPE_CHECKING:
@@ -82,51 +84,6 @@ T = TypeVar("T")
 Source = RawSource | StreamedSource
 # A source's fixtures-to-be: parsed whole, or a bulk export's threads as they are read.
 Items = list[Parsed] | BulkExport
-
-
-@dataclass
-class ImportReport:
-    created: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, Any]] = field(default_factory=list)
-    # With keep_going: each source left out, {"source": file name, "reason": the error line}.
-    failed: list[dict[str, str]] = field(default_factory=list)
-
-    @property
-    def exit_code(self) -> int:
-        return 2 if self.failed else 0
-
-    def as_json(self) -> dict[str, Any]:
-        return {"created": self.created, "skipped": self.skipped, "failed": self.failed}
-
-    def render(self) -> str:
-        lines = []
-        for item in self.created:
-            what = item["doc_type"] or item["kind"]
-            extra = (
-                f", suggested {', '.join(item['suggested_fields'])}"
-                if item["suggested_fields"]
-                else ""
-            )
-            if item["stored_source_name"] != item["source"]:  # the name held a name
-                extra += f", stored as {item['stored_source_name']}"
-            lines.append(f"created {item['id']} ({what} from {item['source']}{extra})")
-        for item in self.skipped:
-            lines.append(
-                f"skipped {item['source']}: already imported as {item['already_imported_as']}"
-            )
-        summary = (
-            f"{len(self.created)} fixture(s) created, "
-            f"{len(self.skipped)} source(s) already imported"
-        )
-        lines.append(summary + (f", {len(self.failed)} failed" if self.failed else ""))
-        return "\n".join(lines)
-
-    def warnings(self) -> list[str]:
-        return [f"{item['id']}: {message}" for item in self.created for message in item["warnings"]]
-
-    def errors(self) -> list[str]:
-        """One line per source left out, for stderr."""
-        return [item["reason"] for item in self.failed]
 
 
 class _Outcomes:
@@ -277,12 +234,10 @@ class _Builder:
         self.author = author
         self.keep = keep
 
-    def source(
-        self, txn: Transaction, raw: Source, items: Items, vault: Vault
-    ) -> list[dict[str, Any]]:
+    def source(self, txn: Transaction, raw: Source, items: Items, vault: Vault) -> Spill:
         """The summaries of `raw`'s fixtures, all staged; on a failure none is."""
         point = txn.savepoint()
-        summaries = []
+        summaries = Spill()
         try:
             for item in items.threads() if isinstance(items, BulkExport) else items:
                 fixture, content, revisions = _build(
@@ -307,7 +262,7 @@ class _Builder:
     def _summary(
         self, source_name: str, fixture: Fixture, content: Content, revisions: list[LabelRevision]
     ) -> dict[str, Any]:
-        summary = _summary(source_name, fixture, content, revisions)
+        summary = fixture_summary(source_name, fixture, content, revisions)
         if isinstance(content, DocumentContent) and fixture.doc_type is None:
             summary["warnings"] = [
                 *summary["warnings"],
@@ -680,40 +635,3 @@ def _title(content: Content, doc_type: str | None) -> str:
     if not roots:
         return f"{channel} orphan replies"
     return f"{channel} channel"
-
-
-def _summary(
-    source_name: str, fixture: Fixture, content: Content, revisions: list[LabelRevision]
-) -> dict[str, Any]:
-    summary: dict[str, Any] = {
-        "id": fixture.id,
-        "source": source_name,
-        "stored_source_name": fixture.provenance.source_name,
-        "kind": fixture.kind.value,
-        "doc_type": fixture.doc_type,
-        "category": fixture.category,
-        "warnings": fixture.warnings,
-        "suggested_fields": sorted(revisions[0].fields) if revisions else [],
-        "rubrics": [r.text for r in revisions[-1].rubrics] if revisions else [],
-    }
-    if revisions and revisions[-1].tasks:
-        summary["tasks"] = {
-            name: [r.text for r in task.rubrics] for name, task in revisions[-1].tasks.items()
-        }
-    # what an importer wants to see differs per kind: pages with their origin, or post counts
-    if isinstance(content, DocumentContent):
-        summary["pages"] = [
-            {
-                "number": p.number,
-                "origin": p.origin,
-                "ocr_confidence": p.ocr_confidence,
-                "language": p.language,
-            }
-            for p in content.pages
-        ]
-    elif isinstance(content, ConversationContent):
-        summary["messages"] = len(content.messages)
-    else:
-        summary["posts"] = len(content.export.posts)
-        summary["orphan_post_ids"] = content.orphan_post_ids
-    return summary

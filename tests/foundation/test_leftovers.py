@@ -69,6 +69,46 @@ def test_a_journal_left_by_a_killed_commit_is_completed(store):
     assert not folder.exists()
 
 
+def test_a_journal_of_lines_left_by_a_killed_commit_is_completed(store):
+    lease = add_lease(store)
+    labels = store.directory(lease) / "labels.jsonl"
+    folder = store.staging_root / "txn.killed"
+    (folder / "new-fixture-0a1b2c3d").mkdir(parents=True)
+    (folder / "new-fixture-0a1b2c3d" / "fixture.json").write_text("{}")
+    (folder / "_0").write_text("the new labels\n")
+    steps = [
+        {"from": "_0", "to": labels.relative_to(store.root).as_posix()},
+        {"from": "new-fixture-0a1b2c3d", "to": "goldens/new-fixture-0a1b2c3d"},
+    ]
+    (folder / "journal.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
+    with store.locked():
+        pass
+    assert labels.read_text() == "the new labels\n"
+    assert (store.root / "goldens" / "new-fixture-0a1b2c3d" / "fixture.json").read_text() == "{}"
+    assert not folder.exists()
+
+
+def test_staged_folders_wait_on_disk_and_a_mark_takes_back_the_later_ones(store):
+    from curator import journal
+
+    staged = journal.Staged(store.root, store.staging_root)
+    goldens = store.root / "goldens"
+    staged.folder_of(goldens / "kept-one-00000001", {"fixture.json": b"1"})
+    mark = staged.mark()
+    staged.folder_of(goldens / "dropped-00000002", {"fixture.json": b"2"})
+    assert staged.holds_folder("dropped-00000002")
+    staged.drop_since(mark)
+    assert not staged.holds_folder("dropped-00000002")
+    staged.folder_of(goldens / "kept-two-00000003", {"fixture.json": b"3"})
+    staged.file(store.local_path("note.txt"), b"first", first=True)
+    staged.commit()
+    assert (goldens / "kept-one-00000001" / "fixture.json").read_bytes() == b"1"
+    assert (goldens / "kept-two-00000003" / "fixture.json").read_bytes() == b"3"
+    assert not (goldens / "dropped-00000002").exists()
+    assert store.local_path("note.txt").read_bytes() == b"first"
+    assert not any(store.staging_root.iterdir())
+
+
 def test_validate_names_a_leftover_it_cannot_remove(store):
     add_lease(store)
     folder = store.staging_root / "txn.outside"

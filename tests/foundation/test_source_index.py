@@ -134,7 +134,7 @@ KILLED_CREATOR = textwrap.dedent(
     import sys, time
     from pathlib import Path
     import curator.source_index as source_index
-    def stalled_write(self, path):
+    def stalled_write(self, path, more=()):
         # Fault injection: the fixtures are in place, the index is not yet written.
         Path(sys.argv[2]).write_text("in the middle")
         time.sleep(60)

@@ -110,7 +110,7 @@ def test_same_source_twice_creates_nothing_and_says_so(store):
     copy = store.root.parent / "copy.json"
     copy.write_bytes(THREAD.read_bytes())
     report = import_sources(store, [copy, copy])
-    assert report.created == [] and len(report.skipped) == 2
+    assert len(report.created) == 0 and len(report.skipped) == 2
     assert snapshot(store.root) == before
 
 
