@@ -32,6 +32,7 @@ from curator.anonymise.json_strings import texts_of
 from curator.anonymise.keep import NOTHING_KEPT, Keep
 from curator.anonymise.rewrite import Rewriter, reserve_hits
 from curator.anonymise.structure import (
+    DISTINCT_ID,
     LIST,
     Part,
     is_role,
@@ -120,14 +121,12 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
         for key in ("id", "team_id", "creator_id"):
             known(record.get(key), "id")
         name = record.get("name")
-        if isinstance(name, str) and name and not generic_name(name) and not DM_NAME.match(name):
-            pseudonym = vault.pseudonym(name, kind)
-            terms.add(name, kind)
-            display = record.get("display_name")
-            if isinstance(display, str) and display and not generic_name(display):
-                words = [w for w in pseudonym.replace("_", "-").split("-") if w]
-                vault.assign(display, kind, " ".join(w.title() for w in words))
-                terms.add(display, kind)
+        if isinstance(name, str) and DISTINCT_ID.fullmatch(name):
+            # a group message's channel is named by a hash of its members' ids, its display
+            # name is their usernames (rewritten where they stand): an id, not a word
+            known(name, "id")
+        elif isinstance(name, str):
+            _named(record, name, kind, vault, terms)
     for post_id in sorted(export.get("posts", {})):
         post = export["posts"][post_id]
         for key in ("id", "user_id", "channel_id", "root_id", "parent_id", "original_id"):
@@ -142,6 +141,21 @@ def thread_terms(export: dict[str, Any], vault: Vault) -> TermIndex:
     for original, kind in wanted:
         vault.pseudonym(original, kind)
     return terms
+
+
+def _named(record: dict[str, Any], name: str, kind: str, vault: Vault, terms: TermIndex) -> None:
+    """A channel's or team's name and display name, with pseudonyms that read alike ("dock-
+    crew" and "Dock Crew"); everyday words stay, and a direct channel's name, its users' ids, is
+    remapped as they are."""
+    if not name or generic_name(name) or DM_NAME.match(name):
+        return
+    pseudonym = vault.pseudonym(name, kind)
+    terms.add(name, kind)
+    display = record.get("display_name")
+    if isinstance(display, str) and display and not generic_name(display):
+        words = [w for w in pseudonym.replace("_", "-").split("-") if w]
+        vault.assign(display, kind, " ".join(w.title() for w in words))
+        terms.add(display, kind)
 
 
 def participant_names(export: dict[str, Any]) -> list[str]:
@@ -394,6 +408,11 @@ class ThreadRewriter:
             new_export["files"] = {
                 self.id(k): self._file(k, v) for k, v in self.export["files"].items()
             }
+        channel = new_export.get("channel")
+        if isinstance(channel, dict) and DM_NAME.match(str(channel.get("name"))):
+            # Mattermost names a direct channel after its users' ids in order: remapped, they
+            # are put in order again
+            channel["name"] = "__".join(sorted(channel["name"].split("__")))
         return ThreadContent.model_validate(
             {
                 "kind": "thread",

@@ -9,6 +9,7 @@ files, link previews, DMs, group DMs, emoji, an empty channel and people named i
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -155,6 +156,20 @@ def test_import_leaves_no_name_username_or_email_and_audit_is_clean(store, tmp_p
     for export in _contents(store):
         for post in export["posts"].values():
             assert not post["root_id"] or post["root_id"] in export["posts"]
+
+
+def test_direct_and_group_channels_keep_mattermosts_names_through_anonymisation(store, tmp_path):
+    _imported(store, sample.bulk_zip(tmp_path))
+    channels = {e["channel"]["type"]: e for e in _contents(store)}
+    direct, group = channels["D"], channels["G"]
+    # a direct channel is named after its two users' ids, remapped as they are
+    assert direct["channel"]["name"] == "__".join(sorted(direct["users"]))
+    # a group channel after a hash of its members (an id, not a word), shown as their usernames
+    assert re.fullmatch(r"[0-9a-f]{40}", group["channel"]["name"])
+    shown = group["channel"]["display_name"].split(", ")
+    [author] = [u["username"] for u in group["users"].values()]  # who wrote in it
+    originals = {username for username, *_ in sample.PEOPLE}
+    assert len(shown) == 3 and author in shown and not originals & set(shown)
 
 
 def test_old_thread_export_with_thread_key_imports_as_posts(store, tmp_path):
