@@ -8,6 +8,8 @@ import json
 import os
 import tempfile
 
+import pytest
+
 from curator import scratch
 from curator.store import Store
 from curator.validate import validate_store
@@ -136,3 +138,27 @@ def test_a_private_folder_is_0700_holds_every_temporary_file_and_is_removed(tmp_
         assert list(tmp_path.iterdir()) == []
     finally:
         tempfile.tempdir = outer
+
+
+def test_a_staged_file_that_fails_to_reach_the_disk_fails_the_commit_before_its_journal(
+    store, monkeypatch
+):
+    import errno
+
+    from curator import journal
+
+    real = os.fsync
+    staged = journal.Staged(store.root, store.staging_root)
+
+    def failing(fd):
+        # Fault injection: the disk reports an error for the staged fixture's files only.
+        if "never-lands" in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        return real(fd)
+
+    monkeypatch.setattr(journal.os, "fsync", failing)
+    staged.folder_of(store.root / "goldens" / "never-lands-00000001", {"fixture.json": b"1"})
+    with pytest.raises(OSError, match="Input/output error"):
+        staged.commit()
+    assert not (store.root / "goldens" / "never-lands-00000001").exists()
+    assert not any(store.staging_root.iterdir())
