@@ -106,6 +106,10 @@ STRUCTURAL_MEMBERS = frozenset(
         "update_at",
         "edit_at",
         "delete_at",
+        # a tracing tool's ids: the link back to the production call, kept as they came
+        # (a promoted failure's provenance, a known-bad answer)
+        "trace_id",
+        "span_id",
     }
 )
 # A fixture's provenance records of what curator itself did: its decisions, not input data.

@@ -91,6 +91,18 @@ def test_langfuse_generations_with_low_scores(store, tmp_path):
     _clean(store)
 
 
+def test_trace_ids_shaped_like_mattermost_ids_are_kept_and_are_no_leak(store, tmp_path):
+    # a chat plugin may use its post ids as trace ids: machine values, the link back
+    traces = json.loads(json.dumps(sample.langfuse_traces()).replace("trace-lf-7d1c", POST_ID))
+    summary = _promote(store, sample.write_json(tmp_path, "traces.json", traces))
+    [(trace, (fixture, _))] = _by_trace(store, summary).items()
+    assert trace == POST_ID and fixture["provenance"]["trace_id"] == POST_ID
+    _clean(store)
+
+
+POST_ID = "x7k2m9q4w8e1r5t3y6u0i2o4pa"
+
+
 def test_langsmith_llm_runs_with_feedback_or_an_error(store, tmp_path):
     summary = _promote(store, sample.write_json(tmp_path, "runs.json", sample.langsmith_runs()))
     found = _by_trace(store, summary)
