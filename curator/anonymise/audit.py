@@ -53,7 +53,7 @@ def find_leaks(
     keep: Keep | None = None,
     known_until: int | None = None,
     parent_of: Callable[[str], Parent | None] | None = None,
-    ids: bool = False,
+    ids_in: Callable[[str], bool] | None = None,
 ) -> list[Leak]:
     """Leaks in (location, text) pairs: what `personal.PersonalData` calls personal data.
 
@@ -66,33 +66,52 @@ def find_leaks(
     the originals the vault held when it held that many entries (a fixture's
     `provenance.vault_entries`). `detector` defaults to `detector_for()`. `parent_of(location)`:
     the parent of the variant a text belongs to, if any; a span all of whose words come from
-    the parent's text through the mutation is no new leak (inherited.py). `ids`: a bare
-    Mattermost-shaped id that is no pseudonym of the vault is a leak, as in the texts of
-    threads and conversations the rewriter remapped every one (`Judging.ids`).
+    the parent's text through the mutation is no new leak (inherited.py). `ids_in(location)`:
+    whether a bare Mattermost-shaped id that is no pseudonym of the vault is a leak there,
+    as in a thread's or conversation's content the rewriter remapped every one
+    (`Judging.ids`); other texts (notes, typed labels, file names) had theirs remapped only
+    where the vault knew them, and are judged so.
     """
     from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
     from curator.anonymise.personal import PersonalData
 
-    personal = PersonalData(
-        vault,
-        detector if detector is not None else detector_for(),
-        keep=keep or NOTHING_KEPT,
-        synthetic=synthetic,
-        judge_names=judge_names,
-        known_until=known_until,
-        ids=ids,
-    )
+    readers = [
+        PersonalData(
+            vault,
+            detector if detector is not None else detector_for(),
+            keep=keep or NOTHING_KEPT,
+            synthetic=synthetic,
+            judge_names=judge_names,
+            known_until=known_until,
+            ids=ids,
+        )
+        for ids in (False, True)
+    ]
     pairs = [(where, text) for where, text in texts if text and text.strip()]
+    reader_of = [readers[ids_in is not None and ids_in(where)] for where, _ in pairs]
+    found: dict[int, list[DetectedSpan]] = {}
+    for personal in readers:
+        mine = [k for k, reader in enumerate(reader_of) if reader is personal]
+        found.update(zip(mine, personal.spans_many([pairs[k][1] for k in mine]), strict=True))
     leaks: list[Leak] = []
-    for (where, text), spans in zip(pairs, personal.spans_many([t for _, t in pairs]), strict=True):
+    for k, (where, text) in enumerate(pairs):
+        spans = found[k]
         parent = parent_of(where) if spans and parent_of is not None else None
         if parent is not None:
-            spans = parent.new_spans(text, spans, personal)
+            spans = parent.new_spans(text, spans, reader_of[k])
         leaks.extend(
             Leak(where, span_kind(s), text[s.start : s.end], s.start, s.end) for s in spans
         )
     return leaks
+
+
+def in_content_file(location: str) -> bool:
+    """Whether a store location ("goldens/<id>/content.json.export...") is in a content file."""
+    return location.split("/", 2)[2].startswith(CONTENT_FILE)
+
+
+CONTENT_FILE = "content.json"
 
 
 def span_kind(span: DetectedSpan) -> str:
@@ -202,7 +221,7 @@ def audit_store(store: Store, detector: Detector | None = None) -> list[Leak]:
             keep=judging.keep,
             known_until=judging.until,
             parent_of=lambda where: parents.get(Path(where).parts[1]),
-            ids=judging.ids,
+            ids_in=in_content_file if judging.ids else None,
         )
     found += [
         Leak(where, "attachment that is no text", "")

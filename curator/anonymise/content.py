@@ -122,7 +122,8 @@ def anonymise(
         vault,
         detector=detector,
         keep=keep,
-        ids=not isinstance(content, DocumentContent),  # as the rewriter read them
+        # a thread's or conversation's content, as the rewriter read it
+        ids_in=None if isinstance(content, DocumentContent) else _in_content,
     )
     return Anonymised(new_content, new_revisions, leaks, rewriter.personal.used)
 
@@ -211,6 +212,10 @@ def _revision(
             "fields": fields,
         }
     )
+
+
+def _in_content(location: str) -> bool:
+    return location.startswith("content.json")
 
 
 def _content_strings(

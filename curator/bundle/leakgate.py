@@ -51,6 +51,12 @@ def texts(
 # Thread files are audited under their fixture's id: their final names depend on the whole
 # bundle, while a fixture's verdict is cached on its own.
 THREAD_FILES = "mattermost:"
+LINE = re.compile(r"fixtures\.jsonl:[^.]+\.input\b")  # a bundle line's content
+
+
+def _in_content(location: str) -> bool:
+    """Whether a location is in a fixture's content: its line's `input`, its thread file."""
+    return location.startswith(THREAD_FILES) or LINE.match(location) is not None
 
 
 # Kinds whose hits are likely, not certain, personal data (outside this vault's fixtures).
@@ -125,7 +131,7 @@ def check(
             keep=judging.keep,
             known_until=judging.until,
             parent_of=lambda where: parents.get(_fixture_of(where) or ""),
-            ids=judging.ids,
+            ids_in=_in_content if judging.ids else None,
         )
     # The card and changelog are curator's own text about fixtures judged in full above (its
     # column names are member names: `doc_type` is no "Doc"): judged as the audit judges a
