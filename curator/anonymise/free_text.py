@@ -71,8 +71,9 @@ def _stem(stem: str, vault: Vault, detector: Detector, keep: Keep) -> str:
     spaced = stem.replace("-", " ").replace("_", " ")
     reserve_hits(vault, detector, [spaced])
     names = _listed_names(spaced)
+    # a Mattermost id in a file's name is remapped as the thread's own ids are
     new, offsets = settle(
-        vault, lambda: Rewriter(vault, names, detector, keep=keep).rewrite(spaced)
+        vault, lambda: Rewriter(vault, names, detector, keep=keep, ids=True).rewrite(spaced)
     )
     if new == spaced:
         return stem

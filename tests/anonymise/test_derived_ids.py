@@ -118,3 +118,13 @@ def test_a_bulk_exports_made_ids_are_remapped():
     # the ids curator makes for a bulk export (from names: unkeyed) are derivable ones
     made = mattermost_id("post", "channel", "1704103200000", "ardent.quillfeather", "1")
     assert derivable(made) and derive(KEY, made) != made
+
+
+def test_a_post_id_in_a_file_name_is_remapped_as_in_the_thread(store, tmp_path):
+    export = json.loads(open(THREAD, encoding="utf-8").read())
+    post_id = next(iter(export["posts"]))
+    named = tmp_path / f"thread-{post_id}.json"
+    named.write_text(json.dumps(export))
+    [created] = import_sources(store, [named]).created
+    pseudonym = Vault.load(store).lookup(post_id, "id")  # type: ignore[union-attr]
+    assert created["stored_source_name"] == f"thread-{pseudonym}.json"
