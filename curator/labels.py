@@ -12,7 +12,7 @@ of "the truth agrees with its text": `label set`, every mutation step, review pu
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -641,7 +641,13 @@ def set_labels(
             record.fixture.doc_type,
             record.content,
             record.labels,
-            _typed_edit(typed, store.config, edit.doc_type or record.fixture.doc_type, edit),
+            _typed_edit(
+                typed,
+                store.config,
+                edit.doc_type or record.fixture.doc_type,
+                edit,
+                record.content.export.posts if isinstance(record.content, ThreadContent) else {},
+            ),
             author=typed.author(author or default_author()),
             reason=None if reason is None else typed.text(reason),
         )
@@ -653,9 +659,14 @@ def set_labels(
 
 
 def _typed_edit(
-    typed: UserInput, config: StoreConfig, doc_type: str | None, edit: LabelEdit
+    typed: UserInput,
+    config: StoreConfig,
+    doc_type: str | None,
+    edit: LabelEdit,
+    posts: Collection[str],
 ) -> LabelEdit:
-    """`edit` with every value and text a person typed passed through the store's vault."""
+    """`edit` with every value and text a person typed passed through the store's vault (the
+    fixture's `posts`: what an evidence post may name)."""
 
     def values(variants: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
         return {
@@ -673,5 +684,5 @@ def _typed_edit(
         add_rubrics=[typed.text(t) for t in edit.add_rubrics],
         drop_rubrics=[typed.text(t) for t in edit.drop_rubrics],
         reference=None if edit.reference is None else typed.text(edit.reference),
-        evidence_posts=[typed.post_id(p) for p in edit.evidence_posts],
+        evidence_posts=[typed.post_id(p, posts) for p in edit.evidence_posts],
     )

@@ -10,6 +10,7 @@ author is always stored as a reviewer handle.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from curator.anonymise.keep import Keep
@@ -84,13 +85,17 @@ class UserInput:
             value, FIELD_KINDS.get(field_spec.type) if field_spec is not None else None
         )
 
-    def post_id(self, post_id: str) -> str:
-        """A post id as the fixture stores it: an id from the source export (a reviewer reads
-        it there, or in Mattermost's own permalinks) becomes the pseudonymous id the vault
-        gave it at import; a stored id, or one the vault never saw, stays as typed."""
-        if self.vault is None or not post_id.strip():
+    def post_id(self, post_id: str, posts: Collection[str]) -> str:
+        """A post id as the fixture (whose posts are `posts`) stores it: an id from the source
+        export (a reviewer reads it there, or in Mattermost's own permalinks) becomes the
+        pseudonymous id the vault gave it at import; a stored id, or one that is no post of
+        the fixture either way, stays as typed (a long id's pseudonym is derived from the key,
+        so "the vault never saw it" is no longer something the vault can say)."""
+        typed = post_id.strip()
+        if self.vault is None or not typed or typed in posts:
             return post_id
-        return self.vault.lookup(post_id.strip(), "id") or post_id
+        mapped = self.vault.lookup(typed, "id")
+        return mapped if mapped is not None and mapped in posts else post_id
 
     def author(self, author: str) -> str:
         """A label author (a login, $CURATOR_AUTHOR, a Label Studio login e-mail) as the store's
