@@ -22,7 +22,7 @@ import os
 import shutil
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -55,9 +55,6 @@ class Staged:
         self._folders: IO[bytes] | None = None  # FOLDERS, open for appending
         self._syncer = _Syncer()
 
-    def _write(self, path: Path, data: bytes, mode: int) -> None:
-        self._syncer.write(path, data, mode)
-
     @property
     def folder(self) -> Path:
         if self._folder is None:
@@ -71,7 +68,7 @@ class Staged:
         rename staged so far that was not staged `first` too (folders lead the others)."""
         name = f"_{self._files}"
         self._files += 1
-        self._write(self.folder / name, data, FILE_MODE if mode is None else mode)
+        self._syncer.write(self.folder / name, data, FILE_MODE if mode is None else mode)
         self._stage(name, final, first)
 
     def mark(self) -> tuple[int, int]:
@@ -86,7 +83,9 @@ class Staged:
                 (self.folder / name).unlink(missing_ok=True)
         del self._renames[renames:]
         if self._folders is not None:
-            for name, _ in _steps(_lines_from(self._folders, folders_at)):
+            self._folders.flush()
+            self._folders.seek(folders_at)
+            for name, _ in _steps(self._folders):
                 shutil.rmtree(self.folder / str(name))
             self._folders.truncate(folders_at)
             self._folders.seek(folders_at)
@@ -112,7 +111,7 @@ class Staged:
         name = final.name
         (self.folder / name).mkdir()
         for file_name, data in files.items():
-            self._write(self.folder / name / file_name, data, NEW_MODE)
+            self._syncer.write(self.folder / name / file_name, data, NEW_MODE)
         if self._folders is None:
             self._folders = open(self.folder / FOLDERS, "w+b")  # noqa: SIM115 - open until commit
         self._folders.write(_line(name, self._relative(final)))
@@ -240,13 +239,7 @@ def _lines(path: Path | None) -> Iterator[bytes]:
         yield from handle
 
 
-def _lines_from(handle: IO[bytes], offset: int) -> list[bytes]:
-    handle.flush()
-    handle.seek(offset)
-    return handle.readlines()
-
-
-def _steps(lines: Iterator[bytes] | list[bytes]) -> Iterator[tuple[str | None, str]]:
+def _steps(lines: Iterable[bytes]) -> Iterator[tuple[str | None, str]]:
     for line in lines:
         step = json.loads(line)
         yield step["from"], step["to"]
