@@ -64,6 +64,7 @@ def test_a_journal_left_by_a_killed_commit_is_completed(store):
     folder.mkdir(parents=True)
     (folder / "0").write_text("the new labels\n")
     target = labels.relative_to(store.root).as_posix()
+    # one list, as curator wrote its journal before journal.jsonl: completed all the same
     (folder / "journal.json").write_text(json.dumps([{"from": "0", "to": target}]))
     with store.locked():
         pass
