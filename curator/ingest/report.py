@@ -1,5 +1,5 @@
 """What an import reports: the fixtures it created (a summary each), the sources it skipped
-and, with keep_going, the sources it left out.
+and, with keep_going, the sources it left out (`Outcomes` runs each source's steps so).
 
 A workspace export of a million posts creates some 200,000 fixtures: their summaries are
 held in a `Spill` (on disk past the first thousand), and the text and JSON forms are
@@ -8,10 +8,11 @@ written a line at a time, so the report costs the import no memory that grows wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from curator.errors import CuratorError
 from curator.model import (
     Content,
     ConversationContent,
@@ -101,3 +102,27 @@ def summary(
         summary["posts"] = len(content.export.posts)
         summary["orphan_post_ids"] = content.orphan_post_ids
     return summary
+
+
+T = TypeVar("T")
+
+
+class Outcomes:
+    """Runs a step per source: its failure stops the import, or with keep_going is reported
+    in the report and the source is left out."""
+
+    def __init__(self, report: ImportReport, keep_going: bool) -> None:
+        self.report = report
+        self.keep_going = keep_going
+
+    def attempt(self, name: str, step: Callable[[], T]) -> T | None:
+        try:
+            return step()
+        except CuratorError as error:
+            if not self.keep_going:
+                raise
+            self.failed(name, error)
+            return None
+
+    def failed(self, name: str, error: CuratorError) -> None:
+        self.report.failed.append({"source": name, "reason": str(error)})

@@ -13,12 +13,12 @@ LEASE = "residential-lease-agreement-0f35b496"
 # Refused inside the import's store transaction, after the vault was opened and the lock
 # taken: the anonymiser's self-check refusing (injected, so the case does not depend on it).
 REFUSED_ANONYMISATION = (
-    "import curator.ingest.api as api\n"
+    "import curator.ingest.fixtures as fixtures\n"
     "from curator.errors import CuratorError\n"
     "def refuse(name, *args, **kwargs):\n"
     "    raise CuratorError(f'{name}: anonymisation left 1 piece(s) of personal data; refusing "
     "to import it')\n"
-    "api.anonymise_one = refuse\n"
+    "fixtures.anonymise_one = refuse\n"
 )
 
 REFUSED = {

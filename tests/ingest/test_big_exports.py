@@ -94,9 +94,9 @@ def test_a_bad_line_deep_in_a_big_export_leaves_the_store_unchanged(store, tmp_p
 
 def _failing_at(monkeypatch, count: int) -> None:
     """Fault injection: the `count`th fixture-to-be fails as the anonymiser's refusal would."""
-    from curator.ingest import api
+    from curator.ingest import fixtures
 
-    real = api._build
+    real = fixtures.build_fixture
     calls = []
 
     def build(store, raw, item, *args, **kwargs):
@@ -105,7 +105,7 @@ def _failing_at(monkeypatch, count: int) -> None:
             raise CuratorError(f"{raw.name}: refused")
         return real(store, raw, item, *args, **kwargs)
 
-    monkeypatch.setattr(api, "_build", build)
+    monkeypatch.setattr(fixtures, "build_fixture", build)
 
 
 def test_a_thread_failing_late_leaves_nothing_staged(store, tmp_path, monkeypatch):

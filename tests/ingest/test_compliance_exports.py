@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from curator.ingest.api import _read_checked, _workspace
 from curator.ingest.selection import EVERYTHING, Selection
+from curator.ingest.sources import read_checked, workspace
 from curator.limits import DEFAULT
 from tests.conftest import run_cli, secrets_left_in, snapshot
 from tests.ingest import compliance_exports as sample
@@ -27,8 +27,8 @@ POSTS = sample.POSTS
 
 
 def _parsed(path: Path, selection: Selection = EVERYTHING):
-    raw, kind = _read_checked(path, DEFAULT)
-    return kind, _workspace(raw, kind, selection, DEFAULT)
+    raw, kind = read_checked(path, DEFAULT)
+    return kind, workspace(raw, kind, selection, DEFAULT)
 
 
 def _sizes(parsed) -> list[int]:

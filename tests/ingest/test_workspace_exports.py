@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from curator.ingest.api import _read_checked
 from curator.ingest.archive import read_folder
 from curator.ingest.selection import EVERYTHING, Selection
 from curator.ingest.slack_text import to_mattermost
+from curator.ingest.sources import read_checked
 from curator.limits import DEFAULT
 from tests.conftest import run_cli, secrets_left_in, snapshot
 from tests.ingest import workspace_exports as sample
 
 
 def _parsed(path: Path, selection: Selection = EVERYTHING):
-    from curator.ingest.api import _workspace
+    from curator.ingest.sources import workspace
 
-    raw, kind = _read_checked(path, DEFAULT, stream=not selection.per_channel)
-    return kind, _workspace(raw, kind, selection, DEFAULT)
+    raw, kind = read_checked(path, DEFAULT, stream=not selection.per_channel)
+    return kind, workspace(raw, kind, selection, DEFAULT)
 
 
 def _imported(store, *sources: Path, args: tuple[str, ...] = ()) -> list[dict]:
