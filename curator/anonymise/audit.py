@@ -69,17 +69,18 @@ def find_leaks(
     the parent's text through the mutation is no new leak (inherited.py). `ids_in(location)`:
     whether a bare Mattermost-shaped id that is no pseudonym of the vault is a leak there,
     as in a thread's or conversation's content the rewriter remapped every one
-    (`Judging.ids`); other texts (notes, typed labels, file names) had theirs remapped only
-    where the vault knew them, and are judged so.
+    (`Judging.ids`); other texts (notes, typed labels) had theirs remapped only where the
+    vault knew them, and are judged so.
     """
     from curator.anonymise.finders.detector import detector_for
     from curator.anonymise.keep import NOTHING_KEPT
     from curator.anonymise.personal import PersonalData
 
+    detector = detector if detector is not None else detector_for()
     readers = [
         PersonalData(
             vault,
-            detector if detector is not None else detector_for(),
+            detector,
             keep=keep or NOTHING_KEPT,
             synthetic=synthetic,
             judge_names=judge_names,
@@ -108,10 +109,9 @@ def find_leaks(
 
 def in_content_file(location: str) -> bool:
     """Whether a store location ("goldens/<id>/content.json.export...") is in a content file."""
+    from curator.store import CONTENT_FILE
+
     return location.split("/", 2)[2].startswith(CONTENT_FILE)
-
-
-CONTENT_FILE = "content.json"
 
 
 def span_kind(span: DetectedSpan) -> str:
