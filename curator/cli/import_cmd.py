@@ -102,9 +102,9 @@ def import_sources(
     kept: tuple[str, ...],
 ) -> ImportReport:
     """Import Mattermost thread exports (.json), chat logs (.jsonl), Mattermost bulk exports
-    (.zip or import.jsonl), Mattermost compliance exports (.zip, posts.csv or Actiance
-    XML), Slack exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as
-    draft fixtures.
+    (.zip, its folder unzipped or import.jsonl), Mattermost compliance exports (.zip, a
+    batch unzipped, posts.csv or Actiance XML), Slack exports (.zip or folder), PDFs and
+    scanned images (.png, .jpg, .tif) as draft fixtures.
 
     Everything is anonymised before it is written. A folder imports the files in it;
     a source imported before is skipped. A workspace export (bulk, compliance, Slack) gives

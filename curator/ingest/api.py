@@ -52,8 +52,9 @@ def import_sources(
 ) -> ImportReport:
     """Import threads (.json), chat logs (.jsonl), LLM conversations in OpenAI's chat format
     or request/response logs (.jsonl, one per line, or .json), Mattermost bulk exports (.zip,
-    .jsonl), Mattermost compliance exports (.zip, .csv, Actiance .xml), Slack exports (.zip
-    or folder), PDFs and scanned images (.png, .jpg, .tif) as anonymised draft fixtures.
+    folder, .jsonl), Mattermost compliance exports (.zip, folder, .csv, Actiance .xml), Slack
+    exports (.zip or folder), PDFs and scanned images (.png, .jpg, .tif) as anonymised draft
+    fixtures.
 
     `selection`: which threads of a workspace export, one fixture per thread or per channel.
 

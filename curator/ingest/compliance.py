@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from curator.errors import CuratorError
-from curator.ingest.archive import Archive
+from curator.ingest.archive import Archive, ZipArchive
 from curator.ingest.compliance_csv import MEMBER as CSV_MEMBER
 from curator.ingest.compliance_csv import is_compliance_csv, read_csv
 from curator.ingest.compliance_rows import Gathered
@@ -29,7 +29,7 @@ from curator.ingest.compliance_xml import MEMBER as XML_MEMBER
 from curator.ingest.compliance_xml import is_actiance, read_actiance
 from curator.ingest.mattermost_bulk import TEXT_EXTENSIONS
 from curator.ingest.selection import Selection, channel_fixtures, conversation_fixtures
-from curator.ingest.source import Parsed, RawSource
+from curator.ingest.source import Parsed, RawSource, StreamedSource
 from curator.limits import DEFAULT, too_big
 from curator.model import LimitSettings
 
@@ -64,7 +64,7 @@ def archive_kind(archive: Archive, limits: LimitSettings = DEFAULT) -> str | Non
 
 
 def parse_compliance_export(
-    source: RawSource,
+    source: RawSource | StreamedSource,
     kind: str,
     *,
     selection: Selection,
@@ -75,6 +75,7 @@ def parse_compliance_export(
     gathered = Gathered()
     member = MEMBERS[kind]
     if archive is None:
+        assert isinstance(source, RawSource)  # a file alone is read whole
         # parsed whole, as a JSON input is: within the same limit
         if len(source.data) > limits.json_bytes:
             too = too_big(len(source.data), limits.json_bytes, "max_json_mb")
@@ -122,7 +123,7 @@ def _batch_names(archive: Archive) -> list[str]:
 
 def _nested(archive: Archive, name: str, limits: LimitSettings) -> Archive:
     data = archive.read(name, json=False)
-    return Archive(RawSource(Path(f"{archive.name}: {PurePosixPath(name).name}"), data), limits)
+    return ZipArchive(RawSource(Path(f"{archive.name}: {PurePosixPath(name).name}"), data), limits)
 
 
 def _batches(

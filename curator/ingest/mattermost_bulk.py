@@ -54,16 +54,20 @@ def is_bulk_lines(data: bytes) -> bool:
 
 
 def parse_bulk_export(
-    source: RawSource,
+    source: RawSource | StreamedSource,
     *,
     selection: Selection,
     limits: LimitSettings = DEFAULT,
     archive: Archive | None = None,
 ) -> list[Parsed]:
-    """The fixtures-to-be of a bulk export read whole (.zip when `archive` is given, else
-    .jsonl), every channel gathered first: what one fixture per channel needs."""
+    """The fixtures-to-be of a bulk export read whole (a .zip or a folder when `archive` is
+    given, else .jsonl), every channel gathered first: what one fixture per channel needs."""
     member, where, root = _member(source, archive)
-    data = archive.read(member) if archive is not None else source.data
+    if archive is not None:
+        data = archive.read(member)
+    else:
+        assert isinstance(source, RawSource)  # the .jsonl alone is read whole
+        data = source.data
     workspace = _Workspace(where, archive, root)
     for number, kind, record in _checked(parse_lines(data, where, limits), where):
         workspace.add(number, kind, record)

@@ -10,9 +10,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.ingest.archive import Archive, read_folder
+from curator.ingest.archive import (
+    Archive,
+    FolderArchive,
+    ZipArchive,
+    folder_source,
+    read_folder,
+)
 from curator.ingest.chat_jsonl import parse_chat_jsonl
 from curator.ingest.compliance import KINDS as COMPLIANCE
+from curator.ingest.compliance import MEMBERS as COMPLIANCE_MEMBERS
 from curator.ingest.compliance import archive_kind as compliance_archive_kind
 from curator.ingest.compliance import file_kind as compliance_file_kind
 from curator.ingest.compliance import parse_compliance_export
@@ -41,7 +48,11 @@ SUFFIXES = {
     ".pdf": "document",
 } | dict.fromkeys(IMAGE_SUFFIXES, "document")
 KNOWN = ".json, .jsonl, .csv, .xml, .zip, .pdf, .png, .jpg or .tif"
+# What a compliance export batch holds beside its posts (no source of its own).
+EXPORT_NOTES = frozenset({"metadata.json"})
 # Workspace exports, told apart by content: they share suffixes with other kinds.
+# What a compliance export batch holds beside its posts (no source of its own).
+EXPORT_NOTES = frozenset({"metadata.json"})
 # Workspace exports, told apart by content: they share suffixes with other kinds.
 WORKSPACE = ("mattermost-bulk", "slack", *COMPLIANCE)
 Source = RawSource | StreamedSource
@@ -58,7 +69,7 @@ def expand(sources: Sequence[str | Path]) -> list[Path]:
     found: list[Path] = []
     for source in sources:
         path = Path(source)
-        if path.is_dir() and (path / "users.json").is_file() and (path / "channels.json").is_file():
+        if path.is_dir() and (_is_slack_folder(path) or _is_mattermost_folder(path)):
             found.append(path)
         elif path.is_dir():
             files = sorted(
@@ -72,6 +83,22 @@ def expand(sources: Sequence[str | Path]) -> list[Path]:
     return found
 
 
+def _is_slack_folder(path: Path) -> bool:
+    return (path / "users.json").is_file() and (path / "channels.json").is_file()
+
+
+def _is_mattermost_folder(path: Path) -> bool:
+    """A Mattermost bulk export (import.jsonl) or compliance export batch (posts.csv,
+    actiance_export.xml) unzipped: one source, its attachments with it. A folder that also
+    holds other sources at its top (zips, PDFs, threads) is a folder of sources."""
+    members = {LINES, *COMPLIANCE_MEMBERS.values()}
+    top = [entry for entry in path.iterdir() if entry.is_file()]
+    return any(entry.name in members for entry in top) and all(
+        entry.name in members or entry.name in EXPORT_NOTES or entry.suffix.lower() not in SUFFIXES
+        for entry in top
+    )
+
+
 def kind_of(path: Path) -> str:
     if path.suffix.lower() in SUFFIXES:
         return SUFFIXES[path.suffix.lower()]
@@ -83,15 +110,18 @@ def kind_of(path: Path) -> str:
 def read_checked(path: Path, limits: LimitSettings, *, stream: bool = True) -> tuple[Source, str]:
     """The source and its kind; with `stream`, a Mattermost bulk export is not read whole
     but left to be read as it is imported."""
-    if path.is_dir():  # expand gives a folder only when it is a Slack export
+    if path.is_dir() and _is_slack_folder(path):
+        # packed, as it always was: the same folder keeps the key it was imported under
         raw = read_folder(path, limits)
-        return raw, archive_kind(raw, limits)
+        return raw, archive_kind(ZipArchive(raw, limits))
+    if path.is_dir():  # a Mattermost export unzipped, read where it lies
+        return folder_source(path), archive_kind(FolderArchive(path, limits))
     kind = kind_of(path)
     if stream and kind in ("archive", "chat"):
         streamed = stream_source(path)
         if kind == "chat" and is_bulk_lines(streamed.head):
             return streamed, "mattermost-bulk"
-        if kind == "archive" and Archive(streamed, limits).find(LINES) is not None:
+        if kind == "archive" and ZipArchive(streamed, limits).find(LINES) is not None:
             return streamed, "mattermost-bulk"
     json_kind = kind in ("thread", "chat")
     raw = read_source(
@@ -108,7 +138,7 @@ def read_checked(path: Path, limits: LimitSettings, *, stream: bool = True) -> t
         else:
             check_export_shape(data, raw.name)
     elif kind == "archive":
-        kind = archive_kind(raw, limits)
+        kind = archive_kind(ZipArchive(raw, limits))
     elif kind == "compliance":
         kind = compliance_file_kind(raw)
     elif is_bulk_lines(raw.data):
@@ -118,19 +148,28 @@ def read_checked(path: Path, limits: LimitSettings, *, stream: bool = True) -> t
     return raw, kind
 
 
-def archive_kind(raw: RawSource, limits: LimitSettings) -> str:
-    archive = Archive(raw, limits)
+def archive_kind(archive: Archive) -> str:
     if archive.find(LINES) is not None:
         return "mattermost-bulk"
     if is_slack_archive(archive):
         return "slack"
-    compliance = compliance_archive_kind(archive, limits)
+    compliance = compliance_archive_kind(archive, archive.limits)
     if compliance is not None:
         return compliance
     raise CuratorError(
-        f"{raw.name}: neither a Mattermost bulk export ({LINES}) or compliance export "
+        f"{archive.name}: neither a Mattermost bulk export ({LINES}) or compliance export "
         "(posts.csv, actiance_export.xml) nor a Slack export (users.json, channels.json)"
     )
+
+
+def archive_of(source: Source, limits: LimitSettings) -> Archive | None:
+    """The members of a source of many files: a zip's or an unzipped export's (a Slack
+    folder comes packed in memory); None for a file alone."""
+    if isinstance(source, StreamedSource) and source.path.is_dir():
+        return FolderArchive(source.path, limits)
+    if source.path.suffix.lower() == ".zip" or source.path.is_dir():
+        return ZipArchive(source, limits)
+    return None
 
 
 def parse(
@@ -165,7 +204,7 @@ def parse(
     parsed: list[tuple[Source, Items]] = []
     for raw, kind in todo:
         items: Items | None
-        if isinstance(raw, StreamedSource):
+        if streams(raw, kind, selection):
             items = outcomes.attempt(
                 raw.name,
                 lambda raw=raw: surveyed(raw, selection, limits),  # type: ignore[misc]
@@ -206,10 +245,19 @@ def parse(
     return parsed
 
 
+def streams(raw: Source, kind: str, selection: Selection) -> bool:
+    """Whether a source is read a thread at a time as it is imported: a bulk export not
+    read whole (as one fixture per channel needs it)."""
+    return (
+        kind == "mattermost-bulk" and isinstance(raw, StreamedSource) and not selection.per_channel
+    )
+
+
 def surveyed(source: StreamedSource, selection: Selection, limits: LimitSettings) -> BulkExport:
     """A bulk export read as it goes, its first pass done: every line checked."""
-    archive = Archive(source, limits) if source.path.suffix.lower() == ".zip" else None
-    export = BulkExport(source, selection=selection, limits=limits, archive=archive)
+    export = BulkExport(
+        source, selection=selection, limits=limits, archive=archive_of(source, limits)
+    )
     export.survey()
     return export
 
@@ -217,13 +265,13 @@ def surveyed(source: StreamedSource, selection: Selection, limits: LimitSettings
 def workspace(raw: Source, kind: str, selection: Selection, limits: LimitSettings) -> list[Parsed]:
     """The fixtures-to-be of a Mattermost bulk or compliance export or a Slack export, all
     at once."""
-    if isinstance(raw, StreamedSource):
+    if streams(raw, kind, selection):
+        assert isinstance(raw, StreamedSource)
         return list(surveyed(raw, selection, limits).threads())
+    archive = archive_of(raw, limits)
     if kind == "slack":
-        return parse_slack_export(
-            raw, selection=selection, archive=Archive(raw, limits), limits=limits
-        )
-    archive = Archive(raw, limits) if raw.path.suffix.lower() == ".zip" else None
+        assert archive is not None and isinstance(raw, RawSource)
+        return parse_slack_export(raw, selection=selection, archive=archive, limits=limits)
     if kind in COMPLIANCE:
         return parse_compliance_export(
             raw, kind, selection=selection, limits=limits, archive=archive

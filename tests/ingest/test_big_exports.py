@@ -16,7 +16,7 @@ import pytest
 
 from curator.errors import CuratorError
 from curator.ingest import import_sources
-from curator.ingest.archive import Archive
+from curator.ingest.archive import ZipArchive
 from curator.ingest.mattermost_bulk import BulkExport, parse_bulk_export
 from curator.ingest.selection import EVERYTHING, Selection
 from curator.ingest.source import read_source, stream_source
@@ -29,7 +29,7 @@ from tests.ingest import workspace_exports as sample
 
 def _streamed(path: Path, selection: Selection = EVERYTHING) -> BulkExport:
     source = stream_source(path)
-    archive = Archive(source) if path.suffix == ".zip" else None
+    archive = ZipArchive(source) if path.suffix == ".zip" else None
     export = BulkExport(source, selection=selection, archive=archive)
     export.survey()
     return export
@@ -37,7 +37,7 @@ def _streamed(path: Path, selection: Selection = EVERYTHING) -> BulkExport:
 
 def _whole(path: Path, selection: Selection = EVERYTHING):
     source = read_source(path)
-    archive = Archive(source) if path.suffix == ".zip" else None
+    archive = ZipArchive(source) if path.suffix == ".zip" else None
     return parse_bulk_export(source, selection=selection, limits=DEFAULT, archive=archive)
 
 

@@ -349,6 +349,21 @@ def test_keep_going_imports_the_good_exports_of_a_folder(store, tmp_path):
     assert "cut.zip" in result.stderr and "posts.csv" in result.stderr
 
 
+@pytest.mark.parametrize("make", [sample.csv_zip, sample.actiance_zip])
+def test_an_unzipped_batch_reads_as_its_zip_and_imports_as_one_source(store, tmp_path, make):
+    zipped = make(tmp_path)
+    folder = tmp_path / zipped.stem
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extractall(folder)
+    kind, parsed = _parsed(folder)
+    assert [p.content for p in parsed] == [p.content for p in _parsed(zipped)[1]]
+    assert kind in ("mattermost-compliance-csv", "mattermost-actiance")
+    result = run_cli("import", folder, "--json", store=store.root)
+    assert result.exit_code == 0, result.stderr
+    assert {c["source"] for c in json.loads(result.stdout)["created"]} == {folder.name}
+    assert secrets_left_in(store.root, sample.secrets()) == []
+
+
 def test_a_zip_of_zips_of_other_files_is_still_refused(store, tmp_path):
     inner = sample.write_zip(tmp_path / "photos.zip", {"a.png": sample.PNG})
     path = sample.write_zip(tmp_path / "outer.zip", {"photos.zip": inner.read_bytes()})

@@ -172,6 +172,59 @@ def test_direct_and_group_channels_keep_mattermosts_names_through_anonymisation(
     assert len(shown) == 3 and author in shown and not originals & set(shown)
 
 
+def _unzipped(zipped: Path, folder: Path) -> Path:
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extractall(folder)
+    return folder
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_an_unzipped_bulk_export_reads_as_its_zip(tmp_path, per_channel):
+    zipped = sample.bulk_zip(tmp_path)
+    folder = _unzipped(zipped, tmp_path / "harbour-export")
+    # a PDF among the attachments is the export's file, never a document of its own
+    (folder / "data" / "20240101" / "notes" / "manifest.pdf").write_bytes(b"%PDF-1.4\n")
+    selection = Selection.of(per_channel=per_channel)
+    kind, parsed = _parsed(folder, selection)
+    assert kind == "mattermost-bulk"
+    assert [p.content for p in parsed] == [p.content for p in _parsed(zipped, selection)[1]]
+
+
+def test_an_unzipped_bulk_export_imports_once_as_one_source(store, tmp_path):
+    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
+    created = _imported(store, folder)
+    assert {c["source"] for c in created} == {"harbour-export"} and len(created) == 4
+    assert secrets_left_in(store.root, sample.secrets()) == []
+    again = run_cli("import", folder, store=store.root)
+    assert again.exit_code == 0 and "already imported" in again.stdout
+    assert run_cli("audit", store=store.root).exit_code == 0
+
+
+def test_a_link_in_an_unzipped_export_is_no_member_of_it(store, tmp_path):
+    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("read me and you read outside the export\n")
+    plan = folder / "data" / "20240101" / "notes" / "berth-plan.txt"
+    plan.unlink()
+    plan.symlink_to(secret)
+    before = snapshot(store.root)
+    result = run_cli("import", folder, store=store.root)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "attachment's file is not in the archive" in result.stderr
+    assert snapshot(store.root) == before
+
+
+def test_a_bad_line_in_an_unzipped_bulk_export_is_one_line_exit_2(store, tmp_path):
+    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
+    lines = (folder / "import.jsonl").read_text().splitlines()
+    (folder / "import.jsonl").write_text("\n".join([*lines[:3], "{not json", *lines[3:]]) + "\n")
+    before = snapshot(store.root)
+    result = run_cli("import", folder, store=store.root)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "harbour-export: import.jsonl:4: not valid JSON" in result.stderr
+    assert snapshot(store.root) == before
+
+
 def test_old_thread_export_with_thread_key_imports_as_posts(store, tmp_path):
     from tests.ingest.conftest import EXAMPLES
 
