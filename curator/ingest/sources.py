@@ -1,7 +1,8 @@
 """What a source is and what it holds: a file, a folder or an export told apart by its
 suffix and its content, read and checked (`read_checked`), then parsed into the
-fixtures-to-be it yields (`parse`). A Mattermost bulk export is not read whole: its lines are
-checked here (`BulkExport.survey`) and its threads read as they are imported.
+fixtures-to-be it yields (`parse`). An export may come zipped or unzipped (its folder is one
+source, `expand`). A Mattermost bulk export is not read whole: its lines are checked here
+(`BulkExport.survey`) and its threads read as they are imported.
 """
 
 from __future__ import annotations
