@@ -200,31 +200,6 @@ def test_an_unzipped_bulk_export_imports_once_as_one_source(store, tmp_path):
     assert run_cli("audit", store=store.root).exit_code == 0
 
 
-def test_a_link_in_an_unzipped_export_is_no_member_of_it(store, tmp_path):
-    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
-    secret = tmp_path / "elsewhere.txt"
-    secret.write_text("read me and you read outside the export\n")
-    plan = folder / "data" / "20240101" / "notes" / "berth-plan.txt"
-    plan.unlink()
-    plan.symlink_to(secret)
-    before = snapshot(store.root)
-    result = run_cli("import", folder, store=store.root)
-    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
-    assert "attachment's file is not in the archive" in result.stderr
-    assert snapshot(store.root) == before
-
-
-def test_a_bad_line_in_an_unzipped_bulk_export_is_one_line_exit_2(store, tmp_path):
-    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
-    lines = (folder / "import.jsonl").read_text().splitlines()
-    (folder / "import.jsonl").write_text("\n".join([*lines[:3], "{not json", *lines[3:]]) + "\n")
-    before = snapshot(store.root)
-    result = run_cli("import", folder, store=store.root)
-    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
-    assert "harbour-export: import.jsonl:4: not valid JSON" in result.stderr
-    assert snapshot(store.root) == before
-
-
 def test_old_thread_export_with_thread_key_imports_as_posts(store, tmp_path):
     from tests.ingest.conftest import EXAMPLES
 
@@ -258,6 +233,24 @@ def _no_version(tmp_path: Path) -> Path:
     return path
 
 
+def _unzipped_bad_line(tmp_path: Path) -> Path:
+    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
+    lines = (folder / "import.jsonl").read_text().splitlines()
+    (folder / "import.jsonl").write_text("\n".join([*lines[:3], "{not json", *lines[3:]]) + "\n")
+    return folder
+
+
+def _unzipped_with_a_link(tmp_path: Path) -> Path:
+    """An attachment that is a link to a file outside the export: no member of it."""
+    folder = _unzipped(sample.bulk_zip(tmp_path), tmp_path / "harbour-export")
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("read me and you read outside the export\n")
+    plan = folder / "data" / "20240101" / "notes" / "berth-plan.txt"
+    plan.unlink()
+    plan.symlink_to(secret)
+    return folder
+
+
 @pytest.mark.parametrize(
     ("make", "phrase"),
     [
@@ -265,6 +258,8 @@ def _no_version(tmp_path: Path) -> Path:
         (_bad_line, "import.jsonl:6"),
         (_no_version, "a 'post' line needs a 'post' object"),
         (lambda tmp: sample.slack_zip(tmp, leave_out="users.json"), "no users.json"),
+        (_unzipped_bad_line, "harbour-export: import.jsonl:4: not valid JSON"),
+        (_unzipped_with_a_link, "attachment's file is not in the archive"),
     ],
 )
 def test_bad_export_is_one_line_exit_2_store_unchanged(store, tmp_path, make, phrase):
