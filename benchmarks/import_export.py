@@ -14,7 +14,8 @@ entries (the people, channels and values of the workspace: post ids are derived,
 stored); then the peak of the largest size over the smallest's (target: at most 1.2) and
 whether each peak is within 1 GiB (target). Every import's exit code must be 0.
 
-Measured on one machine (2 cores; the import uses one, the other ran some tests meanwhile), data as above:
+Measured on one machine (2 cores; the import uses one, the other ran some tests meanwhile),
+data as above:
 
 | posts | import | baseline `json.loads` | ratio | peak | vault |
 |---|---|---|---|---|---|
