@@ -52,19 +52,16 @@ KNOWN = ".json, .jsonl, .csv, .xml, .zip, .pdf, .png, .jpg or .tif"
 # What a compliance export batch holds beside its posts (no source of its own).
 EXPORT_NOTES = frozenset({"metadata.json"})
 # Workspace exports, told apart by content: they share suffixes with other kinds.
-# What a compliance export batch holds beside its posts (no source of its own).
-EXPORT_NOTES = frozenset({"metadata.json"})
-# Workspace exports, told apart by content: they share suffixes with other kinds.
 WORKSPACE = ("mattermost-bulk", "slack", *COMPLIANCE)
 Source = RawSource | StreamedSource
-# A source's fixtures-to-be: parsed whole, or a bulk export's threads as they are read.
 # A source's fixtures-to-be: parsed whole, or a bulk export's threads as they are read.
 Items = list[Parsed] | BulkExport
 
 
 def expand(sources: Sequence[str | Path]) -> list[Path]:
     """Every source file; a folder means the importable files under it, or the folder
-    itself when it is a Slack export (users.json and channels.json at its top)."""
+    itself when it is an unzipped export: Slack's (users.json and channels.json at its top),
+    Mattermost's bulk or compliance export (`_is_mattermost_folder`)."""
     if not sources:
         raise CuratorError("no sources given")
     found: list[Path] = []

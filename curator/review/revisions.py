@@ -280,11 +280,12 @@ def thread_revision(
         if verdict == configs.FAIL:
             by_task[task] = [r for r in rubrics if r.text != text]
             continue
-        # the posts ticked beside it are its evidence (a post no longer in the thread is
-        # refused); a result made elsewhere may name the export's original ids
         # a conversation's rubric has no posts to tick
         thread = content.export.ordered_posts() if isinstance(content, ThreadContent) else []
-        ticked = [typed.post_id(p, {p.id for p in thread}) for p in answer.posts.get(slot, [])]
+        # the posts ticked beside it are its evidence (a post no longer in the thread is
+        # refused); a result made elsewhere may name the export's original ids
+        ids = {post.id for post in thread}
+        ticked = [typed.post_id(p, ids) for p in answer.posts.get(slot, [])]
         posts = [p for p in thread if p.id in ticked]
         unknown = sorted(set(ticked) - {p.id for p in posts})
         if unknown and strict:
